@@ -1,0 +1,179 @@
+"""Shared glue for warmjax's board games: the `GameEnv` base class and ASCII boards.
+
+Every game is a `pgx.core.Env` subclass, so `init(key) -> State` and
+`step(state, action) -> State` are pure functions that jit and vmap. On top of
+pgx's API a `GameEnv` knows its board shape, its symmetries and how to draw and
+parse a board, which the tests, the search and the play command use.
+
+Conventions shared by all games:
+
+- Player ids are 0 and 1; `State.current_player` is the id to move. As in pgx, `init`
+  draws the id of the first mover from the key, so ids are labels, not colours.
+- Colours are the first mover ("X") and the second mover ("O"). ASCII boards show
+  colours; row 0 is the top row and cell `(r, c)` has index `r * cols + c`.
+- `State.observation` is `[rows, cols, 2]` bool: plane 0 holds the stones of the player to
+  move, plane 1 the opponent's.
+- `State.rewards` is `[2]` float32, indexed by player id: +1/-1 on the move that wins,
+  0/0 on a draw and on every non-terminal move.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import ClassVar
+
+import numpy as np
+import pgx.core
+
+from warmjax.games.symmetry import augment, symmetry_tables
+
+EMPTY, FIRST, SECOND = 0, 1, 2
+_CHARS = {EMPTY: ".", FIRST: "X", SECOND: "O"}
+_CODES = {".": EMPTY, "-": EMPTY, "X": FIRST, "x": FIRST, "O": SECOND, "o": SECOND}
+
+
+class GameEnv(pgx.core.Env):
+    """A two-player board game with an ASCII form and known symmetries.
+
+    Subclasses implement pgx's `_init`, `_step`, `_observe`, `id`, `version`, and:
+
+    - `board_shape`: `(rows, cols)`;
+    - `symmetry`: `"dihedral"` (8 transforms of a square board; the pass action, if any,
+      stays put) or `"mirror"` (left-right reflection; actions are columns);
+    - `board_array(state) -> np.ndarray[rows, cols]` of EMPTY/FIRST/SECOND;
+    - `colour_to_move(state) -> FIRST | SECOND`;
+    - `from_board(board, to_move, current_player=0) -> State` for scripted positions.
+    """
+
+    name: ClassVar[str]
+    symmetry: ClassVar[str]
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def max_plies(self) -> int:
+        """An upper bound on the plies of one game (sizes the search's buffers).
+
+        Every move fills a cell, except a pass; two passes in a row end a game, so a game
+        with a pass action has at most one pass per placement, plus two.
+        """
+        rows, cols = self.board_shape
+        cells = rows * cols
+        return 2 * cells + 2 if self.num_actions == cells + 1 else cells
+
+    @property
+    @abc.abstractmethod
+    def board_shape(self) -> tuple[int, int]:
+        """`(rows, cols)` of the board."""
+
+    @abc.abstractmethod
+    def board_array(self, state) -> np.ndarray:
+        """The board of one (unbatched) state as `[rows, cols]` int of EMPTY/FIRST/SECOND."""
+
+    @abc.abstractmethod
+    def colour_to_move(self, state) -> int:
+        """FIRST or SECOND: the colour of the player to move in one (unbatched) state."""
+
+    @abc.abstractmethod
+    def from_board(self, board: np.ndarray, to_move: int, current_player: int = 0):
+        """Builds a State from `[rows, cols]` EMPTY/FIRST/SECOND and the colour to move."""
+
+    # ----------------------------------------------------------------------------------
+    # Symmetries.
+
+    def symmetry_tables(self):
+        """`(cell_perm [S, rows*cols], action_perm [S, A])`; see `symmetry.symmetry_tables`."""
+        rows, cols = self.board_shape
+        return symmetry_tables(self.symmetry, rows, cols, self.num_actions)
+
+    def augment(self, obs, policy):
+        """All symmetric copies: `[B, H, W, C], [B, A] -> [B, S, H, W, C], [B, S, A]`."""
+        return augment(obs, policy, *self.symmetry_tables())
+
+    # ----------------------------------------------------------------------------------
+    # ASCII form.
+
+    def action_label(self, action: int) -> str:
+        """A human name for an action, matching the coordinates of `render`."""
+        rows, cols = self.board_shape
+        if action == rows * cols:
+            return "pass"
+        r, c = divmod(int(action), cols)
+        return f"{_col_letter(c)}{r + 1}"
+
+    def parse_action(self, text: str) -> int:
+        """Inverse of `action_label`; raises ValueError naming the problem."""
+        rows, cols = self.board_shape
+        text = text.strip().lower()
+        if text == "pass" and self.num_actions == rows * cols + 1:
+            return rows * cols
+        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+            raise ValueError(f"cannot read move {text!r}: expected e.g. 'c4' or 'pass'")
+        c, r = ord(text[0]) - ord("a"), int(text[1:]) - 1
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise ValueError(f"move {text!r} is off the {rows}x{cols} board")
+        return r * cols + c
+
+    def render(self, state) -> str:
+        """ASCII picture of one (unbatched) state, with coordinates and the side to move."""
+        board = self.board_array(state)
+        rows, cols = board.shape
+        header = "   " + " ".join(_col_letter(c) for c in range(cols))
+        lines = [header]
+        for r in range(rows):
+            cells = " ".join(_CHARS[int(v)] for v in board[r])
+            lines.append(f"{r + 1:>2} {cells}")
+        if bool(np.asarray(state.terminated)):
+            rewards = np.asarray(state.rewards)
+            if rewards[0] == rewards[1]:
+                lines.append("game over: draw")
+            else:
+                winner_id = int(np.argmax(rewards))
+                # current_player still names the id whose turn it would be after the last move.
+                mover = _CHARS[self.colour_to_move(state)]
+                winner = mover if winner_id == int(state.current_player) else _other(mover)
+                lines.append(f"game over: {winner} wins")
+        else:
+            lines.append(f"{_CHARS[self.colour_to_move(state)]} to move")
+        return "\n".join(lines)
+
+    def from_ascii(self, text: str, to_move: str = "X", current_player: int = 0):
+        """State from an ASCII board: one row per line, cells `.`, `X`, `O`.
+
+        Coordinate labels (as printed by `render`) and spaces are ignored, as are lines
+        without cells. `to_move` is "X" (the first mover) or "O".
+        """
+        board = board_from_ascii(text, self.board_shape)
+        if to_move not in ("X", "O"):
+            raise ValueError(f"to_move must be 'X' or 'O', got {to_move!r}")
+        return self.from_board(board, FIRST if to_move == "X" else SECOND, current_player)
+
+
+def board_from_ascii(text: str, shape: tuple[int, int]) -> np.ndarray:
+    """Parses rows of `.XO` cells into `[rows, cols]` int8 EMPTY/FIRST/SECOND."""
+    rows, cols = shape
+    grid = []
+    for line in text.strip("\n").splitlines():
+        body = line.strip()
+        if "move" in body or "game over" in body:
+            continue
+        # Drop a leading row number, then keep only cell characters.
+        body = body.lstrip("0123456789").strip()
+        cells = [_CODES[ch] for ch in body if ch in _CODES]
+        if not cells:
+            continue
+        grid.append(cells)
+    if len(grid) != rows or any(len(row) != cols for row in grid):
+        got = f"{len(grid)} rows of lengths {[len(r) for r in grid]}"
+        raise ValueError(f"ASCII board must be {rows}x{cols}, got {got}")
+    return np.asarray(grid, dtype=np.int8)
+
+
+def _col_letter(c: int) -> str:
+    return chr(ord("a") + c)
+
+
+def _other(ch: str) -> str:
+    return "O" if ch == "X" else "X"

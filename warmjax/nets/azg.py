@@ -1,0 +1,160 @@
+"""AlphaZero General's board network (SPEC §7), in Flax.
+
+Four 3x3 convolutions with batch norm and ReLU (the first two padded, the last two
+unpadded), then two fully connected layers with batch norm, ReLU and dropout, then a
+policy head (logits over actions) and a tanh value head.
+
+AlphaZero General uses 512 channels and fully connected sizes (1024, 512); the authors'
+own fork used 256 channels. `small` presets keep the shape of the network with fewer
+channels and units for CPU work.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+# Flax's batch-norm momentum is the weight of the old average; PyTorch's 0.1 is the weight
+# of the new batch, so AlphaZero General's default corresponds to 0.9 here.
+BN_MOMENTUM = 0.9
+BN_EPSILON = 1e-5
+
+
+class AZNet(nn.Module):
+    """The network as a Flax module.
+
+    Attributes:
+      num_actions: size of the policy head.
+      channels: convolution channels (512 in AlphaZero General).
+      fc: sizes of the two fully connected layers.
+      dropout: dropout rate after each fully connected layer.
+    """
+
+    num_actions: int
+    channels: int = 512
+    fc: tuple[int, ...] = (1024, 512)
+    dropout: float = 0.3
+
+    @nn.compact
+    def __call__(self, obs: jax.Array, train: bool) -> tuple[jax.Array, jax.Array]:
+        """Args: obs `[B, H, W, C]` (bool or float). Returns `(logits [B, A], value [B])`."""
+        x = obs.astype(jnp.float32)
+        for padding in ("SAME", "SAME", "VALID", "VALID"):
+            x = nn.Conv(self.channels, (3, 3), padding=padding, use_bias=False)(x)
+            x = nn.BatchNorm(use_running_average=not train, momentum=BN_MOMENTUM,
+                             epsilon=BN_EPSILON)(x)
+            x = nn.relu(x)
+        x = x.reshape(x.shape[0], -1)
+        for units in self.fc:
+            x = nn.Dense(units, use_bias=False)(x)
+            x = nn.BatchNorm(use_running_average=not train, momentum=BN_MOMENTUM,
+                             epsilon=BN_EPSILON)(x)
+            x = nn.relu(x)
+            x = nn.Dropout(self.dropout, deterministic=not train)(x)
+        logits = nn.Dense(self.num_actions)(x)
+        value = jnp.tanh(nn.Dense(1)(x))[..., 0]
+        return logits, value
+
+
+@dataclasses.dataclass(frozen=True)
+class Network:
+    """A network and its pure functions.
+
+    `variables` are Flax's `{"params": ..., "batch_stats": ...}`; the search, the arena and
+    the evaluation tools treat them as one opaque pytree (the "params" of a player).
+
+    Attributes:
+      module: the Flax module.
+      obs_shape: `(H, W, C)` of one observation.
+    """
+
+    module: AZNet
+    obs_shape: tuple[int, int, int]
+
+    @property
+    def num_actions(self) -> int:
+        return self.module.num_actions
+
+    def init(self, key: jax.Array) -> Any:
+        """Fresh variables for the network."""
+        dummy = jnp.zeros((1, *self.obs_shape), jnp.float32)
+        return self.module.init({"params": key}, dummy, train=False)
+
+    def apply(self, variables: Any, obs: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """Inference: running batch-norm statistics, no dropout.
+
+        Args:
+          variables: the network's variables.
+          obs: `[B, H, W, C]` observations from the mover's point of view.
+
+        Returns:
+          `(logits [B, A], value [B])`, value in [-1, 1] for the player to move.
+        """
+        return self.module.apply(variables, obs, train=False)
+
+    def apply_train(self, variables: Any, obs: jax.Array, dropout_key: jax.Array):
+        """Training mode: batch statistics and dropout.
+
+        Returns:
+          `((logits [B, A], value [B]), new_batch_stats)`.
+        """
+        out, updates = self.module.apply(
+            variables, obs, train=True, rngs={"dropout": dropout_key}, mutable=["batch_stats"]
+        )
+        return out, updates["batch_stats"]
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    # AlphaZero General's Othello network as used in the papers.
+    "azg512": dict(channels=512, fc=(1024, 512)),
+    # The authors' earlier fork.
+    "azg256": dict(channels=256, fc=(1024, 512)),
+    # AlphaZero General's layout at 64 channels (the reference figure of 2,000 sims/s).
+    "azg64": dict(channels=64, fc=(1024, 512)),
+    # For CPU work: same layers, far fewer units.
+    "small": dict(channels=32, fc=(128, 64)),
+}
+
+
+def make_network(
+    num_actions: int,
+    obs_shape: tuple[int, int, int],
+    preset: str | None = "small",
+    *,
+    channels: int | None = None,
+    fc: tuple[int, ...] | None = None,
+    dropout: float = 0.3,
+) -> Network:
+    """Builds a `Network` from a preset name, with optional overrides.
+
+    Raises:
+      ValueError: unknown preset, non-positive sizes, or a board too small for the two
+        unpadded convolutions.
+    """
+    settings: dict[str, Any] = {}
+    if preset is not None:
+        if preset not in PRESETS:
+            raise ValueError(f"unknown network preset {preset!r}; choose from {sorted(PRESETS)}")
+        settings.update(PRESETS[preset])
+    if channels is not None:
+        settings["channels"] = channels
+    if fc is not None:
+        settings["fc"] = tuple(fc)
+    if "channels" not in settings or "fc" not in settings:
+        raise ValueError("give a preset or both channels and fc")
+    if settings["channels"] < 1 or any(u < 1 for u in settings["fc"]):
+        raise ValueError(f"network sizes must be positive, got {settings}")
+    if not 0.0 <= dropout < 1.0:
+        raise ValueError(f"dropout must be in [0, 1), got {dropout}")
+    h, w, _ = obs_shape
+    if h < 5 or w < 5:
+        raise ValueError(f"board {h}x{w} is too small for two unpadded 3x3 convolutions")
+    module = AZNet(num_actions=num_actions, dropout=dropout, **settings)
+    return Network(module=module, obs_shape=tuple(obs_shape))
+
+
+ApplyFn = Callable[[Any, jax.Array], tuple[jax.Array, jax.Array]]

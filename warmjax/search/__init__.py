@@ -1,0 +1,38 @@
+"""Batched tree search (PUCT, RAVE, rollouts), RHEA and the uniform player interface."""
+
+from warmjax.search.players import (
+    ENHANCEMENTS,
+    NETWORK_FREE,
+    PLAYERS,
+    SEARCH_VARIANTS,
+    Player,
+    choose_actions,
+    make_player,
+)
+from warmjax.search.rhea import RheaConfig, RheaResult, make_rhea, plan_score
+from warmjax.search.rollout import Rollout, random_legal_action, rollout
+from warmjax.search.search import SearchConfig, SearchOutput, make_search, visit_policy
+from warmjax.search.tree import Tree, init_tree
+
+__all__ = [
+    "ENHANCEMENTS",
+    "NETWORK_FREE",
+    "PLAYERS",
+    "SEARCH_VARIANTS",
+    "Player",
+    "RheaConfig",
+    "RheaResult",
+    "Rollout",
+    "SearchConfig",
+    "SearchOutput",
+    "Tree",
+    "choose_actions",
+    "init_tree",
+    "make_player",
+    "make_rhea",
+    "make_search",
+    "plan_score",
+    "random_legal_action",
+    "rollout",
+    "visit_policy",
+]

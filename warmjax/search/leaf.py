@@ -1,0 +1,88 @@
+"""Leaf evaluators: where a new node's prior and value come from (SPEC §2–§4).
+
+- "network": prior and value from the network (the baseline and plain RAVE).
+- "rollout": prior from the network, value from a uniformly random playout (Rollout, RoRa).
+- "mix": prior from the network, value (1 − w) · v_network + w · v_rollout (WRo, WRoRa).
+
+Without a network (`use_network=False`, the pure players of §4) the prior is uniform over
+legal actions and the value comes from the playout. A terminal state's value is always the
+game result.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from warmjax.search.rollout import Rollout, rollout
+
+LEAF_KINDS = ("network", "rollout", "mix")
+
+
+class LeafEvaluation(NamedTuple):
+    """Batched leaf evaluation."""
+
+    logits: jax.Array  # [B, A] float32 prior logits (illegal entries are masked later)
+    value: jax.Array  # [B] float32, for the player to move in each state
+    rollout: Rollout  # leaves [B, ...]; empty moves unless recording
+
+
+def make_leaf_evaluator(
+    env: Any,
+    apply_fn: Callable | None,
+    kind: str,
+    *,
+    use_network: bool = True,
+    record: int = 0,
+) -> Callable:
+    """Builds `evaluate(params, states, key, weight) -> LeafEvaluation`.
+
+    Args:
+      env: the game environment.
+      apply_fn: `apply(params, obs [B, H, W, C]) -> (logits [B, A], value [B])`; unused
+        when `use_network` is False.
+      kind: one of LEAF_KINDS.
+      use_network: False for uniform priors and no network call.
+      record: moves to record per playout (for RAVE); 0 records none.
+
+    Returns:
+      The evaluator. `states` are batched; `weight` is a float scalar (used by "mix").
+    """
+    if kind not in LEAF_KINDS:
+        raise ValueError(f"unknown leaf evaluator {kind!r}; choose from {LEAF_KINDS}")
+    if not use_network and kind != "rollout":
+        raise ValueError("a search without a network needs rollout leaf values")
+    if use_network and apply_fn is None:
+        raise ValueError(f"leaf evaluator {kind!r} needs a network")
+    needs_rollout = kind in ("rollout", "mix")
+
+    def evaluate(params, states, key, weight) -> LeafEvaluation:
+        batch = states.current_player.shape[0]
+        if use_network:
+            logits, net_value = apply_fn(params, states.observation)
+        else:
+            logits = jnp.zeros(states.legal_action_mask.shape, jnp.float32)
+            net_value = jnp.zeros((batch,), jnp.float32)
+        if needs_rollout:
+            keys = jax.random.split(key, batch)
+            played = jax.vmap(lambda s, k: rollout(env, s, k, record))(states, keys)
+        else:
+            played = Rollout(
+                value=jnp.zeros((batch,), jnp.float32),
+                actions=jnp.zeros((batch, 0), jnp.int32),
+                players=jnp.zeros((batch, 0), jnp.int32),
+                length=jnp.zeros((batch,), jnp.int32),
+            )
+        if kind == "network":
+            value = net_value
+        elif kind == "rollout":
+            value = played.value
+        else:
+            value = (1.0 - weight) * net_value + weight * played.value
+        result = jnp.take_along_axis(states.rewards, states.current_player[:, None], axis=1)[:, 0]
+        value = jnp.where(states.terminated, result, value).astype(jnp.float32)
+        return LeafEvaluation(logits=logits.astype(jnp.float32), value=value, rollout=played)
+
+    return evaluate

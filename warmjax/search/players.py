@@ -1,0 +1,152 @@
+"""Players: every search variant behind one interface, so that any two can meet.
+
+A player is called as `player(params, key, states) -> (action [B], policy [B, A])` on B
+batched states. `params` are the network variables (ignored by network-free players).
+`policy` is the search's move distribution: the root visit distribution for tree searches
+(the training target), one-hot for RHEA, uniform over legal moves for the random player.
+Moves are sampled from the policy while a game is in its first `temperature_moves` plies
+(`state._step_count < temperature_moves`) and are its argmax after that (SPEC §2).
+
+Variants (SPEC §2–§4):
+
+| name      | selection | leaf value                      | prior    |
+|-----------|-----------|---------------------------------|----------|
+| mcts      | PUCT      | network                         | network  |
+| rollout   | PUCT      | random playout                  | network  |
+| rave      | UCT_rave  | network                         | network  |
+| rora      | UCT_rave  | random playout                  | network  |
+| wro       | PUCT      | (1 − w)·network + w·playout     | network  |
+| wrora     | UCT_rave  | (1 − w)·network + w·playout     | network  |
+| pure_mcts | PUCT      | random playout                  | uniform  |
+| pure_rave | UCT_rave  | random playout                  | uniform  |
+| rhea      | rolling horizon evolution (rhea.py)                    |
+| random    | uniform over legal moves                               |
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import jax
+import jax.numpy as jnp
+
+from warmjax.search.rhea import RheaConfig, make_rhea
+from warmjax.search.rollout import random_legal_action
+from warmjax.search.search import SearchConfig, make_search
+
+SEARCH_VARIANTS: dict[str, dict[str, Any]] = {
+    "mcts": dict(leaf="network"),
+    "rollout": dict(leaf="rollout"),
+    "rave": dict(leaf="network", rave=True),
+    "rora": dict(leaf="rollout", rave=True),
+    "wro": dict(leaf="mix"),
+    "wrora": dict(leaf="mix", rave=True),
+    "pure_mcts": dict(leaf="rollout", use_network=False),
+    "pure_rave": dict(leaf="rollout", use_network=False, rave=True),
+}
+ENHANCEMENTS = ("rollout", "rave", "rora", "wro", "wrora")
+PLAYERS = (*SEARCH_VARIANTS, "rhea", "random")
+NETWORK_FREE = ("pure_mcts", "pure_rave", "rhea", "random")
+
+
+@dataclasses.dataclass(frozen=True)
+class Player:
+    """A named player. Call it as `player(params, key, states, weight=None)`.
+
+    Attributes:
+      name: the variant's name.
+      act: `(params, key, states, weight) -> (action [B], policy [B, A])`.
+      weight: default w for WRo/WRoRa; a call may pass a (traced) weight instead.
+      uses_network: whether `params` matter.
+    """
+
+    name: str
+    act: Callable
+    weight: float = 0.5
+    uses_network: bool = True
+
+    def __call__(self, params, key, states, weight=None):
+        return self.act(params, key, states, self.weight if weight is None else weight)
+
+
+def choose_actions(key: jax.Array, policy: jax.Array, sample: jax.Array) -> jax.Array:
+    """Samples from `policy [B, A]` where `sample [B]`, argmax elsewhere (first on ties)."""
+    logits = jnp.where(policy > 0, jnp.log(jnp.maximum(policy, 1e-30)), -jnp.inf)
+    sampled = jax.random.categorical(key, logits, axis=-1)
+    return jnp.where(sample, sampled, jnp.argmax(policy, axis=-1)).astype(jnp.int32)
+
+
+def make_player(
+    name: str,
+    env: Any,
+    apply_fn: Callable | None = None,
+    *,
+    num_simulations: int = 100,
+    c_puct: float = 1.0,
+    temperature_moves: int = 0,
+    weight: float = 0.5,
+    rave_all_players: bool = False,
+    rave_equivalence: float | None = None,
+    rhea: RheaConfig | None = None,
+) -> Player:
+    """Builds a player by name (see the module docstring for the variants).
+
+    Args:
+      name: one of PLAYERS.
+      env: the game.
+      apply_fn: the network's inference function; needed unless the player is network-free.
+      num_simulations: m, simulations per move of tree searches.
+      c_puct: the PUCT constant.
+      temperature_moves: T′, plies at the start of a game whose move is sampled.
+      weight: default w for wro/wrora.
+      rave_all_players, rave_equivalence: RAVE settings (see `SearchConfig`).
+      rhea: RHEA settings (defaults to SPEC §4, with budget = num_simulations).
+
+    Raises:
+      ValueError: unknown name, or a network player without `apply_fn`.
+    """
+    if name not in PLAYERS:
+        raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYERS)}")
+    uses_network = name not in NETWORK_FREE
+    if uses_network and apply_fn is None:
+        raise ValueError(f"player {name!r} needs a network")
+
+    if name == "random":
+
+        def act(params, key, states, weight):
+            del params, weight
+            keys = jax.random.split(key, states.current_player.shape[0])
+            legal = states.legal_action_mask
+            actions = jax.vmap(random_legal_action)(keys, legal)
+            return actions, legal / jnp.sum(legal, axis=-1, keepdims=True)
+
+        return Player(name, act, weight, uses_network=False)
+
+    if name == "rhea":
+        evolve = jax.vmap(make_rhea(env, rhea or RheaConfig(budget=num_simulations)))
+
+        def act(params, key, states, weight):
+            del params, weight
+            keys = jax.random.split(key, states.current_player.shape[0])
+            actions = evolve(states, keys).action
+            return actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32)
+
+        return Player(name, act, weight, uses_network=False)
+
+    config = SearchConfig(
+        num_simulations=num_simulations,
+        c_puct=c_puct,
+        rave_all_players=rave_all_players,
+        rave_equivalence=rave_equivalence,
+        **SEARCH_VARIANTS[name],
+    )
+    search = make_search(env, apply_fn if uses_network else None, config)
+
+    def act(params, key, states, weight):
+        search_key, act_key = jax.random.split(key)
+        out = search(params, search_key, states, weight)
+        sample = states._step_count < temperature_moves
+        return choose_actions(act_key, out.policy, sample), out.policy
+
+    return Player(name, act, weight, uses_network)

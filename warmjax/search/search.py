@@ -1,0 +1,184 @@
+"""The batched tree search: one simulate / expand / backup loop for every variant.
+
+Per simulation, for all B games at once:
+
+1. select: walk down from the root by the selection rule (PUCT, or UCT_rave with RAVE)
+   until an edge with no node yet, or a terminal node (vmapped per game);
+2. expand: step the game along the new edge and evaluate the new state with the leaf
+   evaluator (network, random playout or a weighted mix), batched;
+3. backup: add the node, back the value up the path with negamax, and with RAVE update the
+   AMAF statistics (vmapped per game).
+
+The variants differ only in the pluggable parts: `SearchConfig.rave` picks the selection
+rule and the AMAF backup, `SearchConfig.leaf` and `use_network` the leaf evaluator.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from warmjax.search import backup as backup_lib
+from warmjax.search.backup import Path
+from warmjax.search.leaf import LEAF_KINDS, make_leaf_evaluator
+from warmjax.search.selection import puct_scores, rave_scores
+from warmjax.search.tree import Tree, init_tree
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchConfig:
+    """Static settings of a search (Python values; they fix shapes and code paths).
+
+    Attributes:
+      num_simulations: m, simulations per move.
+      c_puct: c in PUCT and in U_rave.
+      leaf: "network", "rollout" or "mix" (see `leaf.py`).
+      use_network: False for the network-free players (uniform prior, rollout values).
+      rave: use UCT_rave selection and the AMAF backup.
+      rave_all_players: count moves of both players in AMAF (default: only the node's
+        player's, as Gelly and Silver).
+      rave_equivalence: the equivalence parameter of β; None means m, as in the papers.
+    """
+
+    num_simulations: int = 100
+    c_puct: float = 1.0
+    leaf: str = "network"
+    use_network: bool = True
+    rave: bool = False
+    rave_all_players: bool = False
+    rave_equivalence: float | None = None
+
+    def __post_init__(self):
+        if self.num_simulations < 1:
+            raise ValueError(f"num_simulations must be at least 1, got {self.num_simulations}")
+        if self.c_puct < 0:
+            raise ValueError(f"c_puct must be non-negative, got {self.c_puct}")
+        if self.leaf not in LEAF_KINDS:
+            raise ValueError(f"unknown leaf evaluator {self.leaf!r}; choose from {LEAF_KINDS}")
+
+    @property
+    def equivalence(self) -> float:
+        return float(self.num_simulations if self.rave_equivalence is None
+                     else self.rave_equivalence)
+
+
+class SearchOutput(NamedTuple):
+    """What a search returns for B root states."""
+
+    visits: jax.Array  # [B, A] int32 root visit counts
+    policy: jax.Array  # [B, A] float32 root visit distribution (uniform over legal if none)
+    values: jax.Array  # [B, A] float32 Q(root, a)
+    tree: Tree
+
+
+def visit_policy(visits: jax.Array, legal: jax.Array) -> jax.Array:
+    """Normalised visit counts `[B, A]`; uniform over `legal` where nothing was visited."""
+    visits = visits.astype(jnp.float32)
+    total = jnp.sum(visits, axis=-1, keepdims=True)
+    uniform = legal / jnp.maximum(jnp.sum(legal, axis=-1, keepdims=True), 1)
+    return jnp.where(total > 0, visits / jnp.maximum(total, 1.0), uniform)
+
+
+def masked_prior(logits: jax.Array, legal: jax.Array) -> jax.Array:
+    """Softmax of `logits` over legal actions only (zero elsewhere)."""
+    return jax.nn.softmax(jnp.where(legal, logits, -jnp.inf), axis=-1)
+
+
+def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Callable:
+    """Builds the search function for a game, a network and a configuration.
+
+    Args:
+      env: a `warmjax.games.GameEnv` (any pgx env with `max_plies` works).
+      apply_fn: `apply(params, obs [B, H, W, C]) -> (logits [B, A], value [B])`, or None
+        for the network-free players.
+      config: static settings.
+
+    Returns:
+      `search(params, key, states, weight=0.0) -> SearchOutput`, pure and jit-able. `states`
+      are B batched root states; `weight` is w of WRo/WRoRa (a traced float is fine).
+    """
+    num_sims = config.num_simulations
+    num_nodes = num_sims + 1
+    max_plies = int(getattr(env, "max_plies", num_sims))
+    depth_slots = min(num_sims, max_plies) + 1
+    record = max_plies + 1 if config.rave and config.leaf != "network" else 0
+    evaluate = make_leaf_evaluator(
+        env, apply_fn, config.leaf, use_network=config.use_network, record=record
+    )
+    if config.rave:
+        equivalence = config.equivalence
+
+        def scores(tree, node):
+            return rave_scores(tree, node, config.c_puct, equivalence)
+    else:
+
+        def scores(tree, node):
+            return puct_scores(tree, node, config.c_puct)
+
+    def select(tree: Tree) -> Path:
+        def cond(carry):
+            return ~carry[-1]
+
+        def body(carry):
+            node, depth, nodes, actions, expand, _ = carry
+            action = jnp.argmax(scores(tree, node)).astype(jnp.int32)
+            child = tree.children_index[node, action]
+            nodes = nodes.at[depth].set(node, mode="drop")
+            actions = actions.at[depth].set(action, mode="drop")
+            expand = child == Tree.UNVISITED
+            node = jnp.where(expand, node, child)
+            done = expand | tree.node_terminal[node]
+            return node, depth + 1, nodes, actions, expand, done
+
+        root = jnp.int32(Tree.ROOT)
+        zeros = jnp.zeros(depth_slots, jnp.int32)
+        init = (root, jnp.int32(0), zeros, zeros, jnp.bool_(False), tree.node_terminal[root])
+        node, depth, nodes, actions, expand, _ = jax.lax.while_loop(cond, body, init)
+        return Path(nodes=nodes, actions=actions, depth=depth, expand=expand, leaf=node)
+
+    def backup(tree, path, state, prior, value, played, index):
+        tree, leaf, leaf_value = backup_lib.add_leaf(tree, path, state, prior, value, index)
+        tree = backup_lib.backup_values(tree, path, leaf, leaf_value)
+        if config.rave:
+            tree = backup_lib.backup_amaf(
+                tree, path, leaf, leaf_value, played, config.rave_all_players
+            )
+        return tree
+
+    def search(params, key, states, weight=0.0) -> SearchOutput:
+        batch = states.current_player.shape[0]
+        rows = jnp.arange(batch)
+        if config.use_network:
+            root_logits, _ = apply_fn(params, states.observation)
+        else:
+            root_logits = jnp.zeros(states.legal_action_mask.shape, jnp.float32)
+        tree = init_tree(states, masked_prior(root_logits, states.legal_action_mask), num_nodes)
+        weight = jnp.asarray(weight, jnp.float32)
+
+        def simulate(sim, carry):
+            tree, key = carry
+            key, leaf_key = jax.random.split(key)
+            path = jax.vmap(select)(tree)
+            parent, action = jax.vmap(lambda p: p.last_edge())(path)
+            parent_states = jax.tree_util.tree_map(lambda x: x[rows, parent], tree.node_states)
+            new_states = jax.vmap(env.step)(parent_states, action)
+            leaf = evaluate(params, new_states, leaf_key, weight)
+            prior = masked_prior(leaf.logits, new_states.legal_action_mask)
+            tree = jax.vmap(backup, in_axes=(0, 0, 0, 0, 0, 0, None))(
+                tree, path, new_states, prior, leaf.value, leaf.rollout, sim + 1
+            )
+            return tree, key
+
+        tree, _ = jax.lax.fori_loop(0, num_sims, simulate, (tree, key))
+        visits = tree.root_visits()
+        return SearchOutput(
+            visits=visits,
+            policy=visit_policy(visits, states.legal_action_mask),
+            values=tree.root_values(),
+            tree=tree,
+        )
+
+    return search

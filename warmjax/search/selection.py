@@ -1,0 +1,52 @@
+"""Selection rules: AlphaZero's PUCT (SPEC §2) and RAVE's UCT_rave (SPEC §3).
+
+Both score one node's edges; the search takes the argmax (the first one on exact ties).
+
+PUCT:      U(s,a) = Q(s,a) + c · P(s,a) · sqrt(N(s)) / (1 + N(s,a)),  N(s) = Σ_a N(s,a)
+RAVE:      (1 − β) · U(s,a) + β · [Q_rave(s,a) + c · P(s,a) · sqrt(N_rave(s)) / (1 + N_rave(s,a))]
+           β = sqrt(k / (3 N(s) + k)),  k = the equivalence parameter, N_rave(s) = Σ_a N_rave(s,a)
+
+Unvisited edges have Q = 0. At a node none of whose edges has been tried, N(s) = 0 makes
+every score 0; as in AlphaZero General, `sqrt(N(s) + 1e-8)` then breaks the tie in favour of
+the highest prior (for N(s) ≥ 1 the 1e-8 vanishes in float32).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from warmjax.search.tree import Tree
+
+TIE_EPSILON = 1e-8
+
+
+def _mean(sums: jax.Array, visits: jax.Array) -> jax.Array:
+    return jnp.where(visits > 0, sums / jnp.maximum(visits, 1).astype(sums.dtype), 0.0)
+
+
+def puct(q: jax.Array, visits: jax.Array, prior: jax.Array, c: float) -> jax.Array:
+    """`[A]` PUCT scores from mean values, visit counts and priors of one node's edges."""
+    total = jnp.sum(visits).astype(jnp.float32)
+    return q + c * prior * jnp.sqrt(total + TIE_EPSILON) / (1.0 + visits.astype(jnp.float32))
+
+
+def puct_scores(tree: Tree, node: jax.Array, c: float) -> jax.Array:
+    """PUCT scores of node `node` in an unbatched tree. Returns `[A]`, −inf where illegal."""
+    visits = tree.children_visits[node]
+    q = _mean(tree.children_value_sums[node], visits)
+    scores = puct(q, visits, tree.children_prior[node], c)
+    return jnp.where(tree.node_legal[node], scores, -jnp.inf)
+
+
+def rave_scores(tree: Tree, node: jax.Array, c: float, equivalence: float) -> jax.Array:
+    """UCT_rave scores of node `node` in an unbatched tree. Returns `[A]`, −inf where illegal."""
+    visits = tree.children_visits[node]
+    prior = tree.children_prior[node]
+    u = puct(_mean(tree.children_value_sums[node], visits), visits, prior, c)
+    rave_visits = tree.rave_visits[node]
+    u_rave = puct(_mean(tree.rave_value_sums[node], rave_visits), rave_visits, prior, c)
+    total = jnp.sum(visits).astype(jnp.float32)
+    beta = jnp.sqrt(equivalence / (3.0 * total + equivalence))
+    scores = (1.0 - beta) * u + beta * u_rave
+    return jnp.where(tree.node_legal[node], scores, -jnp.inf)
