@@ -91,30 +91,33 @@ def plan_score(env: Any, state: Any, plan: jax.Array, key: jax.Array) -> jax.Arr
     return result / jnp.maximum(steps, 1).astype(jnp.float32)
 
 
+def random_plan(key: jax.Array, root_legal: jax.Array, horizon: int) -> jax.Array:
+    """`[H]` int32 plan: the first action legal at the root, the rest uniform over actions."""
+    k_first, k_rest = jax.random.split(key)
+    first = random_legal_action(k_first, root_legal)
+    rest = jax.random.randint(k_rest, (horizon - 1,), 0, root_legal.shape[0], jnp.int32)
+    return jnp.concatenate([first[None], rest])
+
+
+def mutate(key: jax.Array, plan: jax.Array, root_legal: jax.Array, rate: float) -> jax.Array:
+    """Replaces each action of `plan` with probability `rate` by a fresh random one."""
+    k_mask, k_new = jax.random.split(key)
+    change = jax.random.bernoulli(k_mask, rate, plan.shape)
+    return jnp.where(change, random_plan(k_new, root_legal, plan.shape[0]), plan)
+
+
 def make_rhea(env: Any, config: RheaConfig = RheaConfig()):
     """Builds `rhea(state, key) -> RheaResult` for one root state (vmap it over games)."""
-    num_actions = env.num_actions
     pop, n, horizon = config.population, config.playouts_per_eval, config.horizon
 
     def fitness(state, plan, key):
         keys = jax.random.split(key, n)
         return jnp.mean(jax.vmap(lambda k: plan_score(env, state, plan, k))(keys))
 
-    def random_plan(key, root_legal):
-        k_first, k_rest = jax.random.split(key)
-        first = random_legal_action(k_first, root_legal)
-        rest = jax.random.randint(k_rest, (horizon - 1,), 0, num_actions, jnp.int32)
-        return jnp.concatenate([first[None], rest])
-
-    def mutate(key, plan, root_legal):
-        k_mask, k_new = jax.random.split(key)
-        change = jax.random.bernoulli(k_mask, config.mutation_rate, (horizon,))
-        return jnp.where(change, random_plan(k_new, root_legal), plan)
-
     def rhea(state, key) -> RheaResult:
         legal = state.legal_action_mask
         k_init, k_eval, k_gen = jax.random.split(key, 3)
-        plans = jax.vmap(lambda k: random_plan(k, legal))(jax.random.split(k_init, pop))
+        plans = jax.vmap(lambda k: random_plan(k, legal, horizon))(jax.random.split(k_init, pop))
         scores = jax.vmap(lambda p, k: fitness(state, p, k))(plans, jax.random.split(k_eval, pop))
         history = jnp.zeros(pop + config.generations, jnp.float32).at[:pop].set(scores)
 
@@ -122,7 +125,7 @@ def make_rhea(env: Any, config: RheaConfig = RheaConfig()):
             plans, scores, history = carry
             k_parent, k_mut, k_fit = jax.random.split(jax.random.fold_in(k_gen, g), 3)
             parent = jax.random.randint(k_parent, (), 0, pop)
-            child = mutate(k_mut, plans[parent], legal)
+            child = mutate(k_mut, plans[parent], legal, config.mutation_rate)
             child_score = fitness(state, child, k_fit)
             history = history.at[pop + g].set(child_score)
             all_plans = jnp.concatenate([plans, child[None]])

@@ -1,0 +1,375 @@
+"""The batched search against the plain-Python reference, hand-computed AMAF statistics,
+rollout expectations, and scripted tactics."""
+
+from __future__ import annotations
+
+import functools
+
+import chex
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from ref_search import reference_search
+
+from warmjax.games import make
+from warmjax.nets import make_network
+from warmjax.search import SearchConfig, make_search, random_legal_action, rollout
+from warmjax.search.players import SEARCH_VARIANTS
+
+GAMES = ("othello", "connect_four", "gobang")
+SIMS = 24
+WEIGHT = 0.3
+
+
+@functools.lru_cache(maxsize=None)
+def setup(game):
+    env = make(game)
+    net = make_network(env.num_actions, env.observation_shape, "small")
+    params = net.init(jax.random.key(7))
+    apply_one = jax.jit(lambda p, obs: tuple(y[0] for y in net.apply(p, obs[None])))
+    return env, net, params, jax.jit(env.step), apply_one
+
+
+@functools.lru_cache(maxsize=None)
+def positions(game, count, seed=0):
+    """`count` non-terminal positions from random play, at assorted depths (batched)."""
+    env = make(game)
+    rows, cols = env.board_shape
+    pool = 4 * count
+
+    @jax.jit
+    def play(key):
+        k_init, k_depth, k_play = jax.random.split(key, 3)
+        states = jax.vmap(env.init)(jax.random.split(k_init, pool))
+        depth = jax.random.randint(k_depth, (pool,), 0, rows * cols // 2)
+
+        def body(t, states):
+            keys = jax.random.split(jax.random.fold_in(k_play, t), pool)
+            actions = jax.vmap(random_legal_action)(keys, states.legal_action_mask)
+            nxt = jax.vmap(env.step)(states, actions)
+            keep = (depth > t) & ~nxt.terminated
+            return jax.tree_util.tree_map(
+                lambda a, b: jnp.where(keep.reshape(-1, *[1] * (a.ndim - 1)), a, b), nxt, states)
+
+        return jax.lax.fori_loop(0, rows * cols // 2, body, states)
+
+    states = play(jax.random.key(seed))
+    idx = np.flatnonzero(~np.asarray(states.terminated))[:count]
+    assert len(idx) == count
+    return jax.tree_util.tree_map(lambda x: x[idx], states)
+
+
+def one(states, b):
+    return jax.tree_util.tree_map(lambda x: x[b], states)
+
+
+@functools.lru_cache(maxsize=None)
+def jitted_search(game, variant, sims, all_players=False):
+    env, net, _, _, _ = setup(game)
+    config = SearchConfig(num_simulations=sims, rave_all_players=all_players,
+                          **SEARCH_VARIANTS[variant])
+    return jax.jit(make_search(env, net.apply if config.use_network else None, config))
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def search_rollout_keys(key, sims, batch):
+    """`[sims, batch]` the keys the search hands each game's rollout (its key schedule)."""
+
+    def body(k, _):
+        k, leaf_key = jax.random.split(k)
+        return k, jax.random.split(leaf_key, batch)
+
+    return jax.lax.scan(body, key, None, length=sims)[1]
+
+
+@functools.lru_cache(maxsize=None)
+def recorded_rollout(game):
+    env = setup(game)[0]
+    return jax.jit(lambda s, k: rollout(env, s, k, record=env.max_plies + 1))
+
+
+def reference_for(game, variant, states, b, key, sims, all_players=False):
+    """Runs the reference on position b, replaying the search's rollout keys."""
+    env, _, params, step, apply_one = setup(game)
+    spec = SEARCH_VARIANTS[variant]
+    leaf, use_net = spec["leaf"], spec.get("use_network", True)
+    batch = states.current_player.shape[0]
+    leaf_keys = search_rollout_keys(key, sims, batch)[:, b]
+    play = recorded_rollout(game)
+
+    def evaluate(state, sim):
+        if use_net:
+            logits, v = (np.asarray(x, np.float64) for x in apply_one(params, state.observation))
+        else:
+            logits, v = np.zeros(env.num_actions), 0.0
+        moves = []
+        if leaf != "network" and sim >= 0:
+            r = play(state, leaf_keys[sim])
+            n = int(r.length)
+            moves = list(zip(np.asarray(r.actions)[:n].tolist(), np.asarray(r.players)[:n].tolist()))
+            rv = float(r.value)
+            v = rv if leaf == "rollout" else (1 - WEIGHT) * float(v) + WEIGHT * rv
+        return logits, float(v), moves
+
+    return reference_search(one(states, b), step, evaluate, sims, rave=spec.get("rave", False),
+                            all_players=all_players)
+
+
+# --------------------------------------------------------------------------------------
+# (a) Baseline against the reference on 50 positions per game.
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_baseline_matches_reference(game):
+    states = positions(game, 50)
+    out = jitted_search(game, "mcts", SIMS)(setup(game)[2], jax.random.key(0), states)
+    visits = np.asarray(out.visits)
+    for b in range(50):
+        root = reference_for(game, "mcts", states, b, jax.random.key(0), SIMS)
+        np.testing.assert_array_equal(visits[b], root.n, err_msg=f"position {b}")
+        q_ref = np.where(root.n > 0, root.w / np.maximum(root.n, 1), 0)
+        np.testing.assert_allclose(np.asarray(out.values)[b], q_ref, atol=1e-5)
+
+
+# --------------------------------------------------------------------------------------
+# Every other variant, including RAVE's AMAF statistics with rollout moves, against the
+# reference driven by the same rollouts.
+
+VARIANT_CASES = (
+    [("connect_four", v, False) for v in ("rollout", "rave", "rora", "wro", "wrora",
+                                          "pure_mcts", "pure_rave")]
+    + [("othello", v, False) for v in ("rollout", "rave", "wrora", "pure_rave")]
+    + [("gobang", "rora", False), ("gobang", "wro", False), ("connect_four", "rora", True)]
+)
+
+
+@pytest.mark.parametrize("game,variant,all_players", VARIANT_CASES)
+def test_variant_matches_reference(game, variant, all_players):
+    count = 8
+    states = positions(game, count, seed=1)
+    key = jax.random.key(3)
+    search = jitted_search(game, variant, SIMS, all_players)
+    out = search(setup(game)[2], key, states, WEIGHT)
+    for b in range(count):
+        root = reference_for(game, variant, states, b, key, SIMS, all_players)
+        np.testing.assert_array_equal(np.asarray(out.visits)[b], root.n, err_msg=f"pos {b}")
+        np.testing.assert_array_equal(np.asarray(out.tree.rave_visits)[b, 0], root.n_rave)
+        np.testing.assert_allclose(np.asarray(out.tree.rave_value_sums)[b, 0], root.w_rave,
+                                   atol=1e-5)
+
+
+# --------------------------------------------------------------------------------------
+# (b) AMAF statistics after 1, 2 and 3 simulations, computed by hand.
+
+C4_POSITION = """
+. . . . . .
+. . . . . .
+. . . . . .
+. . . . . .
+. . . . . .
+X O . . . .
+"""
+
+
+def scripted_apply(params, obs):
+    """A fake network: logits favour low columns (0 > 1 > 2 ...), value is a constant."""
+    del params
+    batch = obs.shape[0]
+    logits = -0.5 * jnp.arange(6, dtype=jnp.float32)
+    return jnp.broadcast_to(logits, (batch, 6)), jnp.full((batch,), -0.5, jnp.float32)
+
+
+def test_rave_statistics_by_hand():
+    env = make("connect_four")
+    state = env.from_ascii(C4_POSITION, to_move="X")
+    states = jax.tree_util.tree_map(lambda x: x[None], state)
+    stats = {}
+    for sims in (1, 2, 3):
+        for all_players in (False, True):
+            config = SearchConfig(num_simulations=sims, rave=True, rave_all_players=all_players)
+            out = jax.jit(make_search(env, scripted_apply, config))(None, jax.random.key(0), states)
+            stats[sims, all_players] = (np.asarray(out.tree.rave_visits[0]),
+                                        np.asarray(out.tree.rave_value_sums[0]),
+                                        np.asarray(out.tree.children_index[0]))
+    # Every leaf evaluates to v = -0.5 for its player to move.
+    # Sim 1: at the root N(s) = 0, so the highest prior wins: column 0. New node 1 (O to
+    # move), value -0.5 for O = +0.5 for X. AMAF: root counts X's move 0 -> (1, +0.5).
+    n, w, _ = stats[1, False]
+    np.testing.assert_array_equal(n[0], [1, 0, 0, 0, 0, 0])
+    np.testing.assert_allclose(w[0], [0.5, 0, 0, 0, 0, 0])
+    assert n[1].sum() == 0  # the new leaf has no moves after it without a rollout
+    # Sim 2: root N(s) = 1, beta = sqrt(2 / (3 + 2)). Column 0: Q = Q_rave = 0.5 plus
+    # c·P0·1/2; column 1: c·P1·1/1. P = softmax(0, -.5, -1, ...): P0 = 0.4141, P1 = 0.2516.
+    # U0 = 0.5 + 0.2071 = 0.7071 > U1 = 0.2516, so the walk goes to node 1 (O to move,
+    # N = 0) and takes its top prior, column 0 again. New node 2 (X to move): v = -0.5 for X.
+    # Backups: root edge 0 gets -0.5 (X's view), node-1 edge 0 gets +0.5 (O's view).
+    # AMAF (own moves): root: X played 0 -> N_rave(root, 0) = 2, W = 0.5 - 0.5 = 0.
+    # node 1: O played 0 -> N_rave(1, 0) = 1, W = +0.5.
+    n, w, children = stats[2, False]
+    assert children[0, 0] == 1 and children[1, 0] == 2
+    np.testing.assert_array_equal(n[0], [2, 0, 0, 0, 0, 0])
+    np.testing.assert_allclose(w[0], [0.0, 0, 0, 0, 0, 0], atol=1e-6)
+    np.testing.assert_array_equal(n[1], [1, 0, 0, 0, 0, 0])
+    np.testing.assert_allclose(w[1], [0.5, 0, 0, 0, 0, 0])
+    # Sim 3: root N(s) = 2, beta = sqrt(3 / 9) = 0.5774, Q(0) = 0, Q_rave(0) = 0.
+    # U0 = c·P0·sqrt(2)/3 = 0.1952 (both parts), U1 = c·P1·sqrt(2) = 0.3558: column 1.
+    # New node 3 (O to move): v = -0.5 for O -> +0.5 for X.
+    # AMAF: root: X played 1 -> N_rave(root, 1) = 1, W = +0.5.
+    n, w, children = stats[3, False]
+    assert children[0, 1] == 3
+    np.testing.assert_array_equal(n[0], [2, 1, 0, 0, 0, 0])
+    np.testing.assert_allclose(w[0], [0.0, 0.5, 0, 0, 0, 0], atol=1e-6)
+    np.testing.assert_array_equal(n[1], [1, 0, 0, 0, 0, 0])
+    # With moves of both players counted, sim 2 also credits O's column-0 move to the root,
+    # but column 0 was already counted for the root in that simulation (first occurrence
+    # only), so the root's statistics are the same; node 1 is unchanged too.
+    for sims in (1, 2, 3):
+        np.testing.assert_array_equal(stats[sims, True][0], stats[sims, False][0])
+
+
+RORA_POSITION = """
+. X O X O X
+X O X O X O
+X O X O X O
+O X O X O X
+O X O X O X
+X O X O X O
+"""
+
+
+def test_rora_counts_rollout_moves_by_hand():
+    # Only column 0 has room (one cell), then the board is full: X plays 0 and the game ends.
+    # With two cells free the rollout plays the last move; use a board with two free cells
+    # in column 0 so the leaf's rollout is forced: X plays 0 (tree), O plays 0 (rollout).
+    env = make("connect_four")
+    board = RORA_POSITION.strip().splitlines()
+    board[1] = ". " + board[1][2:]
+    state = env.from_ascii("\n".join(board), to_move="X")
+    assert np.asarray(state.legal_action_mask).tolist() == [True] + [False] * 5
+    states = jax.tree_util.tree_map(lambda x: x[None], state)
+    config = SearchConfig(num_simulations=1, rave=True, leaf="rollout")
+    out = jax.jit(make_search(env, scripted_apply, config))(None, jax.random.key(0), states)
+    n, w = np.asarray(out.tree.rave_visits[0]), np.asarray(out.tree.rave_value_sums[0])
+    final = env.step(env.step(state, 0), 0)
+    result_for_x = float(final.rewards[state.current_player])
+    # Root (X): X's tree move 0 counts. Leaf node 1 (O): O's rollout move 0 counts.
+    np.testing.assert_array_equal(n[0], [1, 0, 0, 0, 0, 0])
+    np.testing.assert_allclose(w[0], [result_for_x, 0, 0, 0, 0, 0])
+    np.testing.assert_array_equal(n[1], [1, 0, 0, 0, 0, 0])
+    np.testing.assert_allclose(w[1], [-result_for_x, 0, 0, 0, 0, 0])
+
+
+# --------------------------------------------------------------------------------------
+# (c) Rollout values against exact expectations under uniform random play.
+
+
+def exact_value(env, step, state, me):
+    """Expected result for player `me` under uniform random play, by enumeration."""
+    if bool(state.terminated):
+        return 0.0
+    legal = np.flatnonzero(np.asarray(state.legal_action_mask))
+    total = 0.0
+    for a in legal:
+        nxt = step(state, jnp.int32(a))
+        total += float(nxt.rewards[me]) + exact_value(env, step, nxt, me)
+    return total / len(legal)
+
+
+# Positions from random play with several outcomes left, and the side to move.
+NEAR_END = {
+    "connect_four": ("""
+        X . . . . X
+        X . O . . O
+        O X X X O X
+        O O O X O X
+        X O X O X O
+        X O O X X O
+        """, "O"),
+    "gobang": ("""
+        O . O X O .
+        O X X O O X
+        X . X X X O
+        X X X O X .
+        . O O X O O
+        O O X . X .
+        """, "O"),
+    "othello": ("""
+        X O O O O .
+        X O O X X X
+        X O X O O X
+        . O O X O O
+        O O X X X O
+        . . X . . X
+        """, "X"),
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rollout_mean_matches_exact_expectation(game):
+    env = make(game)
+    step = jax.jit(env.step)
+    state = env.from_ascii(*NEAR_END[game])
+    assert not bool(state.terminated)
+    me = int(state.current_player)
+    expected = exact_value(env, step, state, me)
+    n = 4000
+    keys = jax.random.split(jax.random.key(11), n)
+    values = np.asarray(jax.jit(jax.vmap(lambda k: rollout(env, state, k).value))(keys))
+    assert set(np.unique(values)) <= {-1.0, 0.0, 1.0}
+    stderr = values.std(ddof=1) / np.sqrt(n)
+    assert abs(values.mean() - expected) < 3 * stderr + 1e-9, (values.mean(), expected, stderr)
+    # The playouts are not degenerate: the position has several outcomes.
+    assert values.std() > 0.1
+
+
+def test_rollouts_differ_across_the_batch():
+    env = make("connect_four")
+    state = env.init(jax.random.key(0))
+    states = jax.tree_util.tree_map(lambda x: jnp.stack([x] * 8), state)
+    search = jitted_search("connect_four", "pure_mcts", SIMS)
+    visits = np.asarray(search(None, jax.random.key(5), states).visits)
+    assert len({tuple(v) for v in visits}) > 1
+
+
+# --------------------------------------------------------------------------------------
+# Special roots: terminal roots and Othello's forced pass.
+
+
+def test_terminal_root_and_forced_pass():
+    env = make("othello")
+    # X has no placement (every empty cell needs an O line to flip): pass is forced.
+    forced = env.from_ascii(
+        """
+        O O O O O O
+        O O O O O O
+        O O O X O O
+        O O O O O O
+        O O O O O O
+        O O O O . .
+        """,
+        to_move="X",
+    )
+    mask = np.asarray(forced.legal_action_mask)
+    assert mask[-1] and mask.sum() == 1
+    init = env.init(jax.random.key(1))
+    states = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), forced, init)
+    search = jitted_search("othello", "pure_mcts", SIMS)
+    out = search(None, jax.random.key(0), states)
+    assert int(out.visits[0, 36]) == SIMS
+    # A terminal root: no simulation adds anything, and the policy is still a distribution.
+    done = env.from_ascii("\n".join(["X X X X X X"] * 6), to_move="O")
+    assert bool(done.terminated)
+    states = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), done, init)
+    out = search(None, jax.random.key(0), states)
+    assert int(out.visits[0].sum()) == 0
+    np.testing.assert_allclose(np.asarray(out.policy).sum(-1), 1.0, rtol=1e-6)
+
+
+def test_search_compiles_once():
+    env, net, params, _, _ = setup("connect_four")
+    search = make_search(env, net.apply, SearchConfig(num_simulations=4))
+    traced = jax.jit(chex.assert_max_traces(search, n=1))
+    states = positions("connect_four", 4)
+    for seed in range(3):
+        traced(params, jax.random.key(seed), states, jnp.float32(0.1 * seed))
