@@ -1,0 +1,87 @@
+"""Score a trained network against reference opponents.
+
+    python -m warmjax.evaluate.versus runs/adaptive_c4/profile=quick \
+        --opponents random untrained pure_mcts --games 100
+
+The trained network plays baseline MCTS (m from the run's config unless `--simulations`).
+Opponents: `random`; `untrained`, the same search with a freshly initialised network of the
+same architecture; `pure_mcts` and `pure_rave` (network-free, `--playouts` simulations);
+`rhea`. Each side moves first in half the games. Both sides sample their first T′ plies'
+moves from the search policy (`--temperature-moves`, default the run's T′) and play argmax
+after, so that games between deterministic searches differ. Prints a Markdown table and
+optionally writes JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import jax
+import yaml
+
+from warmjax.evaluate.match import make_match, mean_score
+from warmjax.search.players import make_player
+from warmjax.train.network_io import load_network
+
+OPPONENTS = ("random", "untrained", "pure_mcts", "pure_rave", "rhea")
+
+
+def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0,
+           temperature_moves=None):
+    """Returns `{opponent: {"wins", "draws", "losses", "score"}}` for the run's network."""
+    run_dir = Path(run_dir)
+    env, network, variables = load_network(run_dir)
+    config = yaml.safe_load((run_dir / "config.yaml").read_text())
+    if simulations is None:
+        simulations = config["search"]["simulations"]
+    if temperature_moves is None:
+        temperature_moves = config["search"]["temperature_moves"]
+    me = make_player("mcts", env, network.apply, num_simulations=simulations,
+                     temperature_moves=temperature_moves)
+    results = {}
+    key = jax.random.PRNGKey(seed)
+    for name in opponents:
+        if name not in OPPONENTS:
+            raise ValueError(f"unknown opponent {name!r}; choose from {OPPONENTS}")
+        key, k_match, k_net = jax.random.split(key, 3)
+        if name == "untrained":
+            other = me
+            other_params = network.init(k_net)
+        else:
+            other = make_player(name, env, num_simulations=playouts,
+                                temperature_moves=temperature_moves)
+            other_params = None
+        tic = time.perf_counter()
+        match = jax.jit(make_match(env, me, other, games))
+        r = jax.device_get(match(variables, other_params, k_match))
+        results[name] = {"wins": int(r.wins), "draws": int(r.draws), "losses": int(r.losses),
+                         "score": mean_score(r), "seconds": time.perf_counter() - tic}
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("run_dir")
+    parser.add_argument("--opponents", nargs="+", default=["random", "untrained", "pure_mcts"])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--simulations", type=int, default=None)
+    parser.add_argument("--playouts", type=int, default=100)
+    parser.add_argument("--temperature-moves", type=int, default=None,
+                        help="plies sampled at the start of each game (default: the run's T′)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    results = versus(args.run_dir, args.opponents, args.games, args.simulations, args.playouts,
+                     args.seed, args.temperature_moves)
+    print(f"| opponent | wins | draws | losses | score |\n|---|---|---|---|---|")
+    for name, r in results.items():
+        print(f"| {name} | {r['wins']} | {r['draws']} | {r['losses']} | {r['score']:.3f} |")
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

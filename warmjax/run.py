@@ -1,0 +1,112 @@
+"""The training entry point (Hydra).
+
+    python -m warmjax.run +experiment=adaptive_c4 profile=quick
+    python -m warmjax.run -m +experiment=fixed_c4 warmstart.iprime=1,3,5,7,9 \
+        warmstart.enhancement=rollout,rave,rora,wro,wrora seed=0,1
+
+The Hydra config is turned into a frozen `RunConfig` once and validated before anything is
+compiled. Each run writes into its own deterministic folder
+(`runs/<experiment>/<overrides>`), so the same command resumes an interrupted run.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+
+from warmjax.train.config import ConfigError, RunConfig
+
+CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
+EXTRA_KEYS = ("run_root", "confirm_paper_on_cpu")
+
+
+def run_name(override_dirname: str) -> str:
+    """A folder name from Hydra's override string ("default" when there is none)."""
+    name = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", override_dirname.replace("/", "_"))
+    return name or "default"
+
+
+if not OmegaConf.has_resolver("warmjax_run_name"):
+    OmegaConf.register_new_resolver("warmjax_run_name", run_name)
+
+
+def to_run_config(cfg: DictConfig) -> RunConfig:
+    """DictConfig → validated RunConfig (raises ConfigError)."""
+    raw = OmegaConf.to_container(cfg, resolve=True)
+    for key in EXTRA_KEYS:
+        raw.pop(key, None)
+    return RunConfig.from_dict(raw)
+
+
+def estimate_paper_seconds(config: RunConfig) -> float:
+    """Rough wall time of the whole run from a short timing of the baseline search."""
+    import jax
+
+    from warmjax.games import make
+    from warmjax.nets import make_network
+    from warmjax.search import SearchConfig, make_search
+
+    env = make(config.game.name, **config.game.params)
+    net = make_network(env.num_actions, env.observation_shape, config.model.preset,
+                       channels=config.model.channels, fc=config.model.fc)
+    params = net.init(jax.random.PRNGKey(0))
+    sims = 4
+    games = config.train.games
+    search = jax.jit(make_search(env, net.apply, SearchConfig(num_simulations=sims)))
+    states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(1), games))
+    jax.block_until_ready(search(params, jax.random.PRNGKey(2), states))
+    tic = time.perf_counter()
+    jax.block_until_ready(search(params, jax.random.PRNGKey(3), states))
+    per_eval = (time.perf_counter() - tic) / (sims * games)  # seconds per state evaluated
+    plies = 0.8 * env.board_shape[0] * env.board_shape[1]
+    t = config.train
+    selfplay = t.games * plies * config.search.simulations * per_eval
+    examples = t.replay_iterations * t.games * plies * len(env.symmetry_tables()[0])
+    training = t.epochs * examples * 3 * per_eval  # forward + backward ≈ 3 forwards
+    arena = config.arena.games * plies * config.search.simulations * per_eval
+    return t.iterations * (selfplay + training + arena)
+
+
+def warn_paper_on_cpu(config: RunConfig, confirm: bool) -> bool:
+    """On a machine without an accelerator, states the paper profile's cost. True: go on."""
+    import jax
+
+    if config.profile_name != "paper" or jax.default_backend() != "cpu":
+        return True
+    print("profile=paper holds the papers' full scale (SPEC §7) and is meant for a GPU.")
+    print("measuring this machine...", flush=True)
+    seconds = estimate_paper_seconds(config)
+    print(f"expected duration here: about {seconds / 3600:.0f} hours "
+          f"({seconds / config.train.iterations / 60:.0f} min per iteration).")
+    print("For a laptop CPU use profile=quick, e.g.\n"
+          "  python -m warmjax.run +experiment=adaptive_c4 profile=quick")
+    if confirm and sys.stdin.isatty():
+        answer = input("Run at paper scale anyway? [y/N] ").strip().lower()
+        return answer in ("y", "yes")
+    print("(not a terminal: going on)")
+    return True
+
+
+@hydra.main(version_base="1.3", config_path=CONF_DIR, config_name="config")
+def main(cfg: DictConfig) -> None:
+    try:
+        config = to_run_config(cfg)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)
+    if not warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True))):
+        print("stopped; nothing was run.")
+        return
+    from warmjax.train.loop import train
+
+    print(f"run folder: {config.run_dir}")
+    train(config)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""The arena gate (SPEC §5): the new network against the current best, both with baseline MCTS.
+
+n games, each side first in half. The new network is accepted if wins / (wins + losses) ≥ u;
+draws do not count, and an arena of draws only rejects it. Moves are sampled for the first T′
+plies of each game (the self-play rule), so the n games are not all the same game — with
+argmax moves from the first ply, a deterministic search would replay one game per side.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from warmjax.evaluate.match import make_match
+from warmjax.search.players import Player
+
+
+class ArenaResult(NamedTuple):
+    wins: jax.Array  # [] int32, the new network's
+    draws: jax.Array
+    losses: jax.Array
+    accepted: jax.Array  # [] bool
+
+
+def accept(wins, losses, threshold: float) -> jax.Array:
+    """The acceptance rule: wins / (wins + losses) ≥ u, and at least one decisive game."""
+    decisive = wins + losses
+    # A small tolerance so that e.g. 3 of 5 meets u = 0.6 despite 0.6 not being exact.
+    ratio = wins / jnp.maximum(decisive, 1)
+    return (decisive > 0) & (ratio >= threshold - 1e-6)
+
+
+def make_arena(env: Any, player: Player, num_games: int, threshold: float):
+    """Builds `arena(new_params, best_params, key) -> ArenaResult`."""
+    match = make_match(env, player, player, num_games)
+
+    def arena(new_params, best_params, key) -> ArenaResult:
+        result = match(new_params, best_params, key)
+        ok = accept(result.wins, result.losses, threshold)
+        return ArenaResult(result.wins, result.draws, result.losses, ok)
+
+    return arena

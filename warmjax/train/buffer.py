@@ -1,0 +1,53 @@
+"""The replay buffer D: on device, the examples of the last `rs` iterations (SPEC §5).
+
+A ring of `rs` slots, one per iteration, each big enough for every position of E games of
+maximal length times the number of symmetries. A slot is overwritten whole when its
+iteration comes round again; `valid` marks the rows that hold examples.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+
+@struct.dataclass
+class ReplayBuffer:
+    """Examples (s, π, z). Shapes use C = slots · slot_size rows."""
+
+    obs: jax.Array  # [C, H, W, 2] bool, canonical observation
+    policy: jax.Array  # [C, A] float32, policy target π
+    value: jax.Array  # [C] float32, result z for the player to move
+    valid: jax.Array  # [C] bool
+
+    @property
+    def capacity(self) -> int:
+        return self.valid.shape[0]
+
+    def size(self) -> jax.Array:
+        """Number of valid examples (int32 scalar)."""
+        return jnp.sum(self.valid, dtype=jnp.int32)
+
+
+def empty_buffer(slots: int, slot_size: int, obs_shape, num_actions: int) -> ReplayBuffer:
+    """An empty ring of `slots` slots of `slot_size` rows."""
+    rows = slots * slot_size
+    return ReplayBuffer(
+        obs=jnp.zeros((rows, *obs_shape), jnp.bool_),
+        policy=jnp.zeros((rows, num_actions), jnp.float32),
+        value=jnp.zeros((rows,), jnp.float32),
+        valid=jnp.zeros((rows,), jnp.bool_),
+    )
+
+
+def write_slot(buffer: ReplayBuffer, slot: jax.Array, examples: ReplayBuffer) -> ReplayBuffer:
+    """Replaces slot `slot` (traced int) with `examples` (a `ReplayBuffer` of slot_size rows)."""
+    size = examples.valid.shape[0]
+    start = slot * size
+
+    def put(dst, src):
+        idx = (start,) + (0,) * (dst.ndim - 1)
+        return jax.lax.dynamic_update_slice(dst, src, idx)
+
+    return jax.tree_util.tree_map(put, buffer, examples)

@@ -1,0 +1,123 @@
+"""Checkpoints: atomic, checksummed, never loaded when corrupt.
+
+A checkpoint file is one JSON header line followed by a msgpack payload (Flax's
+serialization of the state's arrays). The header holds a magic string, the iteration, the
+SHA-256 of the payload and the run's metrics so far, so that `metrics.jsonl` can be rebuilt
+to match the state exactly. Files are written to a temporary name, flushed, fsynced and
+renamed, so a crash leaves either the old file or the new one, never half of one. A file
+that fails to parse or whose checksum does not match is skipped with a warning, and the
+previous checkpoint is used.
+
+Layout of a run folder's `checkpoints/`:
+  state_000012.ckpt   full training state after iteration 12 (the last `keep` are kept)
+  best.msgpack        variables of the current best network (rewritten on acceptance)
+
+The final network (`network.msgpack` + `network.json` in the run folder) is described in
+`warmjax/train/network_io.py`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import jax
+from flax import serialization
+
+MAGIC = "warmjax-checkpoint-v1"
+_NAME = re.compile(r"^state_(\d{6})\.ckpt$")
+
+
+class CorruptCheckpoint(Exception):
+    """A checkpoint file that cannot be trusted."""
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Writes `data` to `path` so that readers see the old file or the whole new one."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp.{os.getpid()}")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def encode(state: Any, header: dict) -> bytes:
+    payload = serialization.to_bytes(jax.device_get(state))
+    header = dict(header, magic=MAGIC, sha256=hashlib.sha256(payload).hexdigest(),
+                  payload_bytes=len(payload))
+    return json.dumps(header).encode() + b"\n" + payload
+
+
+def decode(data: bytes, template: Any) -> tuple[Any, dict]:
+    """Parses a checkpoint. Raises CorruptCheckpoint with the reason."""
+    newline = data.find(b"\n")
+    if newline < 0:
+        raise CorruptCheckpoint("no header line")
+    try:
+        header = json.loads(data[:newline])
+    except ValueError as err:
+        raise CorruptCheckpoint(f"unreadable header ({err})") from None
+    if header.get("magic") != MAGIC:
+        raise CorruptCheckpoint("not a warmjax checkpoint")
+    payload = data[newline + 1:]
+    if len(payload) != header.get("payload_bytes"):
+        raise CorruptCheckpoint(f"truncated: {len(payload)} of {header.get('payload_bytes')} bytes")
+    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        raise CorruptCheckpoint("checksum mismatch")
+    try:
+        state = serialization.from_bytes(template, payload)
+    except Exception as err:  # noqa: BLE001 - any parse failure means corrupt
+        raise CorruptCheckpoint(f"payload does not match the run's state ({err})") from None
+    return state, header
+
+
+class CheckpointDir:
+    """The checkpoints of one run."""
+
+    def __init__(self, path: Path, keep: int = 3):
+        self.path = Path(path)
+        self.keep = keep
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def files(self) -> list[tuple[int, Path]]:
+        found = []
+        for p in self.path.iterdir():
+            m = _NAME.match(p.name)
+            if m:
+                found.append((int(m.group(1)), p))
+        return sorted(found)
+
+    def save(self, state: Any, iteration: int, header: dict) -> Path:
+        path = self.path / f"state_{iteration:06d}.ckpt"
+        atomic_write(path, encode(state, dict(header, iteration=iteration)))
+        for _, old in self.files()[:-self.keep]:
+            old.unlink(missing_ok=True)
+        return path
+
+    def save_best(self, variables: Any) -> None:
+        atomic_write(self.path / "best.msgpack", serialization.to_bytes(jax.device_get(variables)))
+
+    def latest(self, template: Any, log=print) -> tuple[Any, dict] | None:
+        """The newest checkpoint that loads cleanly, or None. Corrupt ones are reported."""
+        for iteration, path in reversed(self.files()):
+            try:
+                return decode(path.read_bytes(), template)
+            except (CorruptCheckpoint, OSError) as err:
+                message = (f"checkpoint {path.name} is corrupt or partial ({err}); "
+                           "falling back to the previous one")
+                warnings.warn(message, stacklevel=2)
+                log(f"[warning] {message}")
+        return None

@@ -1,0 +1,178 @@
+"""Typed run configuration: what the Hydra config turns into, once, before any compiling.
+
+Jitted code never sees a DictConfig: `RunConfig.from_dict` builds these frozen dataclasses
+and `validate` rejects impossible settings with a message that names the problem.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from warmjax.games import GAMES
+from warmjax.nets import PRESETS
+from warmjax.search.players import ENHANCEMENTS
+from warmjax.train.warmstart import MODES
+
+
+class ConfigError(ValueError):
+    """An impossible or unknown setting."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameConfig:
+    name: str = "connect_four"
+    params: dict = dataclasses.field(default_factory=dict)  # constructor settings
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelConfig:
+    preset: str = "small"
+    channels: int | None = None
+    fc: tuple[int, ...] | None = None
+    dropout: float = 0.3
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchSettings:
+    simulations: int = 100  # m
+    c_puct: float = 1.0
+    temperature_moves: int = 15  # T′
+    rave_all_players: bool = False
+    rave_equivalence: float | None = None  # None: m
+
+
+@dataclasses.dataclass(frozen=True)
+class WarmstartConfig:
+    mode: str = "none"  # none | fixed | adaptive
+    enhancement: str = "rollout"
+    iprime: int = 5  # I′ (fixed mode)
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    iterations: int = 100  # I
+    games: int = 50  # E
+    replay_iterations: int = 20  # rs
+    epochs: int = 10  # ep
+    batch_size: int = 64  # bs
+    learning_rate: float = 0.005  # lr
+    reset_optimizer: bool = True  # fresh Adam state every iteration, as AlphaZero General
+
+
+@dataclasses.dataclass(frozen=True)
+class ArenaConfig:
+    games: int = 40  # n
+    threshold: float = 0.6  # u
+    temperature_moves: int = 15
+
+
+@dataclasses.dataclass(frozen=True)
+class RunConfig:
+    game: GameConfig = GameConfig()
+    model: ModelConfig = ModelConfig()
+    search: SearchSettings = SearchSettings()
+    warmstart: WarmstartConfig = WarmstartConfig()
+    train: TrainConfig = TrainConfig()
+    arena: ArenaConfig = ArenaConfig()
+    seed: int = 0
+    run_dir: str = "runs/default"
+    profile_name: str = "paper"
+    experiment_name: str = "custom"
+    keep_checkpoints: int = 3
+    tensorboard: bool = True
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> "RunConfig":
+        """Builds the config from plain nested dicts (e.g. `OmegaConf.to_container`).
+
+        Unknown keys raise `ConfigError` naming them.
+        """
+        sections = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = set(raw) - set(sections)
+        if unknown:
+            raise ConfigError(f"unknown config keys: {sorted(unknown)}")
+        kwargs = {}
+        for name, field in sections.items():
+            if name not in raw:
+                continue
+            value = raw[name]
+            if dataclasses.is_dataclass(field.default):
+                kwargs[name] = _section(field.default.__class__, name, value)
+            else:
+                kwargs[name] = value
+        config = cls(**kwargs)
+        validate(config)
+        return config
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _section(kind, name, value):
+    if value is None:
+        return kind()
+    if not isinstance(value, dict):
+        raise ConfigError(f"config section {name!r} must be a mapping, got {value!r}")
+    fields = {f.name for f in dataclasses.fields(kind)}
+    unknown = set(value) - fields
+    if unknown:
+        raise ConfigError(f"unknown keys in {name}: {sorted(unknown)} (known: {sorted(fields)})")
+    value = dict(value)
+    if "fc" in value and value["fc"] is not None:
+        value["fc"] = tuple(value["fc"])
+    if "params" in value:
+        value["params"] = dict(value["params"] or {})
+    return kind(**value)
+
+
+def validate(config: RunConfig) -> None:
+    """Raises `ConfigError` for unknown names and impossible settings."""
+    c = config
+    problems = []
+    if c.game.name not in GAMES:
+        problems.append(f"unknown game {c.game.name!r} (choose from {', '.join(GAMES)})")
+    if c.model.preset is not None and c.model.preset not in PRESETS:
+        problems.append(f"unknown model preset {c.model.preset!r} (choose from {sorted(PRESETS)})")
+    if c.warmstart.mode not in MODES:
+        problems.append(f"unknown warm-start mode {c.warmstart.mode!r} (choose from {MODES})")
+    if c.warmstart.mode != "none" and c.warmstart.enhancement not in ENHANCEMENTS:
+        problems.append(f"unknown enhancement {c.warmstart.enhancement!r} "
+                        f"(choose from {', '.join(ENHANCEMENTS)})")
+    if c.train.iterations < 1:
+        problems.append(f"train.iterations (I) must be at least 1, got {c.train.iterations}")
+    if c.warmstart.mode == "fixed":
+        if c.warmstart.iprime < 1:
+            problems.append(f"warmstart.iprime (I′) must be at least 1, got {c.warmstart.iprime}")
+        if c.warmstart.iprime > c.train.iterations:
+            problems.append(f"warmstart.iprime (I′ = {c.warmstart.iprime}) exceeds "
+                            f"train.iterations (I = {c.train.iterations})")
+    if c.train.games < 1:
+        problems.append(f"train.games (E) must be at least 1, got {c.train.games}")
+    if c.warmstart.mode == "adaptive" and c.train.games % 2:
+        problems.append(f"adaptive warm-start needs an even train.games (E), got {c.train.games}"
+                        " (half the games start with each side)")
+    if c.search.simulations < 1:
+        problems.append(f"search.simulations (m) must be at least 1, got {c.search.simulations}")
+    if c.search.temperature_moves < 0 or c.arena.temperature_moves < 0:
+        problems.append("temperature_moves (T′) must be non-negative")
+    if c.arena.games < 1:
+        problems.append(f"arena.games (n) must be at least 1, got {c.arena.games}")
+    elif c.arena.games % 2:
+        problems.append(f"arena.games (n) must be even (each side first in half), "
+                        f"got {c.arena.games}")
+    if not 0.0 < c.arena.threshold <= 1.0:
+        problems.append(f"arena.threshold (u) must be in (0, 1], got {c.arena.threshold}")
+    if c.train.replay_iterations < 1:
+        problems.append(f"train.replay_iterations (rs) must be at least 1, "
+                        f"got {c.train.replay_iterations}")
+    if c.train.epochs < 0 or c.train.batch_size < 1:
+        problems.append("train.epochs must be ≥ 0 and train.batch_size ≥ 1")
+    if c.train.learning_rate <= 0:
+        problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
+    if not 0.0 <= c.model.dropout < 1.0:
+        problems.append(f"model.dropout must be in [0, 1), got {c.model.dropout}")
+    if c.keep_checkpoints < 1:
+        problems.append(f"keep_checkpoints must be at least 1, got {c.keep_checkpoints}")
+    if problems:
+        raise ConfigError("invalid configuration:\n  - " + "\n  - ".join(problems))

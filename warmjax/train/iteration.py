@@ -1,0 +1,188 @@
+"""One training iteration as one pure function: self-play, update and arena (SPEC §5, §6).
+
+`Trainer` builds everything a run needs from a `RunConfig`: the game, the network, the
+players, and `iteration(state) -> (state, metrics)`, which the caller jits once. The state
+is a frozen pytree, so a run can be checkpointed as a whole and independent runs could be
+vmapped. Nothing in the iteration branches on the host: the warm-start schedule, the adaptive
+switch and the arena gate are all traced.
+
+The network in `TrainState.params` is the current best (the arena-gated one): each iteration
+trains a candidate from it and keeps the candidate only if it passes the arena, as in
+AlphaZero General. The optimizer state is kept with the accepted network; by default
+(`train.reset_optimizer`) Adam starts fresh each iteration, as AlphaZero General's does.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import optax
+from flax import struct
+
+from warmjax.games import make
+from warmjax.nets import make_network
+from warmjax.search.players import make_player
+from warmjax.train import warmstart
+from warmjax.train.arena import make_arena
+from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
+from warmjax.train.config import RunConfig
+from warmjax.train.selfplay import make_selfplay
+from warmjax.train.update import make_update
+
+STAGES = ("selfplay", "train", "arena")
+
+
+@struct.dataclass
+class TrainState:
+    """Everything a run carries from one iteration to the next."""
+
+    iteration: jax.Array  # [] int32, iterations completed
+    params: Any  # variables {"params", "batch_stats"} of the current best network
+    opt_state: Any  # optax state that goes with `params`
+    buffer: ReplayBuffer
+    switched: jax.Array  # [] bool, adaptive switch done
+    switch_iteration: jax.Array  # [] int32, iteration whose balance caused it; -1 if none
+    rng: jax.Array  # [2] uint32 PRNG key
+
+
+class StageClock:
+    """Host-side timestamps set from inside the compiled iteration via debug callbacks."""
+
+    def __init__(self):
+        self.marks: dict[str, float] = {}
+
+    def start(self):
+        self.marks = {"start": time.perf_counter()}
+
+    def mark(self, stage: str, dependency: jax.Array):
+        # The callback takes a value the stage produced, so it fires once the stage is done.
+        jax.debug.callback(lambda _: self.marks.__setitem__(stage, time.perf_counter()),
+                           dependency)
+
+    def durations(self) -> dict[str, float]:
+        out, last = {}, self.marks.get("start", 0.0)
+        for stage in STAGES:
+            now = self.marks.get(stage, last)
+            out[f"seconds_{stage}"] = max(now - last, 0.0)
+            last = now
+        return out
+
+
+class Trainer:
+    """The pieces of a run, built once from a validated `RunConfig`."""
+
+    def __init__(self, config: RunConfig):
+        self.config = c = config
+        self.env = make(c.game.name, **c.game.params)
+        self.network = make_network(
+            self.env.num_actions, self.env.observation_shape, c.model.preset,
+            channels=c.model.channels, fc=c.model.fc, dropout=c.model.dropout,
+        )
+        self.optimizer = optax.adam(c.train.learning_rate)
+        search = dict(num_simulations=c.search.simulations, c_puct=c.search.c_puct,
+                      rave_all_players=c.search.rave_all_players,
+                      rave_equivalence=c.search.rave_equivalence)
+        apply = self.network.apply
+        t_self = c.search.temperature_moves
+        self.baseline = make_player("mcts", self.env, apply, temperature_moves=t_self, **search)
+        self.enhancement = None
+        if c.warmstart.mode != "none":
+            self.enhancement = make_player(c.warmstart.enhancement, self.env, apply,
+                                           temperature_moves=t_self, **search)
+        arena_player = make_player("mcts", self.env, apply,
+                                   temperature_moves=c.arena.temperature_moves, **search)
+        self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
+                                      t_self)
+        self.update = make_update(self.network, self.optimizer, c.train.epochs,
+                                  c.train.batch_size)
+        self.arena = make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
+        self.num_symmetries = self.env.symmetry_tables()[0].shape[0]
+        self.slot_size = self.env.max_plies * c.train.games * self.num_symmetries
+        self.clock = StageClock()
+
+    def init_state(self) -> TrainState:
+        """The state before iteration 1: a random network and an empty buffer."""
+        key = jax.random.PRNGKey(self.config.seed)
+        key, net_key = jax.random.split(key)
+        params = self.network.init(net_key)
+        buffer = empty_buffer(self.config.train.replay_iterations, self.slot_size,
+                              self.env.observation_shape, self.env.num_actions)
+        return TrainState(
+            iteration=jnp.int32(0),
+            params=params,
+            opt_state=self.optimizer.init(params["params"]),
+            buffer=buffer,
+            switched=jnp.bool_(False),
+            switch_iteration=jnp.int32(-1),
+            rng=key,
+        )
+
+    def examples(self, games) -> ReplayBuffer:
+        """Self-play records → one buffer slot of examples with all symmetries."""
+        t, e = games.valid.shape
+        obs = games.obs.reshape(t * e, *games.obs.shape[2:])
+        policy = games.policy.reshape(t * e, -1)
+        obs, policy = self.env.augment(obs, policy)
+        copies = obs.shape[1]
+        return ReplayBuffer(
+            obs=obs.reshape(t * e * copies, *obs.shape[2:]),
+            policy=policy.reshape(t * e * copies, -1),
+            value=jnp.repeat(games.value.reshape(-1), copies),
+            valid=jnp.repeat(games.valid.reshape(-1), copies),
+        )
+
+    def iteration(self, state: TrainState):
+        """One iteration. Returns `(new_state, metrics)`; metrics are device scalars."""
+        c = self.config
+        it = state.iteration + 1
+        rng, k_self, k_train, k_arena = jax.random.split(state.rng, 4)
+        plan = warmstart.schedule(c.warmstart.mode, it, state.switched, c.warmstart.iprime)
+
+        games = self.selfplay(state.params, k_self, plan.selfplay, plan.weight)
+        switched = warmstart.adaptive_switch(state.switched, plan.active, games.baseline_balance)
+        switch_iteration = jnp.where(switched & ~state.switched, it, state.switch_iteration)
+        slot = (it - 1) % c.train.replay_iterations
+        buffer = write_slot(state.buffer, slot, self.examples(games))
+        self.clock.mark("selfplay", buffer.value[0])
+
+        opt_state = state.opt_state
+        if c.train.reset_optimizer:
+            opt_state = self.optimizer.init(state.params["params"])
+        candidate, candidate_opt, losses = self.update(state.params, opt_state, buffer, k_train)
+        self.clock.mark("train", losses.value)
+
+        gate = self.arena(candidate, state.params, k_arena)
+        self.clock.mark("arena", gate.wins)
+        pick = lambda new, old: jax.tree_util.tree_map(  # noqa: E731
+            lambda a, b: jnp.where(gate.accepted, a, b), new, old)
+        new_state = TrainState(
+            iteration=it,
+            params=pick(candidate, state.params),
+            opt_state=pick(candidate_opt, state.opt_state),
+            buffer=buffer,
+            switched=switched,
+            switch_iteration=switch_iteration,
+            rng=rng,
+        )
+        metrics = {
+            "iteration": it,
+            "warmstart_active": plan.active,
+            "weight": plan.weight,
+            "switched": switched,
+            "switch_iteration": switch_iteration,
+            "r_balance": games.baseline_balance,
+            "arena_wins": gate.wins,
+            "arena_draws": gate.draws,
+            "arena_losses": gate.losses,
+            "accepted": gate.accepted,
+            "loss_value": losses.value,
+            "loss_policy": losses.policy,
+            "train_steps": losses.steps,
+            "examples": buffer.size(),
+            "new_examples": jnp.sum(games.valid, dtype=jnp.int32) * self.num_symmetries,
+            "selfplay_mean_plies": jnp.mean(games.plies.astype(jnp.float32)),
+        }
+        return new_state, metrics

@@ -1,0 +1,162 @@
+"""The host loop of a run: resume, iterate, checkpoint, log.
+
+Outputs in the run folder:
+
+- `config.yaml`: the resolved configuration (a later run in the same folder must match it);
+- `metrics.jsonl`: one JSON line per iteration (see `Trainer.iteration` for the keys, plus
+  per-stage wall seconds `seconds_selfplay`, `seconds_train`, `seconds_arena`,
+  `seconds_total`);
+- `tb/`: TensorBoard scalars;
+- `checkpoints/`: the last `keep_checkpoints` training states and the best network;
+- `network.json` + `network.msgpack`: the current best network (see `network_io.py`).
+
+Resuming: the same command in the same folder loads the newest sound checkpoint, rebuilds
+`metrics.jsonl` from the metrics stored in it, and runs the remaining iterations. The
+iteration is a pure function of the state (its PRNG key included), so a resumed run ends
+with the same metrics (wall times aside) and the same parameters as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import jax
+import numpy as np
+import yaml
+
+from warmjax.train.checkpoint import CheckpointDir, atomic_write
+from warmjax.train.config import ConfigError, RunConfig
+from warmjax.train.iteration import Trainer, TrainState
+from warmjax.train.network_io import save_network
+
+
+def _plain(value: Any) -> Any:
+    value = np.asarray(value)
+    if value.dtype == bool:
+        return bool(value)
+    if np.issubdtype(value.dtype, np.integer):
+        return int(value)
+    return float(value)
+
+
+def _check_config(run_dir: Path, config: RunConfig) -> None:
+    saved = run_dir / "config.yaml"
+    current = config.to_dict()
+    if saved.exists():
+        previous = yaml.safe_load(saved.read_text())
+        skip = {"train.iterations"}  # more iterations extend a run
+        diff = sorted(k for k in set(_flat(previous)) | set(_flat(current))
+                      if k not in skip and _flat(previous).get(k) != _flat(current).get(k))
+        if diff:
+            raise ConfigError(
+                f"{run_dir} holds a run with a different configuration (differs in: "
+                f"{', '.join(diff)}); choose another run_dir or restore the settings")
+    atomic_write(saved, yaml.safe_dump(current, sort_keys=False).encode())
+
+
+def _flat(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and k != "params":
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def progress_line(row: dict, total: int, config: RunConfig) -> str:
+    ws = config.warmstart
+    if row["warmstart_active"]:
+        warm = f"{ws.enhancement} w={row['weight']:.2f}"
+        if ws.mode == "adaptive":
+            warm += f" r={row['r_balance']:+.0f}"
+    elif ws.mode == "adaptive" and row["switched"]:
+        warm = f"switched@{row['switch_iteration']}"
+    else:
+        warm = "baseline"
+    verdict = "accepted" if row["accepted"] else "rejected"
+    return (
+        f"iter {row['iteration']:>3}/{total} | {warm:<20} | arena "
+        f"{row['arena_wins']}-{row['arena_draws']}-{row['arena_losses']} {verdict} | "
+        f"loss v {row['loss_value']:.3f} p {row['loss_policy']:.3f} | "
+        f"{row['examples']} ex | {row['seconds_total']:.1f}s "
+        f"(self-play {row['seconds_selfplay']:.1f}, train {row['seconds_train']:.1f}, "
+        f"arena {row['seconds_arena']:.1f})"
+    )
+
+
+def train(config: RunConfig, log: Callable[[str], None] = print,
+          stop_after: int | None = None) -> TrainState:
+    """Runs (or resumes) a training run to `config.train.iterations`.
+
+    Args:
+      config: validated run configuration.
+      log: where progress lines go.
+      stop_after: run at most this many iterations in this call (for tests and schedulers).
+
+    Returns:
+      The final training state.
+    """
+    run_dir = Path(config.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    _check_config(run_dir, config)
+    trainer = Trainer(config)
+    template = trainer.init_state()
+    checkpoints = CheckpointDir(run_dir / "checkpoints", config.keep_checkpoints)
+    history: list[dict] = []
+    state = template
+    loaded = checkpoints.latest(template, log=log)
+    if loaded is not None:
+        state, header = loaded
+        history = [row for row in header["metrics"] if row["iteration"] <= header["iteration"]]
+        log(f"resuming {run_dir} after iteration {header['iteration']}")
+    lines = "".join(json.dumps(row) + "\n" for row in history)
+    atomic_write(run_dir / "metrics.jsonl", lines.encode())
+
+    start = int(state.iteration)
+    total = config.train.iterations
+    if start >= total:
+        log(f"{run_dir} is complete ({start} iterations)")
+        return state
+    tic = time.perf_counter()
+    step = jax.jit(trainer.iteration, donate_argnums=0).lower(state).compile()
+    log(f"compiled the iteration in {time.perf_counter() - tic:.1f}s "
+        f"({config.game.name}, E={config.train.games}, m={config.search.simulations}, "
+        f"warm start {config.warmstart.mode})")
+    writer = None
+    if config.tensorboard:
+        from tensorboardX import SummaryWriter
+
+        writer = SummaryWriter(str(run_dir / "tb"))
+    done = 0
+    try:
+        while int(state.iteration) < total and (stop_after is None or done < stop_after):
+            trainer.clock.start()
+            tic = time.perf_counter()
+            state, metrics = step(state)
+            row = {k: _plain(v) for k, v in jax.device_get(metrics).items()}
+            row.update(trainer.clock.durations())
+            row["seconds_total"] = time.perf_counter() - tic
+            history.append(row)
+            it = row["iteration"]
+            checkpoints.save(state, it, {"metrics": history})
+            if row["accepted"] or it == 1:
+                checkpoints.save_best(state.params)
+            save_network(run_dir, config, trainer.network, state.params, it)
+            with open(run_dir / "metrics.jsonl", "a") as f:
+                f.write(json.dumps(row) + "\n")
+            if writer is not None:
+                for key, value in row.items():
+                    if key != "iteration" and math.isfinite(float(value)):
+                        writer.add_scalar(key, float(value), it)
+                writer.flush()
+            log(progress_line(row, total, config))
+            done += 1
+    finally:
+        if writer is not None:
+            writer.close()
+    return state

@@ -1,0 +1,73 @@
+"""The trained network on disk, in a documented format the evaluation tools load.
+
+A run folder's final network is two files:
+
+- `network.json`: `{"format": "warmjax-network-v1", "game": {"name", "params"},
+  "model": {"preset", "channels", "fc", "dropout"}, "num_actions", "obs_shape",
+  "iteration"}`, enough to rebuild the Flax module;
+- `network.msgpack`: Flax's msgpack serialization (`flax.serialization.to_bytes`) of the
+  variables `{"params": ..., "batch_stats": ...}`.
+
+`load_network(folder)` returns `(env, network, variables)`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jax
+from flax import serialization
+
+from warmjax.games import make
+from warmjax.nets import make_network
+from warmjax.train.checkpoint import atomic_write
+
+FORMAT = "warmjax-network-v1"
+
+
+def save_network(folder: Path, config, network, variables: Any, iteration: int) -> None:
+    folder = Path(folder)
+    meta = {
+        "format": FORMAT,
+        "game": {"name": config.game.name, "params": dict(config.game.params)},
+        "model": {"preset": config.model.preset, "channels": network.module.channels,
+                  "fc": list(network.module.fc), "dropout": network.module.dropout},
+        "num_actions": network.num_actions,
+        "obs_shape": list(network.obs_shape),
+        "iteration": int(iteration),
+    }
+    atomic_write(folder / "network.msgpack", serialization.to_bytes(jax.device_get(variables)))
+    atomic_write(folder / "network.json", json.dumps(meta, indent=2).encode())
+
+
+def load_network(path: Path):
+    """Loads `(env, network, variables)` from a run folder or its `network.json`.
+
+    Raises:
+      ValueError: a missing, foreign or corrupt network file, naming it.
+    """
+    path = Path(path)
+    folder = path if path.is_dir() else path.parent
+    meta_path = folder / "network.json"
+    if not meta_path.exists():
+        raise ValueError(f"{folder} holds no network.json (has the run finished an iteration?)")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except ValueError as err:
+        raise ValueError(f"{meta_path} is not valid JSON ({err})") from None
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{meta_path} is not a {FORMAT} file")
+    env = make(meta["game"]["name"], **meta["game"]["params"])
+    model = meta["model"]
+    network = make_network(env.num_actions, env.observation_shape, None,
+                           channels=model["channels"], fc=tuple(model["fc"]),
+                           dropout=model["dropout"])
+    template = network.init(jax.random.PRNGKey(0))
+    try:
+        variables = serialization.from_bytes(template, (folder / "network.msgpack").read_bytes())
+    except Exception as err:  # noqa: BLE001
+        raise ValueError(f"{folder / 'network.msgpack'} is corrupt or does not match "
+                         f"network.json ({err})") from None
+    return env, network, variables

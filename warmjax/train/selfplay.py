@@ -1,0 +1,128 @@
+"""Self-play: E games in parallel, recorded as training examples (SPEC §5, §6).
+
+Each ply, every unfinished game is searched by the baseline player, the enhancement player,
+or (adaptive warm-start) the enhancement in some games and the baseline in the others: in
+games [0, E/2) the enhancement moves first, in [E/2, E) the baseline does. Moves are sampled
+from π for the first T′ plies of a game and are argmax π after; the stored target is π while
+sampling and the one-hot move after, as in AlphaZero General. A stored position's value
+target z is the game's final result for the player to move in it.
+
+Each search runs under `lax.cond` only when some game needs it; in the enhancement-vs-
+baseline iterations both run on the whole batch and each game takes its own side's move.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from warmjax.search.players import Player
+from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
+
+
+class SelfPlayResult(NamedTuple):
+    """Recorded games. T is the game's maximum number of plies, E the number of games."""
+
+    obs: jax.Array  # [T, E, H, W, 2] bool
+    policy: jax.Array  # [T, E, A] float32 targets
+    value: jax.Array  # [T, E] float32 z for the player to move
+    valid: jax.Array  # [T, E] bool, a move was made from this position
+    actions: jax.Array  # [T, E] int32 moves played
+    results: jax.Array  # [E, 2] float32 final rewards by player id
+    baseline_balance: jax.Array  # [] float32, Σ results of the baseline side (vs enhancement)
+    plies: jax.Array  # [E] int32 game lengths
+
+
+def make_selfplay(
+    env: Any,
+    baseline: Player,
+    enhancement: Player | None,
+    num_games: int,
+    temperature_moves: int,
+):
+    """Builds `selfplay(params, key, kind, weight) -> SelfPlayResult`.
+
+    Args:
+      env: the game.
+      baseline: the baseline MCTS player (its own T′ is ignored; sampling is decided here).
+      enhancement: the warm-start player, or None when no warm start is configured.
+      num_games: E.
+      temperature_moves: T′.
+    """
+    max_plies = int(env.max_plies)
+    half = num_games // 2
+    num_actions = env.num_actions
+    first_half = jnp.arange(num_games) < half
+
+    def play(player, params, key, states, weight):
+        return player(params, key, states, weight)
+
+    def nothing(*_):
+        return (jnp.zeros(num_games, jnp.int32), jnp.zeros((num_games, num_actions), jnp.float32))
+
+    def selfplay(params, key, kind, weight) -> SelfPlayResult:
+        key, init_key = jax.random.split(key)
+        states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
+        first_mover = states.current_player
+
+        def cond(carry):
+            states, ply, *_ = carry
+            return (ply < max_plies) & ~jnp.all(states.terminated)
+
+        def body(carry):
+            states, ply, results, record, key = carry
+            key, k_enh, k_base = jax.random.split(key, 3)
+            enh_turn = (ply % 2 == 0) == first_half
+            use_enh = jnp.where(kind == ENHANCED, True, jnp.where(kind == BASELINE, False, enh_turn))
+            live = ~states.terminated
+            if enhancement is None:
+                action, policy = baseline(params, k_base, states, weight)
+            else:
+                enh_a, enh_p = jax.lax.cond(
+                    jnp.any(use_enh & live),
+                    lambda: play(enhancement, params, k_enh, states, weight),
+                    lambda: nothing(),
+                )
+                base_a, base_p = jax.lax.cond(
+                    jnp.any(~use_enh & live),
+                    lambda: play(baseline, params, k_base, states, weight),
+                    lambda: nothing(),
+                )
+                action = jnp.where(use_enh, enh_a, base_a)
+                policy = jnp.where(use_enh[:, None], enh_p, base_p)
+            sampled = states._step_count < temperature_moves
+            target = jnp.where(sampled[:, None], policy,
+                               jax.nn.one_hot(action, num_actions, dtype=jnp.float32))
+            obs, targets, movers, valid, actions = record
+            obs = obs.at[ply].set(states.observation)
+            targets = targets.at[ply].set(target)
+            movers = movers.at[ply].set(states.current_player)
+            valid = valid.at[ply].set(live)
+            actions = actions.at[ply].set(action)
+            states = jax.vmap(env.step)(states, action)
+            results = results + states.rewards
+            return states, ply + 1, results, (obs, targets, movers, valid, actions), key
+
+        record = (
+            jnp.zeros((max_plies, *states.observation.shape), jnp.bool_),
+            jnp.zeros((max_plies, num_games, num_actions), jnp.float32),
+            jnp.zeros((max_plies, num_games), jnp.int32),
+            jnp.zeros((max_plies, num_games), jnp.bool_),
+            jnp.zeros((max_plies, num_games), jnp.int32),
+        )
+        init = (states, jnp.int32(0), jnp.zeros((num_games, 2), jnp.float32), record, key)
+        states, _, results, record, _ = jax.lax.while_loop(cond, body, init)
+        obs, targets, movers, valid, actions = record
+        value = jnp.take_along_axis(results[None], movers[..., None], axis=2)[..., 0]
+        # The baseline side: second mover where the enhancement went first, and vice versa.
+        baseline_id = jnp.where(first_half, 1 - first_mover, first_mover)
+        balance = jnp.sum(jnp.take_along_axis(results, baseline_id[:, None], axis=1))
+        balance = jnp.where(kind == ENHANCED_VS_BASELINE, balance, 0.0)
+        return SelfPlayResult(
+            obs=obs, policy=targets, value=jnp.where(valid, value, 0.0), valid=valid,
+            actions=actions, results=results, baseline_balance=balance, plies=states._step_count,
+        )
+
+    return selfplay

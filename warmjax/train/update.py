@@ -1,0 +1,73 @@
+"""Training f_θ′ from f_θ on the replay buffer (SPEC §5).
+
+Loss = MSE(v, z) + cross-entropy(π, p), with dropout and batch statistics in training mode,
+optimised by Adam. One epoch is a pass over a fresh random permutation of the buffer's valid
+examples in minibatches of `bs`, dropping the last partial minibatch (AlphaZero General draws
+⌊|D| / bs⌋ random minibatches per epoch).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import optax
+
+from warmjax.nets import Network
+from warmjax.train.buffer import ReplayBuffer
+
+
+class Losses(NamedTuple):
+    value: jax.Array  # [] mean over the last epoch's minibatches
+    policy: jax.Array  # []
+    steps: jax.Array  # [] int32 minibatches taken in all
+
+
+def loss_fn(network: Network, params, batch_stats, batch, dropout_key):
+    """Returns `(total, (value_loss, policy_loss, new_batch_stats))` for one minibatch."""
+    obs, policy, value = batch
+    variables = {"params": params, "batch_stats": batch_stats}
+    (logits, v), new_stats = network.apply_train(variables, obs, dropout_key)
+    value_loss = jnp.mean((v - value) ** 2)
+    policy_loss = -jnp.mean(jnp.sum(policy * jax.nn.log_softmax(logits), axis=-1))
+    return value_loss + policy_loss, (value_loss, policy_loss, new_stats)
+
+
+def make_update(network: Network, optimizer: optax.GradientTransformation, epochs: int,
+                batch_size: int):
+    """Builds `update(variables, opt_state, buffer, key) -> (variables, opt_state, Losses)`."""
+    grad_fn = jax.grad(lambda *a: loss_fn(network, *a), argnums=0, has_aux=True)
+
+    def step(carry, batch, key):
+        params, stats, opt_state = carry
+        grads, (v_loss, p_loss, stats) = grad_fn(params, stats, batch, key)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return (optax.apply_updates(params, updates), stats, opt_state), (v_loss, p_loss)
+
+    def update(variables, opt_state, buffer: ReplayBuffer, key):
+        steps = buffer.size() // batch_size
+
+        def epoch(e, carry):
+            model, _ = carry
+            k_perm, k_drop = jax.random.split(jax.random.fold_in(key, e))
+            order = jnp.where(buffer.valid, jax.random.uniform(k_perm, buffer.valid.shape), 2.0)
+            perm = jnp.argsort(order)
+
+            def minibatch(k, inner):
+                model, sums = inner
+                idx = jax.lax.dynamic_slice(perm, (k * batch_size,), (batch_size,))
+                batch = (buffer.obs[idx], buffer.policy[idx], buffer.value[idx])
+                model, (v_loss, p_loss) = step(model, batch, jax.random.fold_in(k_drop, k))
+                return model, sums + jnp.stack([v_loss, p_loss])
+
+            return jax.lax.fori_loop(0, steps, minibatch, (model, jnp.zeros(2)))
+
+        model = (variables["params"], variables["batch_stats"], opt_state)
+        (params, stats, opt_state), sums = jax.lax.fori_loop(
+            0, epochs, epoch, (model, jnp.zeros(2)))
+        mean = sums / jnp.maximum(steps, 1)
+        losses = Losses(value=mean[0], policy=mean[1], steps=steps * epochs)
+        return {"params": params, "batch_stats": stats}, opt_state, losses
+
+    return update
