@@ -1,15 +1,46 @@
-"""Matches, tournaments, Bayesian Elo, plots and the papers' tables."""
+"""Matches, tournaments, Bayesian Elo, plots and the papers' tables.
+
+`plots` (matplotlib) is not imported here; use `from warmjax.evaluate import plots`.
+"""
 
 from warmjax.evaluate.elo import EloResult, bayes_elo, elo_scale, outcome_probabilities
 from warmjax.evaluate.match import MatchResult, make_match, mean_score, play_match
+from warmjax.evaluate.tables import (
+    RunSummary,
+    Tournament,
+    Variant,
+    balance_series,
+    elo_by_variant,
+    iprime_sweep,
+    load_run,
+    load_tournament,
+    switch_table,
+)
+from warmjax.evaluate.tournament import (
+    TournamentConfig,
+    TournamentResult,
+    run_tournament,
+)
 
 __all__ = [
     "EloResult",
     "MatchResult",
+    "RunSummary",
+    "Tournament",
+    "TournamentConfig",
+    "TournamentResult",
+    "Variant",
+    "balance_series",
     "bayes_elo",
+    "elo_by_variant",
     "elo_scale",
+    "iprime_sweep",
+    "load_run",
+    "load_tournament",
     "make_match",
     "mean_score",
     "outcome_probabilities",
     "play_match",
+    "run_tournament",
+    "switch_table",
 ]

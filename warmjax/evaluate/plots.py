@@ -1,0 +1,107 @@
+"""The papers' figures as PNG files (matplotlib, Agg backend), from `tables.py`'s aggregates.
+
+- `plot_elo_by_variant`: a tournament's Elo per variant, a bar at the mean over seeds with
+  the sample std as error bar and each seed as a dot (the papers' tournament figures).
+- `plot_balance`: the baseline side's reward balance r per iteration before the switch,
+  one thin line per seed and the mean over seeds still in warm start, per enhancement.
+- `plot_iprime_sweep`: Elo against I′ per enhancement (mean ± std over seeds), with the
+  Baseline and the adaptive variants of the same tournament as horizontal references.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
+
+from warmjax.evaluate.tables import (
+    GAME_NAMES,
+    BalanceSeries,
+    Sweep,
+    VariantElo,
+    enhancement_name,
+)
+
+DPI = 120
+
+
+def _save(fig, path: Path | str) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def _err(std: float) -> float:
+    return 0.0 if math.isnan(std) else std
+
+
+def plot_elo_by_variant(rows: Sequence[VariantElo], title: str, path: Path | str) -> Path:
+    """Bar (mean) with error bar (std over seeds) and a dot per seed for each variant."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(rows) + 1.5), 4.0))
+    x = range(len(rows))
+    colours = ["0.6" if r.variant.mode == "anchor" else f"C{i % 10}" for i, r in enumerate(rows)]
+    ax.bar(x, [r.mean for r in rows], yerr=[_err(r.std) for r in rows], color=colours,
+           alpha=0.6, capsize=4, edgecolor="black", linewidth=0.5)
+    for i, row in enumerate(rows):
+        ax.scatter([i] * len(row.ratings), row.ratings, color="black", s=12, zorder=3)
+    ax.axhline(0.0, color="black", linewidth=0.5)
+    ax.set_xticks(list(x))
+    ax.set_xticklabels([r.variant.label for r in rows], rotation=45, ha="right")
+    ax.set_ylabel("Bayesian Elo")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_balance(series: Sequence[BalanceSeries], game: str, path: Path | str) -> Path:
+    """One panel per enhancement: r per iteration for each seed (thin) and the mean (thick)."""
+    series = [s for s in series if s.game == game]
+    cols = min(3, max(1, len(series)))
+    rows = math.ceil(max(1, len(series)) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.0 * cols, 3.0 * rows), squeeze=False,
+                             sharey=True)
+    for ax, s in zip(axes.flat, series):
+        for label, points in s.runs.items():
+            its, r = zip(*points) if points else ((), ())
+            ax.plot(its, r, marker=".", linewidth=0.8, alpha=0.5, label=label)
+        ax.plot(s.iterations, s.mean, color="black", linewidth=2.0, label="mean")
+        ax.axhline(0.0, color="black", linewidth=0.5, linestyle=":")
+        ax.set_title(enhancement_name(s.enhancement))
+        ax.set_xlabel("iteration")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+    for ax in axes.flat[len(series):]:
+        ax.axis("off")
+    axes[0][0].set_ylabel("baseline side's balance r")
+    if series:
+        axes[0][0].legend(fontsize="x-small", ncol=2)
+    fig.suptitle(f"{GAME_NAMES.get(game, game)}: reward balance before the switch")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_iprime_sweep(sweep: Sweep, title: str, path: Path | str) -> Path:
+    """Elo against I′, a line per enhancement; Baseline and adaptive variants as references."""
+    fig, ax = plt.subplots(figsize=(5.5, 4.0))
+    for i, (enh, curve) in enumerate(sweep.curves.items()):
+        p, mean, std, _ = zip(*curve)
+        ax.errorbar(p, mean, yerr=[_err(s) for s in std], marker="o", capsize=3,
+                    color=f"C{i % 10}", label=enhancement_name(enh))
+    for j, ref in enumerate(r for r in sweep.references if r.variant.mode != "anchor"):
+        ax.axhline(ref.mean, color=f"C{(len(sweep.curves) + j) % 10}", linestyle="--",
+                   linewidth=1.0, label=ref.variant.label)
+    ax.set_xticks(sweep.iprimes)
+    ax.set_xlabel("warm-start iterations I′")
+    ax.set_ylabel("Bayesian Elo")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    return _save(fig, path)

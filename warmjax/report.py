@@ -1,0 +1,154 @@
+"""The papers' figures and tables from run folders and tournaments, as PNG and Markdown.
+
+    JAX_PLATFORMS=cpu python -m warmjax.report --runs 'runs/adaptive_*/*' \
+        --tournaments tournaments/c4 tournaments/othello --out report
+
+Writes into `--out`: `summary.md`, which links and inlines everything; per tournament
+`elo_<name>.png/.md` (Elo per variant, mean ± std over seeds) and, where it holds fixed-I′
+runs, `iprime_sweep_<name>.png/.md`; from the adaptive runs `switch_iterations.md` (mean ±
+std of the switch iteration per game and enhancement, and per run) and
+`r_balance_<game>.png` with `r_balance.md`. See `warmjax.evaluate.tables` for the
+conventions (sample std, runs that never switched, grouping into variants).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from warmjax.evaluate import plots, tables
+from warmjax.evaluate.tournament import expand_runs
+
+
+def _tag(text: str, taken: set[str]) -> str:
+    tag = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "tournament"
+    base, k = tag, 2
+    while tag in taken:
+        tag, k = f"{base}_{k}", k + 1
+    taken.add(tag)
+    return tag
+
+
+def _link(tournament_dir: str, out_dir: Path) -> str:
+    """A relative link from the report to a tournament's `elo.md`."""
+    return Path(os.path.relpath(Path(tournament_dir) / "elo.md", out_dir)).as_posix()
+
+
+def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
+                 out: str = "report", log=None) -> dict[str, Path]:
+    """Writes the figures, the tables and `summary.md` into `out`.
+
+    Args:
+      runs: run folders or glob patterns (folders without `config.yaml` are skipped).
+      tournaments: tournament folders (or their `elo.json`).
+      out: the output folder.
+      log: where notes go (default: stderr).
+
+    Returns:
+      `{artefact name: path}` of everything written.
+
+    Raises:
+      ValueError: an unreadable run folder or an unfinished tournament.
+    """
+    log = log or (lambda s: print(s, file=sys.stderr))
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+
+    def write(name: str, text: str) -> Path:
+        path = out_dir / name
+        path.write_text(text)
+        written[name] = path
+        return path
+
+    summaries = []
+    for folder in expand_runs(runs) if runs else []:
+        if not (folder / "config.yaml").exists():
+            log(f"skipping {folder}: no config.yaml")
+            continue
+        summaries.append(tables.load_run(folder))
+
+    lines = ["# warmjax report", ""]
+    if runs:
+        lines.append(f"{len(summaries)} run folders; {len(tournaments)} tournaments.")
+        lines.append("")
+
+    taken: set[str] = set()
+    for source in tournaments:
+        t = tables.load_tournament(source)
+        tag = _tag(t.tag, taken)
+        game = tables.GAME_NAMES.get(t.game, t.game)
+        rows = tables.elo_by_variant(t)
+        table = tables.elo_markdown(rows)
+        plots.plot_elo_by_variant(rows, f"{game}: Elo per variant ({t.tag})",
+                                  out_dir / f"elo_{tag}.png")
+        written[f"elo_{tag}.png"] = out_dir / f"elo_{tag}.png"
+        write(f"elo_{tag}.md", f"# {game}: Elo per variant\n\nTournament {t.path} "
+              f"(players' ratings: {t.path}/elo.md). Mean ± sample std over seeds.\n\n{table}")
+        lines += [f"## Tournament {t.tag} ({game})", "",
+                  f"![Elo per variant](elo_{tag}.png)", "", table,
+                  (f"Ratings of every player: [{t.path}/elo.md]({_link(t.path, out_dir)}); "
+                   f"this table: [elo_{tag}.md](elo_{tag}.md)."), ""]
+        sweep = tables.iprime_sweep(rows)
+        if sweep.curves:
+            sweep_table = tables.sweep_markdown(sweep)
+            plots.plot_iprime_sweep(sweep, f"{game}: Elo against I′ ({t.tag})",
+                                    out_dir / f"iprime_sweep_{tag}.png")
+            written[f"iprime_sweep_{tag}.png"] = out_dir / f"iprime_sweep_{tag}.png"
+            write(f"iprime_sweep_{tag}.md", f"# {game}: fixed-I′ sweep\n\n{sweep_table}")
+            lines += [f"### Fixed-I′ sweep ({game})", "",
+                      f"![Elo against I′](iprime_sweep_{tag}.png)", "", sweep_table,
+                      f"Table: [iprime_sweep_{tag}.md](iprime_sweep_{tag}.md).", ""]
+
+    cells = tables.switch_table(summaries)
+    if cells:
+        table = tables.switch_markdown(cells)
+        write("switch_iterations.md",
+              "# Switch iteration of the adaptive warm start\n\nMean ± sample std over the "
+              "seeds that switched; (switched/runs; never switched > iterations run).\n\n"
+              + tables.switch_markdown(cells, summaries))
+        lines += ["## Adaptive switch iteration", "", table,
+                  "Per run: [switch_iterations.md](switch_iterations.md).", ""]
+
+    series = tables.balance_series(summaries)
+    if series:
+        write("r_balance.md", "# Baseline side's reward balance r before the switch\n\n"
+              + tables.balance_markdown(series))
+        lines += ["## Reward balance before the switch", ""]
+        for game in dict.fromkeys(s.game for s in series):
+            name = f"r_balance_{game}.png"
+            written[name] = plots.plot_balance(series, game, out_dir / name)
+            lines += [f"![{tables.GAME_NAMES.get(game, game)}]({name})", ""]
+        lines += ["Mean r per iteration: [r_balance.md](r_balance.md).", ""]
+
+    if len(lines) <= 4:
+        lines.append("Nothing to report: pass --runs (adaptive runs) and/or --tournaments.")
+    write("summary.md", "\n".join(lines) + "\n")
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m warmjax.report",
+        description="The papers' figures and tables (PNG + Markdown) from run folders and "
+                    "tournaments.")
+    parser.add_argument("--runs", nargs="*", default=[],
+                        help="run folders or (quoted) glob patterns, for the switch table "
+                             "and the reward balance")
+    parser.add_argument("--tournaments", nargs="*", default=[],
+                        help="tournament folders (python -m warmjax.tournament --out)")
+    parser.add_argument("--out", default="report", help="output folder (default: report)")
+    args = parser.parse_args(argv)
+    try:
+        written = write_report(args.runs, args.tournaments, args.out)
+    except ValueError as err:
+        raise SystemExit(f"report: error: {err}") from None
+    print(f"wrote {len(written)} files to {args.out}; start with {args.out}/summary.md")
+
+
+if __name__ == "__main__":
+    main()
