@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 import pgx.core
 import pytest
+from game_helpers import item, random_play, transform_board
 
 from warmjax.games import FIRST, GAMES, SECOND, GameEnv, make
 
@@ -41,42 +42,19 @@ def _make(name):
         raise
 
 
-def _random_play(env, num_games, num_plies):
-    """Jitted: `key -> states [T+1, B]`, each game playing uniformly random legal moves."""
-
-    def run(key):
-        init_key, play_key = jax.random.split(key)
-        state = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-
-        def body(state, key):
-            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-            action = jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
-            state = jax.vmap(env.step)(state, action)
-            return state, state
-
-        _, states = jax.lax.scan(body, state, jax.random.split(play_key, num_plies))
-        return jax.tree.map(lambda x0, xs: jnp.concatenate([x0[None], xs]), state, states)
-
-    return jax.jit(run)
-
-
 @pytest.fixture(scope="module", params=GAMES)
 def game(request):
     """The game's env, jitted batched functions and a batch of random games (NumPy)."""
     env = _make(request.param)
     rows, cols = env.board_shape
     num_plies = 2 * rows * cols + 4  # room for passes; every game must end before this
-    states = _random_play(env, NUM_GAMES, num_plies)(jax.random.key(0))
+    states, _ = random_play(env, NUM_GAMES, num_plies)(jax.random.key(0))
     return SimpleNamespace(
         name=request.param,
         env=env,
         step=jax.jit(jax.vmap(env.step)),
         states=jax.tree.map(np.asarray, states),
     )
-
-
-def item(states, *index):
-    return jax.tree.map(lambda x: x[index], states)
 
 
 def flat(states):
@@ -310,12 +288,12 @@ def test_augment_matches_transformed_positions(game):
     cell_perm, _ = env.symmetry_tables()
     for i in range(12):
         state = item(picked, i)
-        board = env.board_array(state).reshape(-1)
+        board = env.board_array(state)
         for s in range(copies):
-            image = np.empty_like(board)
-            image[cell_perm[s]] = board
             scripted = env.from_board(
-                image.reshape(env.board_shape), env.colour_to_move(state), int(state.current_player)
+                transform_board(board, cell_perm[s]),
+                env.colour_to_move(state),
+                int(state.current_player),
             )
             np.testing.assert_array_equal(obs_aug[i, s], scripted.observation)
             np.testing.assert_array_equal(policy_aug[i, s] > 0, scripted.legal_action_mask)

@@ -7,31 +7,25 @@ import jax.numpy as jnp
 import numpy as np
 import pgx
 import pytest
+from game_helpers import (
+    FULL_NO_LINE,
+    PGX_FIELDS,
+    ReferenceLineGame,
+    assert_ongoing,
+    assert_win,
+    check_equivariance,
+    compare_with_pgx,
+    item,
+    play,
+    random_play,
+    replay_line_games,
+)
 
 from warmjax.games import EMPTY, FIRST, SECOND, make
 from warmjax.games.connect_four import ConnectFour
 
 ENV = make("connect_four")  # 6x6, four in a row
 STEP = jax.jit(ENV.step)
-
-
-def play(env, step, text, to_move, action, current_player=0):
-    """Scripted position, one move; returns (state before, state after)."""
-    before = env.from_ascii(text, to_move, current_player)
-    return before, step(before, jnp.int32(action))
-
-
-def assert_win(after, winner_id):
-    assert bool(after.terminated)
-    expected = np.full(2, -1.0, np.float32)
-    expected[winner_id] = 1.0
-    np.testing.assert_array_equal(after.rewards, expected)
-    assert after.legal_action_mask.all()
-
-
-def assert_ongoing(after):
-    assert not bool(after.terminated)
-    np.testing.assert_array_equal(after.rewards, [0.0, 0.0])
 
 
 # --------------------------------------------------------------------------------------
@@ -163,12 +157,6 @@ def test_full_column_is_illegal_and_ends_the_game():
     np.testing.assert_array_equal(ENV.board_array(after), ENV.board_array(before))
 
 
-FULL_NO_LINE = np.array(
-    [[FIRST if (c // 2 + r) % 2 == 0 else SECOND for c in range(6)] for r in range(6)],
-    dtype=np.int8,
-)  # rows alternate X X O O X X / O O X X O O: never three in a row in any direction
-
-
 def test_full_board_draw():
     board = FULL_NO_LINE.copy()
     assert board[0, 2] == SECOND
@@ -247,37 +235,9 @@ def test_win_length_five_on_seven_by_seven():
 # Random play: trajectories shared by the differential and symmetry tests.
 
 
-def random_trajectories(env, num_games: int, num_plies: int):
-    """Jitted: `key -> (states [T+1, B], actions [T, B])`, uniformly random legal moves."""
-
-    def run(key):
-        init_key, play_key = jax.random.split(key)
-        state = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-
-        def body(state, key):
-            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-            action = jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
-            state = jax.vmap(env.step)(state, action)
-            return state, (state, action)
-
-        _, (states, actions) = jax.lax.scan(body, state, jax.random.split(play_key, num_plies))
-        states = jax.tree.map(lambda x0, xs: jnp.concatenate([x0[None], xs]), state, states)
-        return states, actions
-
-    return jax.jit(run)
-
-
-def state_at(states, t, g):
-    return jax.tree.map(lambda x: x[t, g], states)
-
-
-def item(states, i):
-    return jax.tree.map(lambda x: x[i], states)
-
-
 @pytest.fixture(scope="module")
 def trajectories():
-    states, actions = random_trajectories(ENV, num_games=300, num_plies=36)(jax.random.key(7))
+    states, actions = random_play(ENV, num_games=300, num_plies=36)(jax.random.key(7))
     return jax.tree.map(np.asarray, states), np.asarray(actions)
 
 
@@ -292,38 +252,13 @@ def test_all_random_games_finish(trajectories):
 
 def test_matches_pgx_move_for_move():
     ours, theirs = make("connect_four", rows=6, cols=7), pgx.make("connect_four")
-    num_games, num_plies = 1000, 42
-
-    @jax.jit
-    def mismatches(key):
-        init_key, play_key = jax.random.split(key)
-        keys = jax.random.split(init_key, num_games)
-        a, b = jax.vmap(ours.init)(keys), jax.vmap(theirs.init)(keys)
-
-        def differ(a, b):
-            fields = ("current_player", "legal_action_mask", "terminated", "rewards")
-            out = {f: getattr(a, f) != getattr(b, f) for f in fields}
-            out["observation"] = a.observation != b.observation
-            return {f: x.reshape(num_games, -1).any(-1) for f, x in out.items()}
-
-        def body(carry, key):
-            a, b = carry
-            logits = jnp.where(b.legal_action_mask, 0.0, -jnp.inf)
-            action = jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
-            a, b = jax.vmap(ours.step)(a, action), jax.vmap(theirs.step)(b, action)
-            return (a, b), (differ(a, b), b.rewards, b.terminated)
-
-        keys = jax.random.split(play_key, num_plies)
-        _, (diffs, rewards, terminated) = jax.lax.scan(body, (a, b), keys)
-        return differ(a, b), diffs, rewards, terminated
-
-    at_init, diffs, rewards, terminated = mismatches(jax.random.key(2024))
-    for field in at_init:
-        count = int(at_init[field].sum()) + int(diffs[field].sum())
+    flags = compare_with_pgx(ours, theirs, num_games=1000, num_plies=42, key=jax.random.key(2024))
+    for field in PGX_FIELDS:
+        count = int(flags[field].sum())
         assert count == 0, f"{field}: {count} (ply, game) mismatches with pgx"
-    assert np.asarray(terminated[-1]).all()
+    assert flags["pgx_terminated"][-1].all()
     # The comparison covers wins by either player id.
-    wins = np.asarray(rewards).max(axis=0)
+    wins = flags["pgx_rewards"][1:].max(axis=0)
     assert (wins[:, 0] > 0).sum() > 100 and (wins[:, 1] > 0).sum() > 100
 
 
@@ -331,65 +266,23 @@ def test_matches_pgx_move_for_move():
 # Differential test against a plain-Python reference (nested loops, no tables).
 
 
-class ReferenceConnectFour:
+class ReferenceConnectFour(ReferenceLineGame):
     """Obviously correct, slow Connect Four on lists of lists."""
-
-    def __init__(self, rows, cols, win_length):
-        self.rows, self.cols, self.k = rows, cols, win_length
-
-    def empty(self):
-        return [[EMPTY] * self.cols for _ in range(self.rows)]
 
     def legal(self, board):
         return [board[0][c] == EMPTY for c in range(self.cols)]
 
-    def drop(self, board, col, colour):
+    def play(self, board, col, colour):
         for r in range(self.rows - 1, -1, -1):
             if board[r][col] == EMPTY:
                 board[r][col] = colour
                 return
         raise AssertionError("full column")
 
-    def has_line(self, board, colour):
-        for r in range(self.rows):
-            for c in range(self.cols):
-                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                    n, rr, cc = 0, r, c
-                    while 0 <= rr < self.rows and 0 <= cc < self.cols and board[rr][cc] == colour:
-                        n, rr, cc = n + 1, rr + dr, cc + dc
-                    if n >= self.k:
-                        return True
-        return False
-
-    def full(self, board):
-        return all(cell != EMPTY for row in board for cell in row)
-
 
 def test_matches_plain_python_reference(trajectories):
     states, actions = trajectories
-    ref = ReferenceConnectFour(6, 6, 4)
-    outcomes, plies = set(), 0
-    for g in range(actions.shape[1]):
-        board, colour = ref.empty(), FIRST
-        player = int(states.current_player[0, g])
-        for t in range(actions.shape[0]):
-            before, after = state_at(states, t, g), state_at(states, t + 1, g)
-            assert ENV.board_array(before).tolist() == board
-            assert ENV.colour_to_move(before) == colour and int(before.current_player) == player
-            assert before.legal_action_mask.tolist() == ref.legal(board), (g, t)
-            ref.drop(board, int(actions[t, g]), colour)
-            won, full = ref.has_line(board, colour), ref.full(board)
-            rewards = [0.0, 0.0]
-            if won:
-                rewards[player], rewards[1 - player] = 1.0, -1.0
-            assert ENV.board_array(after).tolist() == board, (g, t)
-            assert bool(after.terminated) == (won or full), (g, t)
-            assert after.rewards.tolist() == rewards, (g, t)
-            plies += 1
-            if won or full:
-                outcomes.add("win" if won else "draw")
-                break
-            colour, player = SECOND if colour == FIRST else FIRST, 1 - player
+    outcomes, plies = replay_line_games(ENV, ReferenceConnectFour(6, 6, 4), states, actions)
     assert "win" in outcomes and plies > 300 * 10
 
 
@@ -398,40 +291,17 @@ def test_matches_plain_python_reference(trajectories):
 # mirror image of the successor.
 
 
-def transform_board(board, cell_perm):
-    flat = board.reshape(-1)
-    out = np.empty_like(flat)
-    out[cell_perm] = flat
-    return out.reshape(board.shape)
-
-
 def test_mirror_equivariance(trajectories):
     states, _ = trajectories
-    cell_perm, action_perm = ENV.symmetry_tables()
+    cell_perm, _ = ENV.symmetry_tables()
     assert cell_perm.shape[0] == 2
     successors = jax.jit(jax.vmap(ENV.step, in_axes=(None, 0)))
-    actions = jnp.arange(ENV.num_actions, dtype=jnp.int32)
     rng = np.random.default_rng(0)
     picked = [(t, g) for t, g in zip(rng.integers(0, 30, 60), rng.integers(0, 300, 60))]
-    checked = 0
+    checked = 0  # (position, transform) pairs
     for t, g in picked:
-        state = state_at(states, t, g)
+        state = item(states, t, g)
         if state.terminated:
             continue
-        board, colour = ENV.board_array(state), ENV.colour_to_move(state)
-        nexts = jax.tree.map(np.asarray, successors(state, actions))
-        for s in range(cell_perm.shape[0]):
-            image = ENV.from_board(
-                transform_board(board, cell_perm[s]), colour, int(state.current_player)
-            )
-            np.testing.assert_array_equal(
-                image.legal_action_mask[action_perm[s]], state.legal_action_mask
-            )
-            image_nexts = jax.tree.map(np.asarray, successors(image, actions[action_perm[s]]))
-            for a in np.flatnonzero(state.legal_action_mask):
-                expected = transform_board(ENV.board_array(item(nexts, a)), cell_perm[s])
-                np.testing.assert_array_equal(ENV.board_array(item(image_nexts, a)), expected)
-                assert bool(image_nexts.terminated[a]) == bool(nexts.terminated[a])
-                np.testing.assert_array_equal(image_nexts.rewards[a], nexts.rewards[a])
-            checked += 1
+        checked += check_equivariance(ENV, successors, state)
     assert checked > 40

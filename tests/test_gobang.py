@@ -6,6 +6,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from game_helpers import (
+    FULL_NO_LINE,
+    ReferenceLineGame,
+    assert_ongoing,
+    assert_win,
+    check_equivariance,
+    item,
+    play,
+    random_play,
+    replay_line_games,
+)
 
 from warmjax.games import EMPTY, FIRST, SECOND, make
 from warmjax.games.gobang import Gobang
@@ -16,25 +27,6 @@ STEP = jax.jit(ENV.step)
 
 def cell(env, label):
     return env.parse_action(label)
-
-
-def play(env, step, text, to_move, label, current_player=0):
-    """Scripted position, one move given as e.g. "c4"; returns (state before, state after)."""
-    before = env.from_ascii(text, to_move, current_player)
-    return before, step(before, jnp.int32(cell(env, label)))
-
-
-def assert_win(after, winner_id):
-    assert bool(after.terminated)
-    expected = np.full(2, -1.0, np.float32)
-    expected[winner_id] = 1.0
-    np.testing.assert_array_equal(after.rewards, expected)
-    assert after.legal_action_mask.all()
-
-
-def assert_ongoing(after):
-    assert not bool(after.terminated)
-    np.testing.assert_array_equal(after.rewards, [0.0, 0.0])
 
 
 # --------------------------------------------------------------------------------------
@@ -135,12 +127,6 @@ def test_occupied_cell_is_illegal_and_ends_the_game():
     assert before.legal_action_mask.sum() == 36 - 6
     assert_win(after, winner_id=1)  # the mover (id 0) loses
     np.testing.assert_array_equal(ENV.board_array(after), ENV.board_array(before))
-
-
-FULL_NO_LINE = np.array(
-    [[FIRST if (c // 2 + r) % 2 == 0 else SECOND for c in range(6)] for r in range(6)],
-    dtype=np.int8,
-)  # rows alternate X X O O X X / O O X X O O: never three in a row in any direction
 
 
 def test_full_board_draw():
@@ -254,37 +240,9 @@ def seven():
 # Random play, shared by the reference and symmetry tests.
 
 
-def random_trajectories(env, num_games: int, num_plies: int):
-    """Jitted: `key -> (states [T+1, B], actions [T, B])`, uniformly random legal moves."""
-
-    def run(key):
-        init_key, play_key = jax.random.split(key)
-        state = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-
-        def body(state, key):
-            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-            action = jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
-            state = jax.vmap(env.step)(state, action)
-            return state, (state, action)
-
-        _, (states, actions) = jax.lax.scan(body, state, jax.random.split(play_key, num_plies))
-        states = jax.tree.map(lambda x0, xs: jnp.concatenate([x0[None], xs]), state, states)
-        return states, actions
-
-    return jax.jit(run)
-
-
-def state_at(states, t, g):
-    return jax.tree.map(lambda x: x[t, g], states)
-
-
-def item(states, i):
-    return jax.tree.map(lambda x: x[i], states)
-
-
 @pytest.fixture(scope="module")
 def trajectories():
-    states, actions = random_trajectories(ENV, num_games=300, num_plies=36)(jax.random.key(11))
+    states, actions = random_play(ENV, num_games=300, num_plies=36)(jax.random.key(11))
     return jax.tree.map(np.asarray, states), np.asarray(actions)
 
 
@@ -297,61 +255,24 @@ def test_all_random_games_finish(trajectories):
 # Differential test against a plain-Python reference (nested loops, no tables).
 
 
-class ReferenceGobang:
+class ReferenceGobang(ReferenceLineGame):
     """Obviously correct, slow Gobang on lists of lists."""
 
     def __init__(self, size, win_length):
-        self.size, self.k = size, win_length
-
-    def empty(self):
-        return [[EMPTY] * self.size for _ in range(self.size)]
+        super().__init__(size, size, win_length)
 
     def legal(self, board):
-        return [board[r][c] == EMPTY for r in range(self.size) for c in range(self.size)]
+        return [board[r][c] == EMPTY for r in range(self.rows) for c in range(self.cols)]
 
-    def has_line(self, board, colour):
-        n = self.size
-        for r in range(n):
-            for c in range(n):
-                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                    run, rr, cc = 0, r, c
-                    while 0 <= rr < n and 0 <= cc < n and board[rr][cc] == colour:
-                        run, rr, cc = run + 1, rr + dr, cc + dc
-                    if run >= self.k:
-                        return True
-        return False
-
-    def full(self, board):
-        return all(x != EMPTY for row in board for x in row)
+    def play(self, board, action, colour):
+        r, c = divmod(action, self.cols)
+        assert board[r][c] == EMPTY
+        board[r][c] = colour
 
 
 def test_matches_plain_python_reference(trajectories):
     states, actions = trajectories
-    ref = ReferenceGobang(6, 4)
-    outcomes, plies = set(), 0
-    for g in range(actions.shape[1]):
-        board, colour = ref.empty(), FIRST
-        player = int(states.current_player[0, g])
-        for t in range(actions.shape[0]):
-            before, after = state_at(states, t, g), state_at(states, t + 1, g)
-            assert ENV.board_array(before).tolist() == board
-            assert ENV.colour_to_move(before) == colour and int(before.current_player) == player
-            assert before.legal_action_mask.tolist() == ref.legal(board), (g, t)
-            r, c = divmod(int(actions[t, g]), 6)
-            assert board[r][c] == EMPTY
-            board[r][c] = colour
-            won, full = ref.has_line(board, colour), ref.full(board)
-            rewards = [0.0, 0.0]
-            if won:
-                rewards[player], rewards[1 - player] = 1.0, -1.0
-            assert ENV.board_array(after).tolist() == board, (g, t)
-            assert bool(after.terminated) == (won or full), (g, t)
-            assert after.rewards.tolist() == rewards, (g, t)
-            plies += 1
-            if won or full:
-                outcomes.add("win" if won else "draw")
-                break
-            colour, player = SECOND if colour == FIRST else FIRST, 1 - player
+    outcomes, plies = replay_line_games(ENV, ReferenceGobang(6, 4), states, actions)
     assert "win" in outcomes and plies > 300 * 10
 
 
@@ -360,42 +281,17 @@ def test_matches_plain_python_reference(trajectories):
 # successor, for each of the 8 dihedral transforms.
 
 
-def transform_board(board, cell_perm):
-    flat = board.reshape(-1)
-    out = np.empty_like(flat)
-    out[cell_perm] = flat
-    return out.reshape(board.shape)
-
-
 def test_dihedral_equivariance(trajectories):
     states, _ = trajectories
-    cell_perm, action_perm = ENV.symmetry_tables()
+    cell_perm, _ = ENV.symmetry_tables()
     assert cell_perm.shape[0] == 8
     successors = jax.jit(jax.vmap(ENV.step, in_axes=(None, 0)))
-    actions = jnp.arange(ENV.num_actions, dtype=jnp.int32)
     rng = np.random.default_rng(1)
-    checked = 0
+    checked = 0  # positions
     for t, g in zip(rng.integers(0, 25, 25), rng.integers(0, 300, 25)):
-        state = state_at(states, t, g)
+        state = item(states, t, g)
         if state.terminated:
             continue
-        board, colour = ENV.board_array(state), ENV.colour_to_move(state)
-        nexts = jax.tree.map(np.asarray, successors(state, actions))
-        next_boards = np.stack([ENV.board_array(item(nexts, a)) for a in range(36)])
-        for s in range(8):
-            image = ENV.from_board(
-                transform_board(board, cell_perm[s]), colour, int(state.current_player)
-            )
-            np.testing.assert_array_equal(
-                image.legal_action_mask[action_perm[s]], state.legal_action_mask
-            )
-            image_nexts = jax.tree.map(np.asarray, successors(image, actions[action_perm[s]]))
-            for a in np.flatnonzero(state.legal_action_mask):
-                np.testing.assert_array_equal(
-                    ENV.board_array(item(image_nexts, a)),
-                    transform_board(next_boards[a], cell_perm[s]),
-                )
-            np.testing.assert_array_equal(image_nexts.terminated, nexts.terminated)
-            np.testing.assert_array_equal(image_nexts.rewards, nexts.rewards)
+        assert check_equivariance(ENV, successors, state) == 8
         checked += 1
     assert checked > 15

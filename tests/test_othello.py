@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 import pgx
 import pytest
+from game_helpers import PGX_FIELDS, compare_with_pgx, item, random_play, transform_board
 
 from warmjax.games import EMPTY, FIRST, SECOND, make
 from warmjax.games.othello import Othello
@@ -283,26 +284,7 @@ def test_from_board_of_finished_positions():
 
 def random_games(env, num_games: int, num_plies: int, key):
     """`(states [T+1, B], actions [T, B])` as NumPy: uniformly random legal moves."""
-
-    def run(key):
-        init_key, play_key = jax.random.split(key)
-        state = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-
-        def body(state, key):
-            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-            action = jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
-            after = jax.vmap(env.step)(state, action)
-            return after, (after, action)
-
-        _, (states, actions) = jax.lax.scan(body, state, jax.random.split(play_key, num_plies))
-        states = jax.tree.map(lambda x0, xs: jnp.concatenate([x0[None], xs]), state, states)
-        return states, actions
-
-    return jax.tree.map(np.asarray, jax.jit(run)(key))
-
-
-def item(states, *index):
-    return jax.tree.map(lambda x: x[index], states)
+    return jax.tree.map(np.asarray, random_play(env, num_games, num_plies)(key))
 
 
 # --------------------------------------------------------------------------------------
@@ -316,41 +298,10 @@ PGX_PLIES = 2 * 64 + 4
 def versus_pgx():
     """Mismatch flags `[T+1, B]` per field of ours against pgx's Othello, same moves."""
     ours, theirs = make("othello", size=8), pgx.make("othello")
-
-    def run(key):
-        init_key, play_key = jax.random.split(key)
-        keys = jax.random.split(init_key, PGX_GAMES)
-        a, b = jax.vmap(ours.init)(keys), jax.vmap(theirs.init)(keys)
-
-        def compare(a, b, action):
-            return {
-                "legal_action_mask": (a.legal_action_mask != b.legal_action_mask).any(-1),
-                "terminated": a.terminated != b.terminated,
-                "rewards": (a.rewards != b.rewards).any(-1),
-                "observation": (a.observation != b.observation).any((-1, -2, -3)),
-                "current_player": a.current_player != b.current_player,
-                "pgx_terminated": b.terminated,
-                "pgx_rewards": b.rewards,
-                "action": action,
-            }
-
-        def body(carry, key):
-            a, b = carry
-            logits = jnp.where(b.legal_action_mask, 0.0, -jnp.inf)
-            action = jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
-            a, b = jax.vmap(ours.step)(a, action), jax.vmap(theirs.step)(b, action)
-            return (a, b), compare(a, b, action)
-
-        first = compare(a, b, jnp.full(PGX_GAMES, -1, jnp.int32))
-        _, rest = jax.lax.scan(body, (a, b), jax.random.split(play_key, PGX_PLIES))
-        return jax.tree.map(lambda x0, xs: jnp.concatenate([x0[None], xs]), first, rest)
-
-    return jax.tree.map(np.asarray, jax.jit(run)(jax.random.key(2024)))
+    return compare_with_pgx(ours, theirs, PGX_GAMES, PGX_PLIES, jax.random.key(2024))
 
 
-@pytest.mark.parametrize(
-    "field", ["legal_action_mask", "terminated", "rewards", "observation", "current_player"]
-)
+@pytest.mark.parametrize("field", PGX_FIELDS)
 def test_matches_pgx_at_every_ply(versus_pgx, field):
     bad = versus_pgx[field]
     if bad.any():
@@ -515,9 +466,7 @@ def test_symmetry_equivariance(games6):
     assert len(passes) > 0
 
     def transform(board, s):
-        image = np.empty(36, board.dtype)
-        image[cell_perm[s]] = board.reshape(-1)
-        return image.reshape(6, 6)
+        return transform_board(board, cell_perm[s])
 
     befores, moves = [], []
     for t, g in picks:

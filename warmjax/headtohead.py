@@ -23,7 +23,8 @@ move sequences of every pairing.
 Config: `conf/headtohead.yaml` with the project's `game` and `model` groups (`game=othello`
 picks `conf/game/othello.yaml`, `model=azg512` picks `conf/model/azg512.yaml`).
 
-Design: as in `warmjax.orientation` (which holds the shared match runner), each pairing is
+Design: as in `warmjax.orientation` (the shared runner and config handling are in
+`warmjax.evaluate.match.play_pair` and `warmjax.evaluate.experiment_cli`), each pairing is
 compiled once and its games run as one batched call, or in chunks of at most `max_batch`.
 """
 
@@ -36,19 +37,19 @@ import hydra
 import jax
 from omegaconf import DictConfig
 
-from warmjax.games import make
-from warmjax.nets import PRESETS, make_network
-from warmjax.orientation import (
+from warmjax.evaluate.experiment_cli import (
+    Pairing,
     check_game,
     check_games,
     check_max_batch,
     check_positive,
-    config_from_dict,
-    log,
-    play_pair,
-    progress,
+    config_or_exit,
+    play_pairings,
+    provenance,
     write_json,
 )
+from warmjax.games import make
+from warmjax.nets import PRESETS, make_network
 from warmjax.search.players import ENHANCEMENTS, make_player
 
 BASELINE = "mcts"
@@ -135,29 +136,23 @@ def run(config: HeadToHeadConfig) -> dict:
     params = network.init(init_key)
     baseline = make_player(BASELINE, env, network.apply, num_simulations=config.simulations,
                            temperature_moves=0)
-    score, rows = {}, []
     started = time.perf_counter()
-    with progress() as bar:
-        for index, name in enumerate(config.enhancements):
-            player = make_player(name, env, network.apply, num_simulations=config.simulations,
-                                 temperature_moves=0, weight=config.weight)
-            label = f"{name} vs {BASELINE}"
-            task = bar.add_task(label, total=config.games)
-            outcome = play_pair(
-                env, player, baseline, config.games, jax.random.fold_in(games_key, index),
-                params, params, max_batch=config.max_batch, fast_compile=config.fast_compile,
-                on_chunk=lambda k, task=task: bar.advance(task, k),
-            )
-            if bar.disable:
-                log(f"{config.game}: {label}: {outcome.wins}-{outcome.draws}-{outcome.losses} "
-                    f"(compile {outcome.compile_s:.1f}s, run {outcome.run_s:.1f}s)")
-            score[name] = outcome.score
-            rows.append({
-                "enhancement": name, "games": outcome.games, "wins": outcome.wins,
-                "draws": outcome.draws, "losses": outcome.losses, "score": outcome.score,
-                "distinct_games": outcome.distinct_games, "mean_plies": outcome.mean_plies,
-                "compile_s": round(outcome.compile_s, 3), "run_s": round(outcome.run_s, 3),
-            })
+    outcomes = play_pairings(
+        env,
+        config.game,
+        (
+            Pairing(f"{name} vs {BASELINE}",
+                    make_player(name, env, network.apply, num_simulations=config.simulations,
+                                temperature_moves=0, weight=config.weight),
+                    baseline, jax.random.fold_in(games_key, index), params, params)
+            for index, name in enumerate(config.enhancements)
+        ),
+        config.games,
+        max_batch=config.max_batch,
+        fast_compile=config.fast_compile,
+    )
+    score = {name: o.score for name, o in zip(config.enhancements, outcomes)}
+    rows = [{"enhancement": name, **o.record()} for name, o in zip(config.enhancements, outcomes)]
     payload = {
         "game": config.game,
         "board": list(env.board_shape),
@@ -169,10 +164,7 @@ def run(config: HeadToHeadConfig) -> dict:
         "simulations": config.simulations,
         "weight": config.weight,
         "temperature_moves": 0,
-        "seed": config.seed,
-        "config": dataclasses.asdict(config),
-        "wall_s": round(time.perf_counter() - started, 3),
-        "jax": {"version": jax.__version__, "backend": jax.default_backend()},
+        **provenance(config, started),
     }
     write_json(config.out_path, payload)
     return payload
@@ -180,10 +172,7 @@ def run(config: HeadToHeadConfig) -> dict:
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="headtohead")
 def main(cfg: DictConfig) -> None:
-    try:
-        config = config_from_dict(HeadToHeadConfig, cfg)
-    except ValueError as err:
-        raise SystemExit(f"headtohead: error: {err}") from None
+    config = config_or_exit(HeadToHeadConfig, cfg, "headtohead")
     payload = run(config)
     height, width = payload["board"]
     print(f"\nHead-to-head, {config.game} {height}x{width}: each enhancement's mean score against "

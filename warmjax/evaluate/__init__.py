@@ -1,10 +1,20 @@
 """Matches, tournaments, Bayesian Elo, plots and the papers' tables.
 
 `plots` (matplotlib) is not imported here; use `from warmjax.evaluate import plots`.
+`experiment_cli` holds what the experiment commands (`warmjax.orientation`,
+`warmjax.headtohead`) share: Hydra config conversion, validation, progress and output.
 """
 
 from warmjax.evaluate.elo import EloResult, bayes_elo, elo_scale, outcome_probabilities
-from warmjax.evaluate.match import MatchResult, make_match, mean_score, play_match
+from warmjax.evaluate.match import (
+    MatchResult,
+    PairOutcome,
+    chunking,
+    make_match,
+    mean_score,
+    play_match,
+    play_pair,
+)
 from warmjax.evaluate.tables import (
     RunSummary,
     Tournament,
@@ -25,6 +35,7 @@ from warmjax.evaluate.tournament import (
 __all__ = [
     "EloResult",
     "MatchResult",
+    "PairOutcome",
     "RunSummary",
     "Tournament",
     "TournamentConfig",
@@ -32,6 +43,7 @@ __all__ = [
     "Variant",
     "balance_series",
     "bayes_elo",
+    "chunking",
     "elo_by_variant",
     "elo_scale",
     "iprime_sweep",
@@ -41,6 +53,7 @@ __all__ = [
     "mean_score",
     "outcome_probabilities",
     "play_match",
+    "play_pair",
     "run_tournament",
     "switch_table",
 ]

@@ -1,18 +1,29 @@
-"""Lines of k stones in a row: the win rule shared by Connect Four and Gobang.
+"""Lines of k stones in a row: what Connect Four and Gobang share.
 
-A *window* is `win_length` consecutive cells along one of four directions (horizontal,
-vertical and the two diagonals). A move can only complete a window that contains the cell
-just played, so each game builds, once per constructor, a per-cell table of the windows
-through that cell and checks only those after a move. Five or more in a row contains a
-full window of `win_length`, so overlines win.
+The win rule: a *window* is `win_length` consecutive cells along one of four directions
+(horizontal, vertical and the two diagonals). A move can only complete a window that
+contains the cell just played, so each game builds, once per constructor, a per-cell table
+of the windows through that cell and checks only those after a move. Five or more in a row
+contains a full window of `win_length`, so overlines win.
+
+`LineGame` is the games' common environment (state, observation, result of a move,
+scripted positions); a game adds only where a stone lands and which moves are legal.
 """
 
 from __future__ import annotations
 
+import abc
+from typing import ClassVar
+
+import jax
 import jax.numpy as jnp
 import numpy as np
+from pgx import core
+from pgx._src.struct import dataclass
 
-from warmjax.games.env import EMPTY, FIRST, SECOND
+from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
+
+Array = jax.Array
 
 # (row step, col step): right, down, down-right, down-left.
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -147,3 +158,187 @@ def check_scripted_board(
     if current_player not in (0, 1):
         raise ValueError(f"current_player must be 0 or 1, got {current_player!r}")
     return board.astype(np.int8), int(to_move), int(current_player)
+
+
+# --------------------------------------------------------------------------------------
+# The environment shared by the line games.
+
+
+@dataclass
+class LineState(core.State):
+    """One position of a line game; each game subclasses it to name its `env_id`.
+
+    See `warmjax.games.env` for the public fields.
+    """
+
+    current_player: Array  # [] int32, id of the player to move
+    observation: Array  # [H, W, 2] bool, plane 0: stones of the player to move
+    rewards: Array  # [2] float32, by player id
+    terminated: Array  # [] bool
+    truncated: Array  # [] bool, always False
+    legal_action_mask: Array  # [A] bool
+    _step_count: Array  # [] int32
+    _board: Array  # [H*W] int8, EMPTY/FIRST/SECOND (absolute colours)
+    _colour: Array  # [] int8, FIRST or SECOND: the colour to move
+
+
+class LineGame(GameEnv):
+    """A `rows x cols` game where `win_length` stones in a row win and a full board draws.
+
+    The state is the flat board (int8) and the colour to move; after a move only the
+    windows through the new stone are checked, from a per-cell table built once here.
+
+    Subclasses set `state_cls` and `name`, and implement `num_actions`, `_place` (where
+    a stone lands) and `_legal_moves`; they may narrow the table with `_keep_window` and
+    add checks of scripted boards in `_check_board`.
+
+    Args:
+      rows, cols: board shape.
+      win_length: stones in a row needed to win.
+
+    Raises:
+      ValueError: if the board is empty or `win_length` does not fit on it.
+    """
+
+    state_cls: ClassVar[type[LineState]]
+
+    def __init__(self, rows: int, cols: int, win_length: int):
+        super().__init__()
+        rows, cols, win_length = int(rows), int(cols), int(win_length)
+        check_win_length(rows, cols, win_length)
+        self._rows, self._cols, self._win_length = rows, cols, win_length
+        windows = all_windows(rows, cols, win_length)
+        table = windows_through_cells(windows, rows * cols, keep=self._keep_window)
+        self._cell_windows = jnp.asarray(table)  # [H*W, K, win_length] int32
+        # Row of `_win_rewards` indexed by the winner's id.
+        self._win_rewards = jnp.asarray([[1.0, -1.0], [-1.0, 1.0]], dtype=jnp.float32)
+
+    # ----------------------------------------------------------------------------------
+    # What a game defines.
+
+    def _keep_window(self, cell: int, window: list[int]) -> bool:
+        """Whether `window` can be full right after a stone lands on `cell` (NumPy, once)."""
+        del cell, window
+        return True
+
+    @abc.abstractmethod
+    def _place(self, board: Array, action: Array, colour: Array) -> tuple[Array, Array]:
+        """Puts a `colour` stone for `action` on the `[H*W]` board (unbatched, in `_step`).
+
+        Returns:
+          `(board [H*W] int8, cell [] int32)`, the cell the stone landed on. An illegal
+          move must leave the board as it was.
+        """
+
+    @abc.abstractmethod
+    def _legal_moves(self, board):
+        """`[A]` bool legal actions of a `[H*W]` board, from a jax or a NumPy array."""
+
+    def _check_board(self, board: np.ndarray) -> None:
+        """Raises ValueError for a `[rows, cols]` scripted board that play cannot reach."""
+        del board
+
+    # ----------------------------------------------------------------------------------
+    # pgx API.
+
+    def _init(self, key: Array) -> LineState:
+        rows, cols = self._rows, self._cols
+        return self.state_cls(
+            current_player=jnp.int32(jax.random.bernoulli(key)),
+            observation=jnp.zeros((rows, cols, 2), dtype=jnp.bool_),
+            rewards=jnp.zeros(2, dtype=jnp.float32),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            legal_action_mask=jnp.ones(self.num_actions, dtype=jnp.bool_),
+            _step_count=jnp.int32(0),
+            _board=jnp.zeros(rows * cols, dtype=jnp.int8),
+            _colour=jnp.int8(FIRST),
+        )
+
+    def _step(self, state: LineState, action: Array, key) -> LineState:
+        del key
+        colour = state._colour
+        board, cell = self._place(state._board, action, colour)
+        won = completes_line(board, self._cell_windows, cell, colour)
+        legal = self._legal_moves(board)
+        rewards = jnp.where(won, self._win_rewards[state.current_player], 0.0)
+        return state.replace(
+            current_player=1 - state.current_player,
+            rewards=rewards,
+            terminated=won | ~legal.any(),
+            legal_action_mask=legal,
+            _board=board,
+            _colour=3 - colour,
+        )
+
+    def _observe(self, state: LineState, player_id: Array) -> Array:
+        colour = jnp.where(player_id == state.current_player, state._colour, 3 - state._colour)
+        board = state._board.reshape(self._rows, self._cols)
+        return jnp.stack([board == colour, board == 3 - colour], axis=-1)
+
+    @property
+    def id(self) -> str:
+        return self.name
+
+    @property
+    def version(self) -> str:
+        return "v0"
+
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        return (self._rows, self._cols, 2)
+
+    # ----------------------------------------------------------------------------------
+    # GameEnv API.
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        return (self._rows, self._cols)
+
+    @property
+    def win_length(self) -> int:
+        return self._win_length
+
+    def board_array(self, state: LineState) -> np.ndarray:
+        return np.asarray(state._board, dtype=np.int8).reshape(self._rows, self._cols)
+
+    def colour_to_move(self, state: LineState) -> int:
+        return int(state._colour)
+
+    def from_board(self, board, to_move: int, current_player: int = 0) -> LineState:
+        """A State for a scripted position.
+
+        Args:
+          board: `[rows, cols]` of EMPTY/FIRST/SECOND.
+          to_move: FIRST or SECOND, the colour to move.
+          current_player: the id (0 or 1) of the player to move.
+
+        Returns:
+          An unbatched State. If a line is on the board its owner has won (rewards +1/-1
+          by id, terminated); a full board without a line is a terminated draw. The step
+          count is the number of stones.
+
+        Raises:
+          ValueError: for a malformed board, one the game rejects (`_check_board`) or
+            lines of both colours.
+        """
+        rows, cols = self._rows, self._cols
+        board, to_move, current_player = check_scripted_board(
+            board, (rows, cols), to_move, current_player
+        )
+        self._check_board(board)
+        terminated, rewards = board_result(board, self._win_length, to_move, current_player)
+        flat = board.reshape(-1)
+        legal = np.ones(self.num_actions, dtype=bool) if terminated else self._legal_moves(flat)
+        state = self.state_cls(
+            current_player=jnp.int32(current_player),
+            observation=jnp.zeros((rows, cols, 2), dtype=jnp.bool_),
+            rewards=jnp.asarray(rewards),
+            terminated=jnp.bool_(terminated),
+            truncated=jnp.bool_(False),
+            legal_action_mask=jnp.asarray(legal),
+            _step_count=jnp.int32((flat != EMPTY).sum()),
+            _board=jnp.asarray(flat, dtype=jnp.int8),
+            _colour=jnp.int8(to_move),
+        )
+        return state.replace(observation=self.observe(state))

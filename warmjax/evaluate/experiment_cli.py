@@ -1,0 +1,227 @@
+"""What the experiment commands (`warmjax.orientation`, `warmjax.headtohead`) share.
+
+- Config: the Hydra config becomes the command's frozen dataclass once
+  (`config_from_dict`), with the project's `game` and `model` groups flattened onto plain
+  fields; the `check_*` functions validate settings in the dataclasses' `__post_init__`.
+- Running: `play_pairings` plays a list of pairings with `match.play_pair` under one rich
+  progress bar on stderr (plain log lines when stderr is not a terminal).
+- Output: `provenance` (seed, resolved settings, wall time, JAX) for the JSON payload,
+  `write_json`, and `config_or_exit` for a clean CLI error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pathlib
+import sys
+import time
+import types
+import typing
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+import jax
+from omegaconf import DictConfig, OmegaConf
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from warmjax.evaluate.match import PairOutcome, play_pair
+from warmjax.games import GAMES, make
+from warmjax.search.players import Player
+
+# --------------------------------------------------------------------------------------
+# Validation.
+
+
+def check_game(game: str, params: dict) -> None:
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    make(game, **params)  # cheap (no compiling); raises ValueError for a bad setting
+
+
+def check_positive(value: int, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+def check_games(value: int, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 2 or value % 2:
+        raise ValueError(
+            f"{name} must be a positive even integer (each side moves first in half the "
+            f"games), got {value!r}"
+        )
+
+
+def check_max_batch(value: int) -> None:
+    check_games(value, "max_batch")
+
+
+# --------------------------------------------------------------------------------------
+# Hydra config to frozen dataclass.
+
+
+def flatten_groups(raw: dict) -> dict:
+    """Maps the shared Hydra groups onto flat fields.
+
+    `conf/game/<name>.yaml` is `{name, params}` and becomes `game`, `game_params`;
+    `conf/model/<preset>.yaml` is `{preset, channels, fc, dropout}` and becomes `model`,
+    `model_channels`, `model_fc` (dropout plays no part at inference and is dropped).
+    """
+    raw = dict(raw)
+    if isinstance(raw.get("game"), dict):
+        group = dict(raw.pop("game"))
+        raw["game"] = group.pop("name", None)
+        raw["game_params"] = dict(group.pop("params", None) or {})
+        if group:
+            raise ValueError(f"unknown setting(s) in game: {', '.join(sorted(group))}")
+    if isinstance(raw.get("model"), dict):
+        group = dict(raw.pop("model"))
+        raw["model"] = group.pop("preset", None)
+        raw["model_channels"] = group.pop("channels", None)
+        raw["model_fc"] = group.pop("fc", None)
+        group.pop("dropout", None)
+        if group:
+            raise ValueError(f"unknown setting(s) in model: {', '.join(sorted(group))}")
+    return raw
+
+
+def _coerce(name: str, value: Any, hint: Any) -> Any:
+    """`value` as the annotated type `hint`; no silent conversions of strings or floats."""
+    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    options = typing.get_args(hint) if union else (hint,)
+    if value is None and type(None) in options:
+        return None
+    for option in options:
+        kind = typing.get_origin(option) or option
+        if kind is tuple and isinstance(value, (list, tuple)):
+            return tuple(value)
+        if kind is dict and isinstance(value, dict):
+            return dict(value)
+        if isinstance(value, bool) and kind is not bool:
+            continue
+        if kind is float and isinstance(value, int):
+            return float(value)
+        if kind is not type(None) and isinstance(value, kind):
+            return value
+    names = " or ".join(getattr(o, "__name__", str(o)) for o in options)
+    raise ValueError(f"{name} must be {names}, got {value!r}")
+
+
+def config_from_dict(cls: type, cfg: DictConfig | dict) -> Any:
+    """Turns a (Hydra) mapping into the frozen dataclass `cls`, once, with clear errors.
+
+    Values must have the field's type (an int where a float goes is fine); unknown keys are
+    named. The dataclass then validates the settings themselves.
+    """
+    raw = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else cfg
+    raw = flatten_groups(raw)
+    hints = typing.get_type_hints(cls)
+    fields = [f.name for f in dataclasses.fields(cls)]
+    unknown = sorted(set(raw) - set(fields))
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(fields)}")
+    return cls(**{name: _coerce(name, value, hints[name]) for name, value in raw.items()})
+
+
+def config_or_exit(cls: type, cfg: DictConfig, command: str) -> Any:
+    """`config_from_dict`, turning a bad setting into `command: error: ...` and exit 1."""
+    try:
+        return config_from_dict(cls, cfg)
+    except ValueError as err:
+        raise SystemExit(f"{command}: error: {err}") from None
+
+
+# --------------------------------------------------------------------------------------
+# Playing pairings.
+
+
+class Pairing(NamedTuple):
+    """One pair of players to match; `key` seeds its games (see `match.play_pair`)."""
+
+    label: str
+    player_a: Player
+    player_b: Player
+    key: jax.Array
+    params_a: Any = None
+    params_b: Any = None
+
+
+def play_pairings(
+    env: Any,
+    game: str,
+    pairings: Iterable[Pairing],
+    games: int,
+    *,
+    max_batch: int,
+    fast_compile: bool,
+) -> list[PairOutcome]:
+    """Plays `games` games of every pairing in turn, with progress on stderr.
+
+    Args:
+      env: the game.
+      game: its name, for log lines.
+      pairings: the pairs, in order; a generator is consumed one pairing at a time.
+      games: games per pairing, even.
+      max_batch, fast_compile: as in `match.play_pair`.
+
+    Returns:
+      The `PairOutcome` of each pairing, in order.
+    """
+    outcomes = []
+    with progress() as bar:
+        for pairing in pairings:
+            task = bar.add_task(pairing.label, total=games)
+            outcome = play_pair(
+                env, pairing.player_a, pairing.player_b, games, pairing.key,
+                pairing.params_a, pairing.params_b, max_batch=max_batch,
+                fast_compile=fast_compile, on_chunk=lambda k, task=task: bar.advance(task, k),
+            )
+            if bar.disable:
+                log(f"{game}: {pairing.label}: {outcome.wins}-{outcome.draws}-{outcome.losses} "
+                    f"(compile {outcome.compile_s:.1f}s, run {outcome.run_s:.1f}s)")
+            outcomes.append(outcome)
+    return outcomes
+
+
+def progress():
+    """A rich progress bar writing to stderr (plain lines when stderr is not a terminal)."""
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not console.is_terminal,
+    )
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------
+# Output.
+
+
+def provenance(config: Any, started: float) -> dict:
+    """The closing entries of a command's JSON: seed, settings, wall time, JAX.
+
+    Args:
+      config: the command's frozen dataclass (with a `seed` field).
+      started: a `time.perf_counter()` reading from the start of the games.
+    """
+    return {
+        "seed": config.seed,
+        "config": dataclasses.asdict(config),
+        "wall_s": round(time.perf_counter() - started, 3),
+        "jax": {"version": jax.__version__, "backend": jax.default_backend()},
+    }
+
+
+def write_json(path: str, payload: dict) -> None:
+    target = pathlib.Path(path)
+    if target.parent != pathlib.Path(""):
+        target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(payload, indent=2) + "\n")
