@@ -314,3 +314,32 @@ def test_corrupt_checkpoint_falls_back(reference_run, tmp_path):
     assert read_metrics(run_dir) == read_metrics(ref_dir)
     for a, b in zip(params_of(state), params_of(ref_state)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_paper_profile_on_cpu_states_its_cost(tmp_path, monkeypatch, capsys):
+    from warmjax import run
+
+    config = compose_config(["+experiment=adaptive_c4", "model=small"], tmp_path)
+    assert config.profile_name == "paper"
+    monkeypatch.setattr(run, "estimate_paper_seconds", lambda c: 36_000.0)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: "n")
+    assert run.warn_paper_on_cpu(config, confirm=True) is False
+    out = capsys.readouterr().out
+    assert "about 10 hours" in out and "profile=quick" in out
+    monkeypatch.setattr("builtins.input", lambda prompt: "y")
+    assert run.warn_paper_on_cpu(config, confirm=True) is True
+    quick = compose_config(["+experiment=adaptive_c4", "profile=quick"], tmp_path)
+    assert run.warn_paper_on_cpu(quick, confirm=True) is True  # no question asked
+
+
+def test_paper_estimate_is_a_real_measurement(tmp_path):
+    from warmjax import run
+
+    config = compose_config(["+experiment=adaptive_c4", "model=small", "train.games=4",
+                             "train.iterations=2"], tmp_path)
+    seconds = run.estimate_paper_seconds(config)
+    assert 0 < seconds < 3600
+    bigger = compose_config(["+experiment=adaptive_c4", "model=small", "train.games=4",
+                             "train.iterations=4"], tmp_path)
+    assert run.estimate_paper_seconds(bigger) > 1.5 * seconds

@@ -56,7 +56,7 @@ def estimate_paper_seconds(config: RunConfig) -> float:
                        channels=config.model.channels, fc=config.model.fc)
     params = net.init(jax.random.PRNGKey(0))
     sims = 4
-    games = config.train.games
+    games = min(config.train.games, 16)
     search = jax.jit(make_search(env, net.apply, SearchConfig(num_simulations=sims)))
     states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(1), games))
     jax.block_until_ready(search(params, jax.random.PRNGKey(2), states))
