@@ -17,8 +17,10 @@ from warmjax.search import make_player
 from warmjax.train.loop import train
 
 SHORT = ["+experiment=adaptive_c4", "profile=quick", "tensorboard=false",
-         "train.iterations=8", "train.games=64", "train.replay_iterations=4",
-         "search.simulations=16", "arena.games=20"]
+         "train.iterations=10", "train.games=64", "train.replay_iterations=4",
+         "search.simulations=24", "arena.games=20"]
+SIMS = 24
+SAMPLED_PLIES = 4  # the first plies of each game are sampled so that the 60 games differ
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +38,8 @@ def trained(tmp_path_factory):
 
 def score(trainer, params_a, player_b, params_b, games=60, seed=0):
     env = trainer.env
-    me = make_player("mcts", env, trainer.network.apply, num_simulations=16,
-                     temperature_moves=15)
+    me = make_player("mcts", env, trainer.network.apply, num_simulations=SIMS,
+                     temperature_moves=SAMPLED_PLIES)
     result = jax.device_get(jax.jit(make_match(env, me, player_b, games))(
         params_a, params_b, jax.random.PRNGKey(seed)))
     return int(result.wins), int(result.draws), int(result.losses)
@@ -50,7 +52,7 @@ def test_trained_agent_beats_random_and_its_untrained_self(trained):
     wins, _, _ = score(trainer, state.params, random, None)
     assert wins >= 54, f"trained agent won only {wins}/60 against random"
     untrained = trainer.network.init(jax.random.PRNGKey(123))
-    opponent = make_player("mcts", env, trainer.network.apply, num_simulations=16,
-                           temperature_moves=15)
+    opponent = make_player("mcts", env, trainer.network.apply, num_simulations=SIMS,
+                           temperature_moves=SAMPLED_PLIES)
     wins, draws, losses = score(trainer, state.params, opponent, untrained)
     assert wins + 0.5 * draws >= 0.7 * 60, (wins, draws, losses)
