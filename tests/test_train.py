@@ -343,3 +343,19 @@ def test_paper_estimate_is_a_real_measurement(tmp_path):
     bigger = compose_config(["+experiment=adaptive_c4", "model=small", "train.games=4",
                              "train.iterations=4"], tmp_path)
     assert run.estimate_paper_seconds(bigger) > 1.5 * seconds
+
+
+def test_iteration_vmaps_over_independent_runs(tmp_path):
+    from warmjax.train.iteration import Trainer
+
+    config = compose_config(SMOKE, tmp_path)
+    trainer = Trainer(config)
+    first = trainer.init_state()
+    second = first.replace(rng=jax.random.PRNGKey(7))
+    runs = jax.tree_util.tree_map(lambda a, b: jnp.stack([a, b]), first, second)
+    states, metrics = jax.jit(jax.vmap(trainer.iteration))(runs)
+    assert np.asarray(states.iteration).tolist() == [1, 1]
+    assert np.asarray(metrics["examples"]).shape == (2,)
+    # Each run's buffer holds its own self-play: the two seeds played different games.
+    obs = np.asarray(states.buffer.obs)
+    assert not np.array_equal(obs[0], obs[1])
