@@ -76,7 +76,7 @@ def main():
     args = parser.parse_args()
     results = versus(args.run_dir, args.opponents, args.games, args.simulations, args.playouts,
                      args.seed, args.temperature_moves)
-    print(f"| opponent | wins | draws | losses | score |\n|---|---|---|---|---|")
+    print("| opponent | wins | draws | losses | score |\n|---|---|---|---|---|")
     for name, r in results.items():
         print(f"| {name} | {r['wins']} | {r['draws']} | {r['losses']} | {r['score']:.3f} |")
     if args.out:

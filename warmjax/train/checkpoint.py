@@ -112,7 +112,7 @@ class CheckpointDir:
 
     def latest(self, template: Any, log=print) -> tuple[Any, dict] | None:
         """The newest checkpoint that loads cleanly, or None. Corrupt ones are reported."""
-        for iteration, path in reversed(self.files()):
+        for _, path in reversed(self.files()):
             try:
                 return decode(path.read_bytes(), template)
             except (CorruptCheckpoint, OSError) as err:

@@ -48,7 +48,8 @@ def _check_config(run_dir: Path, config: RunConfig) -> None:
     current = config.to_dict()
     if saved.exists():
         previous = yaml.safe_load(saved.read_text())
-        skip = {"train.iterations"}  # more iterations extend a run
+        # More iterations extend a run; the folder's path and bookkeeping may change.
+        skip = {"train.iterations", "run_dir", "keep_checkpoints", "tensorboard"}
         diff = sorted(k for k in set(_flat(previous)) | set(_flat(current))
                       if k not in skip and _flat(previous).get(k) != _flat(current).get(k))
         if diff:

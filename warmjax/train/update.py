@@ -8,7 +8,7 @@ examples in minibatches of `bs`, dropping the last partial minibatch (AlphaZero 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
