@@ -134,6 +134,10 @@ def main():
               flush=True)
         print(f"{'':>7} ({r['buffer']} examples in the buffer, {r['train_steps']} training steps "
               f"at {r['step_seconds'] * 1000:.1f} ms; games averaged {r['mean_plies']:.1f} plies)")
+        # The ceiling: every training FLOP at the machine's full matmul rate, nothing else.
+        floor = r["selfplay"] + r["arena"] + r["train_steps"] * r["step_flops"] / peak
+        ceiling = f"; {azg / floor:.1f}x faster than AZG" if azg else ""
+        print(f"{'':>7} (with training at 100% of matmul throughput: {floor:.1f}s{ceiling})")
     print("\n* training extrapolated from the timed steps to the full 10 epochs.")
 
 
