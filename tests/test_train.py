@@ -338,11 +338,18 @@ def test_paper_estimate_is_a_real_measurement(tmp_path):
 
     config = compose_config(["+experiment=adaptive_c4", "model=small", "train.games=4",
                              "train.iterations=2"], tmp_path)
-    seconds = run.estimate_paper_seconds(config)
-    assert 0 < seconds < 3600
+    per_eval = run.seconds_per_evaluation(config)
+    assert 0 < per_eval < 1
+    assert 0 < run.estimate_paper_seconds(config) < 3600
+    # The arithmetic, by hand, for Connect Four 6x6: 28.8 plies, 2 mirror copies.
+    t, plies = config.train, 0.8 * 36
+    per_iteration = (t.games * plies * config.search.simulations
+                     + t.epochs * t.replay_iterations * t.games * plies * 2 * 3
+                     + config.arena.games * plies * config.search.simulations)
+    assert run.run_seconds(config, 1e-3) == pytest.approx(2 * per_iteration * 1e-3)
     bigger = compose_config(["+experiment=adaptive_c4", "model=small", "train.games=4",
                              "train.iterations=4"], tmp_path)
-    assert run.estimate_paper_seconds(bigger) > 1.5 * seconds
+    assert run.run_seconds(bigger, per_eval) == pytest.approx(2 * run.run_seconds(config, per_eval))
 
 
 def test_iteration_vmaps_over_independent_runs(tmp_path):
