@@ -83,16 +83,18 @@ def policy_head_actions(apply_fn: Callable, params, states) -> jax.Array:
 
 
 def make_oracle(env: Any, labelled: LabelledSet, player: Player, apply_fn: Callable):
-    """Builds `oracle(params, key) -> {"oracle_optimal", "oracle_policy"}` (device scalars).
+    """Builds the probe: `(oracle, states)`, with
+    `oracle(params, key, states) -> {"oracle_optimal", "oracle_policy"}` (device scalars).
 
     `player` should play argmax (no sampled plies); its optimal-move rate is
-    `oracle_optimal`, and the network's policy head's is `oracle_policy`. Pure and jit-able.
+    `oracle_optimal`, and the network's policy head's is `oracle_policy`. `states` are the
+    set's positions; pass them to the jitted `oracle` as an argument (closed-over arrays
+    would be constant-folded by XLA, slowly). Pure and jit-able.
     """
-    states = replay(env, labelled)
     optimal = jnp.asarray(labelled.optimal)
     rows = jnp.arange(len(labelled))
 
-    def oracle(params, key):
+    def oracle(params, key, states):
         search_actions, _ = player(params, key, states)
         head_actions = policy_head_actions(apply_fn, params, states)
         return {
@@ -100,4 +102,4 @@ def make_oracle(env: Any, labelled: LabelledSet, player: Player, apply_fn: Calla
             "oracle_policy": jnp.mean(optimal[rows, head_actions]),
         }
 
-    return oracle
+    return oracle, replay(env, labelled)

@@ -88,6 +88,9 @@ def make_player(
     weight: float = 0.5,
     rave_all_players: bool = False,
     rave_equivalence: float | None = None,
+    fpu: float | str = 0.0,
+    dirichlet_fraction: float = 0.0,
+    dirichlet_alpha: float = 1.0,
     rhea: RheaConfig | None = None,
 ) -> Player:
     """Builds a player by name (see the module docstring for the variants).
@@ -101,6 +104,8 @@ def make_player(
       temperature_moves: T′, plies at the start of a game whose move is sampled.
       weight: default w for wro/wrora.
       rave_all_players, rave_equivalence: RAVE settings (see `SearchConfig`).
+      fpu, dirichlet_fraction, dirichlet_alpha: departures from the papers, off by default
+        (see `SearchConfig`).
       rhea: RHEA settings (defaults to SPEC §4, with budget = num_simulations).
 
     Raises:
@@ -139,6 +144,9 @@ def make_player(
         c_puct=c_puct,
         rave_all_players=rave_all_players,
         rave_equivalence=rave_equivalence,
+        fpu=fpu,
+        dirichlet_fraction=dirichlet_fraction,
+        dirichlet_alpha=dirichlet_alpha,
         **SEARCH_VARIANTS[name],
     )
     search = make_search(env, apply_fn if uses_network else None, config)

@@ -41,6 +41,10 @@ class SearchConfig:
       rave_all_players: count moves of both players in AMAF (default: only the node's
         player's, as Gelly and Silver).
       rave_equivalence: the equivalence parameter of β; None means m, as in the papers.
+      fpu: first-play urgency, the Q of untried edges: 0.0 (SPEC), another number, or
+        "parent" (see `selection.py`). A named departure from the papers.
+      dirichlet_fraction, dirichlet_alpha: root noise P ← (1 − ε)·P + ε·Dir(α) over the
+        legal moves (AlphaZero's; the papers use none, ε = 0). Meant for self-play only.
     """
 
     num_simulations: int = 100
@@ -50,12 +54,20 @@ class SearchConfig:
     rave: bool = False
     rave_all_players: bool = False
     rave_equivalence: float | None = None
+    fpu: float | str = 0.0
+    dirichlet_fraction: float = 0.0
+    dirichlet_alpha: float = 1.0
 
     def __post_init__(self):
         if self.num_simulations < 1:
             raise ValueError(f"num_simulations must be at least 1, got {self.num_simulations}")
         if self.c_puct < 0:
             raise ValueError(f"c_puct must be non-negative, got {self.c_puct}")
+        if not (self.fpu == "parent" or isinstance(self.fpu, (int, float))):
+            raise ValueError(f"fpu must be a number or 'parent', got {self.fpu!r}")
+        if not 0.0 <= self.dirichlet_fraction <= 1.0 or self.dirichlet_alpha <= 0:
+            raise ValueError("dirichlet_fraction must be in [0, 1] and dirichlet_alpha > 0, "
+                             f"got {self.dirichlet_fraction}, {self.dirichlet_alpha}")
         if self.leaf not in LEAF_KINDS:
             raise ValueError(f"unknown leaf evaluator {self.leaf!r}; choose from {LEAF_KINDS}")
 
@@ -87,6 +99,13 @@ def masked_prior(logits: jax.Array, legal: jax.Array) -> jax.Array:
     return jax.nn.softmax(jnp.where(legal, logits, -jnp.inf), axis=-1)
 
 
+def add_dirichlet_noise(key, prior, legal, fraction: float, alpha: float) -> jax.Array:
+    """`(1 − fraction)·prior + fraction·Dir(alpha)` over each row's legal moves `[B, A]`."""
+    gamma = jax.random.gamma(key, alpha, prior.shape) * legal
+    noise = gamma / jnp.maximum(jnp.sum(gamma, axis=-1, keepdims=True), 1e-30)
+    return (1.0 - fraction) * prior + fraction * noise
+
+
 def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Callable:
     """Builds the search function for a game, a network and a configuration.
 
@@ -112,11 +131,11 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
         equivalence = config.equivalence
 
         def scores(tree, node):
-            return rave_scores(tree, node, config.c_puct, equivalence)
+            return rave_scores(tree, node, config.c_puct, equivalence, config.fpu)
     else:
 
         def scores(tree, node):
-            return puct_scores(tree, node, config.c_puct)
+            return puct_scores(tree, node, config.c_puct, config.fpu)
 
     def select(tree: Tree) -> Path:
         def cond(carry):
@@ -155,7 +174,12 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
             root_logits, _ = apply_fn(params, states.observation)
         else:
             root_logits = jnp.zeros(states.legal_action_mask.shape, jnp.float32)
-        tree = init_tree(states, masked_prior(root_logits, states.legal_action_mask), num_nodes)
+        root_prior = masked_prior(root_logits, states.legal_action_mask)
+        if config.dirichlet_fraction > 0:
+            key, noise_key = jax.random.split(key)
+            root_prior = add_dirichlet_noise(noise_key, root_prior, states.legal_action_mask,
+                                             config.dirichlet_fraction, config.dirichlet_alpha)
+        tree = init_tree(states, root_prior, num_nodes)
         weight = jnp.asarray(weight, jnp.float32)
 
         def simulate(sim, carry):

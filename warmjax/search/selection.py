@@ -6,9 +6,12 @@ PUCT:      U(s,a) = Q(s,a) + c · P(s,a) · sqrt(N(s)) / (1 + N(s,a)),  N(s) = �
 RAVE:      (1 − β) · U(s,a) + β · [Q_rave(s,a) + c · P(s,a) · sqrt(N_rave(s)) / (1 + N_rave(s,a))]
            β = sqrt(k / (3 N(s) + k)),  k = the equivalence parameter, N_rave(s) = Σ_a N_rave(s,a)
 
-Unvisited edges have Q = 0. At a node none of whose edges has been tried, N(s) = 0 makes
-every score 0; as in AlphaZero General, `sqrt(N(s) + 1e-8)` then breaks the tie in favour of
-the highest prior (for N(s) ≥ 1 the 1e-8 vanishes in float32).
+Unvisited edges have Q = 0 (SPEC, AlphaZero General). First-play urgency (`fpu`, a named
+departure, method.md §2) replaces that 0 by another value: a number (1.0 tries every edge
+once before any twice, as UCT does), or "parent", the mean value of the node's tried edges
+weighted by their visits. At a node none of whose edges has been tried, N(s) = 0 makes
+every score equal; as in AlphaZero General, `sqrt(N(s) + 1e-8)` then breaks the tie in
+favour of the highest prior (for N(s) ≥ 1 the 1e-8 vanishes in float32).
 """
 
 from __future__ import annotations
@@ -21,8 +24,16 @@ from warmjax.search.tree import Tree
 TIE_EPSILON = 1e-8
 
 
-def _mean(sums: jax.Array, visits: jax.Array) -> jax.Array:
-    return jnp.where(visits > 0, sums / jnp.maximum(visits, 1).astype(sums.dtype), 0.0)
+def _mean(sums: jax.Array, visits: jax.Array, unvisited=0.0) -> jax.Array:
+    return jnp.where(visits > 0, sums / jnp.maximum(visits, 1).astype(sums.dtype), unvisited)
+
+
+def unvisited_value(sums: jax.Array, visits: jax.Array, fpu) -> jax.Array:
+    """Q given to one node's untried edges: `fpu` itself, or for "parent" the visit-weighted
+    mean value of its tried edges (0 before any)."""
+    if fpu == "parent":
+        return jnp.sum(sums) / jnp.maximum(jnp.sum(visits), 1).astype(sums.dtype)
+    return jnp.float32(fpu)
 
 
 def puct(q: jax.Array, visits: jax.Array, prior: jax.Array, c: float) -> jax.Array:
@@ -31,19 +42,22 @@ def puct(q: jax.Array, visits: jax.Array, prior: jax.Array, c: float) -> jax.Arr
     return q + c * prior * jnp.sqrt(total + TIE_EPSILON) / (1.0 + visits.astype(jnp.float32))
 
 
-def puct_scores(tree: Tree, node: jax.Array, c: float) -> jax.Array:
+def puct_scores(tree: Tree, node: jax.Array, c: float, fpu=0.0) -> jax.Array:
     """PUCT scores of node `node` in an unbatched tree. Returns `[A]`, −inf where illegal."""
     visits = tree.children_visits[node]
-    q = _mean(tree.children_value_sums[node], visits)
+    sums = tree.children_value_sums[node]
+    q = _mean(sums, visits, unvisited_value(sums, visits, fpu))
     scores = puct(q, visits, tree.children_prior[node], c)
     return jnp.where(tree.node_legal[node], scores, -jnp.inf)
 
 
-def rave_scores(tree: Tree, node: jax.Array, c: float, equivalence: float) -> jax.Array:
+def rave_scores(tree: Tree, node: jax.Array, c: float, equivalence: float,
+                fpu=0.0) -> jax.Array:
     """UCT_rave scores of node `node` in an unbatched tree. Returns `[A]`, −inf where illegal."""
     visits = tree.children_visits[node]
     prior = tree.children_prior[node]
-    u = puct(_mean(tree.children_value_sums[node], visits), visits, prior, c)
+    sums = tree.children_value_sums[node]
+    u = puct(_mean(sums, visits, unvisited_value(sums, visits, fpu)), visits, prior, c)
     rave_visits = tree.rave_visits[node]
     u_rave = puct(_mean(tree.rave_value_sums[node], rave_visits), rave_visits, prior, c)
     total = jnp.sum(visits).astype(jnp.float32)

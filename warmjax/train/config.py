@@ -40,6 +40,18 @@ class SearchSettings:
     temperature_moves: int = 15  # T′
     rave_all_players: bool = False
     rave_equivalence: float | None = None  # None: m
+    # Departures from the papers, off in profile=paper (method.md §2):
+    fpu: float | str = 0.0  # Q of untried edges: a number, or "parent"
+    dirichlet_fraction: float = 0.0  # ε of root noise in self-play (not in arena or matches)
+    dirichlet_alpha: float = 1.0  # α of that noise
+
+
+@dataclasses.dataclass(frozen=True)
+class OracleConfig:
+    """The perfect-play probe of Connect Four runs (method.md §9)."""
+
+    every: int = 1  # log oracle_optimal / oracle_policy every k iterations; 0: never
+    positions: int | None = None  # the first n of the shipped set; None: all
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,6 +87,7 @@ class RunConfig:
     warmstart: WarmstartConfig = WarmstartConfig()
     train: TrainConfig = TrainConfig()
     arena: ArenaConfig = ArenaConfig()
+    oracle: OracleConfig = OracleConfig()
     seed: int = 0
     run_dir: str = "runs/default"
     profile_name: str = "paper"
@@ -170,6 +183,13 @@ def validate(config: RunConfig) -> None:
         problems.append("train.epochs must be ≥ 0 and train.batch_size ≥ 1")
     if c.train.learning_rate <= 0:
         problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
+    if not (c.search.fpu == "parent" or isinstance(c.search.fpu, (int, float))):
+        problems.append(f"search.fpu must be a number or 'parent', got {c.search.fpu!r}")
+    if not 0.0 <= c.search.dirichlet_fraction <= 1.0 or c.search.dirichlet_alpha <= 0:
+        problems.append("search.dirichlet_fraction must be in [0, 1] and "
+                        "search.dirichlet_alpha positive")
+    if c.oracle.every < 0 or (c.oracle.positions is not None and c.oracle.positions < 1):
+        problems.append("oracle.every must be ≥ 0 and oracle.positions ≥ 1 (or null)")
     if not 0.0 <= c.model.dropout < 1.0:
         problems.append(f"model.dropout must be in [0, 1), got {c.model.dropout}")
     if c.keep_checkpoints < 1:

@@ -24,6 +24,8 @@ from flax import struct
 
 from warmjax.games import make
 from warmjax.nets import make_network
+from warmjax.oracle import positions
+from warmjax.oracle.score import make_oracle
 from warmjax.search.players import make_player
 from warmjax.train import warmstart
 from warmjax.train.arena import make_arena
@@ -84,16 +86,20 @@ class Trainer:
         self.optimizer = optax.adam(c.train.learning_rate)
         search = dict(num_simulations=c.search.simulations, c_puct=c.search.c_puct,
                       rave_all_players=c.search.rave_all_players,
-                      rave_equivalence=c.search.rave_equivalence)
+                      rave_equivalence=c.search.rave_equivalence, fpu=c.search.fpu)
+        noise = dict(dirichlet_fraction=c.search.dirichlet_fraction,
+                     dirichlet_alpha=c.search.dirichlet_alpha)
         apply = self.network.apply
         t_self = c.search.temperature_moves
-        self.baseline = make_player("mcts", self.env, apply, temperature_moves=t_self, **search)
+        self.baseline = make_player("mcts", self.env, apply, temperature_moves=t_self,
+                                    **search, **noise)
         self.enhancement = None
         if c.warmstart.mode != "none":
             self.enhancement = make_player(c.warmstart.enhancement, self.env, apply,
-                                           temperature_moves=t_self, **search)
+                                           temperature_moves=t_self, **search, **noise)
         arena_player = make_player("mcts", self.env, apply,
                                    temperature_moves=c.arena.temperature_moves, **search)
+        self.oracle, self.oracle_states = self._make_oracle(search)
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
                                       t_self)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
@@ -102,6 +108,23 @@ class Trainer:
         self.num_symmetries = self.env.symmetry_tables()[0].shape[0]
         self.slot_size = self.env.max_plies * c.train.games * self.num_symmetries
         self.clock = StageClock()
+
+    def _make_oracle(self, search):
+        """`(oracle, states)` of `score.make_oracle` on the shipped labelled set, or
+        `(None, None)` where there is none for this game (only Connect Four at a labelled
+        size has one)."""
+        c = self.config
+        if c.oracle.every == 0 or c.game.name != "connect_four":
+            return None, None
+        path = positions.default_path(*self.env.board_shape, self.env.win_length)
+        if not path.exists():
+            return None, None
+        labelled = positions.load(path)
+        if c.oracle.positions is not None:
+            labelled = labelled.subset(c.oracle.positions)
+        player = make_player("mcts", self.env, self.network.apply, temperature_moves=0,
+                             **search)
+        return make_oracle(self.env, labelled, player, self.network.apply)
 
     def init_state(self) -> TrainState:
         """The state before iteration 1: a random network and an empty buffer."""

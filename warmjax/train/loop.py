@@ -5,7 +5,9 @@ Outputs in the run folder:
 - `config.yaml`: the resolved configuration (a later run in the same folder must match it);
 - `metrics.jsonl`: one JSON line per iteration (see `Trainer.iteration` for the keys, plus
   per-stage wall seconds `seconds_selfplay`, `seconds_train`, `seconds_arena`,
-  `seconds_total`);
+  `seconds_total`, and for Connect Four every `oracle.every` iterations `oracle_optimal`
+  and `oracle_policy`, the optimal-move rates of the current best network's search (argmax,
+  the run's m) and of its policy head on the labelled positions of `warmjax.oracle`);
 - `tb/`: TensorBoard scalars;
 - `checkpoints/`: the last `keep_checkpoints` training states and the best network;
 - `network.json` + `network.msgpack`: the current best network (see `network_io.py`).
@@ -49,7 +51,8 @@ def _check_config(run_dir: Path, config: RunConfig) -> None:
     if saved.exists():
         previous = yaml.safe_load(saved.read_text())
         # More iterations extend a run; the folder's path and bookkeeping may change.
-        skip = {"train.iterations", "run_dir", "keep_checkpoints", "tensorboard"}
+        skip = {"train.iterations", "run_dir", "keep_checkpoints", "tensorboard",
+                "oracle.every", "oracle.positions"}
         diff = sorted(k for k in set(_flat(previous)) | set(_flat(current))
                       if k not in skip and _flat(previous).get(k) != _flat(current).get(k))
         if diff:
@@ -80,10 +83,13 @@ def progress_line(row: dict, total: int, config: RunConfig) -> str:
     else:
         warm = "baseline"
     verdict = "accepted" if row["accepted"] else "rejected"
+    oracle = ""
+    if "oracle_optimal" in row:
+        oracle = f"oracle {row['oracle_optimal']:.1%} / {row['oracle_policy']:.1%} | "
     return (
         f"iter {row['iteration']:>3}/{total} | {warm:<20} | arena "
         f"{row['arena_wins']}-{row['arena_draws']}-{row['arena_losses']} {verdict} | "
-        f"loss v {row['loss_value']:.3f} p {row['loss_policy']:.3f} | "
+        f"loss v {row['loss_value']:.3f} p {row['loss_policy']:.3f} | {oracle}"
         f"{row['examples']} ex | {row['seconds_total']:.1f}s "
         f"(self-play {row['seconds_selfplay']:.1f}, train {row['seconds_train']:.1f}, "
         f"arena {row['seconds_arena']:.1f})"
@@ -128,6 +134,9 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
     log(f"compiled the iteration in {time.perf_counter() - tic:.1f}s "
         f"({config.game.name}, E={config.train.games}, m={config.search.simulations}, "
         f"warm start {config.warmstart.mode})")
+    oracle = None
+    if trainer.oracle is not None:
+        oracle = jax.jit(trainer.oracle)
     writer = None
     if config.tensorboard:
         from tensorboardX import SummaryWriter
@@ -142,6 +151,12 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
             row = {k: _plain(v) for k, v in jax.device_get(metrics).items()}
             row.update(trainer.clock.durations())
             row["seconds_total"] = time.perf_counter() - tic
+            if oracle is not None and row["iteration"] % config.oracle.every == 0:
+                # The search is deterministic (argmax, network leaves), so the key is fixed.
+                tic = time.perf_counter()
+                probe = oracle(state.params, jax.random.PRNGKey(0), trainer.oracle_states)
+                row.update({k: _plain(v) for k, v in jax.device_get(probe).items()})
+                row["seconds_oracle"] = time.perf_counter() - tic
             history.append(row)
             it = row["iteration"]
             checkpoints.save(state, it, {"metrics": history})

@@ -1,0 +1,155 @@
+"""Judge a trained Connect Four agent against perfect play.
+
+    python -m warmjax.evaluate.oracle runs/adaptive_c4/profile=quick [--simulations N]
+
+Every player picks one move (argmax, nothing sampled) in each labelled position of
+`warmjax.oracle` (1,000 positions of 6×6 Connect Four from random play, each move labelled
+win / draw / loss by the exact solver). Players: the run's network with baseline MCTS at the
+run's m (or `--simulations`); its policy head alone; the same search with an untrained
+network of the same architecture (`--seed`); network-free MCTS with `--playouts` random
+playouts (100); uniform random. Prints a table of the optimal-move rate, the blunders by
+what they give away (win→draw, win→loss, draw→loss) and the rate at which a move that wins
+at once is taken where one exists; writes the same as JSON (`--out`, default
+`<run folder>/oracle.json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import jax
+
+from warmjax.oracle import positions, score
+from warmjax.search.players import make_player
+from warmjax.train.network_io import load_network
+
+PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
+
+
+def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled_path=None,
+           players=PLAYERS, log=None) -> dict:
+    """Returns `{"settings": ..., "players": {name: rates}}` (rates as in `score.judge`).
+
+    Raises:
+      ValueError: a run folder that is not Connect Four of the labelled size, a missing or
+        corrupt network, or an unknown player.
+    """
+    log = log or (lambda s: None)
+    unknown = [p for p in players if p not in PLAYERS]
+    if unknown:
+        raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(PLAYERS)}")
+    run_dir = Path(run_dir)
+    env, network, variables = load_network(run_dir)
+    config = _run_config(run_dir)
+    if env.name != "connect_four":
+        raise ValueError(f"{run_dir} trained {env.name}; the oracle knows Connect Four only")
+    if labelled_path is None:
+        labelled_path = positions.default_path(*env.board_shape, env.win_length)
+    labelled = positions.load(labelled_path)
+    if count is not None:
+        labelled = labelled.subset(count)
+    states = score.replay(env, labelled)
+    immediate = positions.immediate_wins(labelled)
+    if simulations is None:
+        simulations = int(config["search"]["simulations"])
+    search = dict(num_simulations=simulations, c_puct=float(config["search"]["c_puct"]),
+                  fpu=config["search"].get("fpu", 0.0))
+    key = jax.random.PRNGKey(seed)
+    key, net_key = jax.random.split(key)
+    trained = make_player("mcts", env, network.apply, **search)
+    pure = make_player("pure_mcts", env, num_simulations=playouts)
+    rand = make_player("random", env)
+    # Everything is an argument of the jitted functions: closed-over arrays would be
+    # constant-folded by XLA at compile time, slowly.
+    choose = {
+        "search": lambda v, k, s: trained(v, k, s)[0],
+        "policy_head": lambda v, k, s: score.policy_head_actions(network.apply, v, s),
+        "untrained_search": lambda v, k, s: trained(v, k, s)[0],
+        "pure_mcts": lambda v, k, s: pure(None, k, s)[0],
+        "random": lambda v, k, s: rand(None, k, s)[0],
+    }
+    untrained = network.init(net_key)
+    results = {}
+    for name in players:
+        key, k_play = jax.random.split(key)
+        tic = time.perf_counter()
+        params = untrained if name == "untrained_search" else variables
+        actions = jax.jit(choose[name])(params, k_play, states)
+        results[name] = score.judge(labelled, actions, immediate)
+        results[name]["seconds"] = time.perf_counter() - tic
+        log(f"{name}: {results[name]['optimal']:.1%} optimal")
+    settings = dict(run_dir=str(run_dir), simulations=simulations, playouts=playouts,
+                    seed=seed, positions=len(labelled), labelled_set=str(labelled_path),
+                    fpu=search["fpu"])
+    return {"settings": settings, "players": results}
+
+
+def _run_config(run_dir: Path) -> dict:
+    import yaml
+
+    path = run_dir / "config.yaml"
+    try:
+        return yaml.safe_load(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{run_dir} is not a run folder (no config.yaml)") from None
+
+
+NAMES = {"search": "trained network + MCTS", "policy_head": "policy head alone (argmax)",
+         "untrained_search": "untrained network + MCTS", "pure_mcts": "network-free MCTS",
+         "random": "uniform random"}
+
+
+def markdown(result: dict) -> str:
+    s = result["settings"]
+    lines = [f"{s['positions']} positions; MCTS at m = {s['simulations']}, network-free MCTS "
+             f"with {s['playouts']} playouts.", "",
+             "| player | optimal | win→draw | win→loss | draw→loss | immediate win taken |",
+             "|---|---|---|---|---|---|"]
+    for name, r in result["players"].items():
+        label = NAMES[name]
+        if name == "pure_mcts":
+            label += f" ({s['playouts']})"
+        elif name in ("search", "untrained_search"):
+            label += f" (m = {s['simulations']})"
+        lines.append(f"| {label} | {r['optimal']:.1%} | {r['win_to_draw']:.1%} | "
+                     f"{r['win_to_loss']:.1%} | {r['draw_to_loss']:.1%} | "
+                     f"{r['immediate_win_taken']:.1%} of {r['immediate_win_positions']} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m warmjax.evaluate.oracle",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("run_dir")
+    parser.add_argument("--simulations", type=int, default=None,
+                        help="m of the trained and untrained searches (default: the run's)")
+    parser.add_argument("--playouts", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--positions", type=int, default=None,
+                        help="score only the first n labelled positions")
+    parser.add_argument("--players", nargs="+", default=list(PLAYERS), choices=PLAYERS)
+    parser.add_argument("--out", default=None, help="JSON output (default: run folder)")
+    args = parser.parse_args(argv)
+    if args.simulations is not None and args.simulations < 1:
+        parser.error("--simulations must be at least 1")
+    if not Path(args.run_dir).is_dir():
+        print(f"error: no run folder {args.run_dir}", file=sys.stderr)
+        raise SystemExit(2)
+    try:
+        result = oracle(args.run_dir, args.simulations, args.playouts, args.seed,
+                        args.positions, players=args.players)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    print(markdown(result))
+    out = Path(args.out) if args.out else Path(args.run_dir) / "oracle.json"
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
