@@ -1,0 +1,179 @@
+"""The labelled positions, scoring against them, the logged oracle curve and the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jax
+import numpy as np
+import pytest
+from hydra import compose, initialize_config_dir
+
+from warmjax.evaluate import oracle as oracle_cmd
+from warmjax.games import make
+from warmjax.oracle import positions, score
+from warmjax.oracle.solver import DRAW, LOSS, WIN, Solver
+from warmjax.run import CONF_DIR, to_run_config
+from warmjax.search import make_player
+from warmjax.train.loop import train
+from warmjax.train.network_io import load_network
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return positions.load()
+
+
+def test_shipped_set_is_as_documented(shipped):
+    assert len(shipped) >= 1000
+    assert shipped.game == {"rows": 6, "cols": 6, "win_length": 4}
+    assert shipped.plies.min() >= 8 and shipped.plies.max() <= 24
+    legal = shipped.values != positions.ILLEGAL
+    for row, mask in zip(shipped.values, legal):
+        assert len(set(row[mask].tolist())) >= 2  # the moves do not all have one value
+    keys = {tuple(m[:n]) for m, n in zip(shipped.moves, shipped.plies)}
+    assert len(keys) == len(shipped)
+    assert "python -m warmjax.oracle.positions" in shipped.meta["command"]
+
+
+def test_shipped_labels_agree_with_a_fresh_solve(shipped):
+    solver = Solver(6, 6, 4)
+    rng = np.random.default_rng(3)
+    for i in rng.choice(len(shipped), 12, replace=False):
+        moves = shipped.moves[i, :shipped.plies[i]]
+        np.testing.assert_array_equal(solver.move_values(moves), shipped.values[i])
+
+
+def test_replayed_states_match_the_labels(shipped):
+    env = make("connect_four")
+    small = shipped.subset(200)
+    states = score.replay(env, small)
+    np.testing.assert_array_equal(np.asarray(states.legal_action_mask),
+                                  small.values != positions.ILLEGAL)
+    assert not np.asarray(states.terminated).any()
+    np.testing.assert_array_equal(np.asarray(states._step_count), small.plies)
+    # The stones on the board are the moves played: count per column.
+    boards = np.asarray(states._board).reshape(-1, 6, 6) != 0
+    for b, m, n in zip(boards, small.moves, small.plies):
+        np.testing.assert_array_equal(b.sum(axis=0), np.bincount(m[:n], minlength=6))
+    with pytest.raises(ValueError, match="labelled set is Connect Four"):
+        score.replay(make("connect_four", rows=5, cols=6), small)
+
+
+def test_generate_small_set_and_round_trip(tmp_path):
+    made = positions.generate(12, seed=5, rows=4, cols=5, win_length=3, min_ply=2, max_ply=8)
+    path = tmp_path / "set.json"
+    positions.save(made, path)
+    again = positions.load(path)
+    np.testing.assert_array_equal(again.values, made.values)
+    np.testing.assert_array_equal(again.moves, made.moves)
+    assert again.game == {"rows": 4, "cols": 5, "win_length": 3}
+    assert again.plies.min() >= 2 and again.plies.max() <= 8
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match="not a labelled position file"):
+        positions.load(path)
+
+
+def test_judge_by_hand():
+    values = np.array([[WIN, DRAW, LOSS, -2],  # a win: column 0 keeps it
+                       [DRAW, DRAW, LOSS, LOSS],  # a draw: columns 0, 1
+                       [WIN, WIN, LOSS, DRAW]], np.int8)
+    labelled = positions.LabelledSet(moves=np.zeros((3, 1), np.int32),
+                                     plies=np.ones(3, np.int32), values=values,
+                                     game={"rows": 4, "cols": 4, "win_length": 3}, meta={})
+    immediate = np.array([[True, False, False, False], [False] * 4,
+                          [True, False, False, False]])
+    r = score.judge(labelled, [1, 2, 0], immediate)
+    assert r["optimal"] == pytest.approx(1 / 3)  # only position 2's move is optimal
+    assert r["win_to_draw"] == pytest.approx(1 / 3)
+    assert r["draw_to_loss"] == pytest.approx(1 / 3)
+    assert r["win_to_loss"] == 0.0
+    # Immediate wins exist in positions 0 and 2; only position 0's was missed.
+    assert r["immediate_win_positions"] == 2 and r["immediate_win_taken"] == 0.5
+
+
+def test_immediate_wins_are_wins(shipped):
+    small = shipped.subset(150)
+    immediate = positions.immediate_wins(small)
+    assert immediate.any()
+    assert np.all(small.values[immediate] == WIN)
+    # Column 0 completes four after X stacks three there.
+    made = positions._pack([[0, 1, 0, 1, 0, 1]], [[WIN, LOSS, LOSS, LOSS, LOSS, LOSS]],
+                           shipped.game, {})
+    np.testing.assert_array_equal(positions.immediate_wins(made)[0],
+                                  [True, False, False, False, False, False])
+
+
+# --------------------------------------------------------------------------------------
+# The logged curve and the command, on one smoke run.
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("oracle_run")
+    overrides = ["+experiment=baseline_c4", "profile=smoke", "tensorboard=false",
+                 "oracle.positions=40", f"run_dir={run_dir}"]
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        config = to_run_config(compose(config_name="config", overrides=overrides))
+    train(config, log=lambda _: None)
+    return run_dir
+
+
+def test_logged_oracle_is_the_networks_score(smoke_run, shipped):
+    rows = [json.loads(x) for x in (smoke_run / "metrics.jsonl").read_text().splitlines()]
+    assert all("oracle_optimal" in r and "oracle_policy" in r for r in rows)
+    # Recompute the last row from the saved network, through the command's path.
+    env, network, variables = load_network(smoke_run)
+    small = shipped.subset(40)
+    states = score.replay(env, small)
+    player = make_player("mcts", env, network.apply, num_simulations=4)
+    actions = player(variables, jax.random.PRNGKey(0), states)[0]
+    assert rows[-1]["oracle_optimal"] == pytest.approx(score.judge(small, actions)["optimal"])
+    head = score.policy_head_actions(network.apply, variables, states)
+    logits, _ = network.apply(variables, states.observation)
+    masked = np.where(np.asarray(states.legal_action_mask), np.asarray(logits), -np.inf)
+    np.testing.assert_array_equal(np.asarray(head), masked.argmax(axis=1))
+    assert rows[-1]["oracle_policy"] == pytest.approx(score.judge(small, head)["optimal"])
+
+
+def test_oracle_command(smoke_run, capsys):
+    out = smoke_run / "o.json"
+    oracle_cmd.main([str(smoke_run), "--positions", "60", "--simulations", "4",
+                     "--playouts", "8", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "| trained network + MCTS (m = 4) |" in printed and "immediate win taken" in printed
+    result = json.loads(out.read_text())
+    assert set(result["players"]) == set(oracle_cmd.PLAYERS)
+    for r in result["players"].values():
+        assert r["positions"] == 60
+        total = r["optimal"] + r["win_to_draw"] + r["win_to_loss"] + r["draw_to_loss"]
+        assert total == pytest.approx(1.0)  # no loss positions in the set: nothing else
+    # Random play over 6 columns is far from perfect; even 8 playouts of search do better.
+    players = result["players"]
+    assert players["random"]["optimal"] < 0.6
+    assert players["pure_mcts"]["optimal"] > players["random"]["optimal"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["no/such/run"], "no run folder no/such/run"),
+    (["{run}", "--players", "nobody"], "invalid choice"),
+])
+def test_oracle_command_errors(smoke_run, capsys, args, message):
+    args = [a.format(run=smoke_run) for a in args]
+    with pytest.raises(SystemExit) as exit_info:
+        oracle_cmd.main(args)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_oracle_refuses_other_games(tmp_path):
+    run_dir = tmp_path / "gobang"
+    overrides = ["+experiment=baseline_gobang", "profile=smoke", "tensorboard=false",
+                 "train.iterations=1", f"run_dir={run_dir}"]
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        config = to_run_config(compose(config_name="config", overrides=overrides))
+    train(config, log=lambda _: None)
+    assert "oracle_optimal" not in (run_dir / "metrics.jsonl").read_text()
+    with pytest.raises(ValueError, match="knows Connect Four only"):
+        oracle_cmd.oracle(run_dir)
