@@ -177,3 +177,30 @@ def test_oracle_refuses_other_games(tmp_path):
     assert "oracle_optimal" not in (run_dir / "metrics.jsonl").read_text()
     with pytest.raises(ValueError, match="knows Connect Four only"):
         oracle_cmd.oracle(run_dir)
+
+
+def test_report_plots_oracle_curves_per_variant(tmp_path):
+    from warmjax import report
+
+    def fake_run(name, seed, mode, points):
+        run = tmp_path / name
+        run.mkdir()
+        ws = {"mode": mode, "enhancement": "rollout", "iprime": 5}
+        (run / "config.yaml").write_text(json.dumps({
+            "game": {"name": "connect_four"}, "warmstart": ws, "seed": seed,
+            "train": {"iterations": 2}, "experiment_name": f"{mode}_c4"}))
+        rows = [{"iteration": i, "oracle_optimal": o, "oracle_policy": p, "r_balance": 0.0,
+                 "warmstart_active": False, "switch_iteration": -1}
+                for i, (o, p) in enumerate(points, start=1)]
+        (run / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    fake_run("a0", 0, "adaptive", [(0.5, 0.4), (0.7, 0.5)])
+    fake_run("a1", 1, "adaptive", [(0.6, 0.3), (0.9, 0.7)])
+    fake_run("b0", 0, "none", [(0.55, 0.45)])
+    written = report.write_report([str(tmp_path / "*")], out=str(tmp_path / "out"),
+                                  log=lambda _: None)
+    assert "oracle_connect_four.png" in written
+    table = (tmp_path / "out" / "oracle.md").read_text()
+    # adaptive at iteration 2: search (0.7, 0.9) → 80.0 ± 14.1, policy (0.5, 0.7) → 60.0 ± 14.1
+    assert "| Connect Four | adaptive Rollout | 2 | 2 | 80.0 ± 14.1 | 60.0 ± 14.1 |" in table
+    assert "| Connect Four | Baseline | 1 | 1 | 55.0 | 45.0 |" in table

@@ -7,7 +7,8 @@ Writes into `--out`: `summary.md`, which links and inlines everything; per tourn
 `elo_<name>.png/.md` (Elo per variant, mean ± std over seeds) and, where it holds fixed-I′
 runs, `iprime_sweep_<name>.png/.md`; from the adaptive runs `switch_iterations.md` (mean ±
 std of the switch iteration per game and enhancement, and per run) and
-`r_balance_<game>.png` with `r_balance.md`. See `warmjax.evaluate.tables` for the
+`r_balance_<game>.png` with `r_balance.md`; from runs that logged the perfect-play probe,
+`oracle_<game>.png` (learning curves per variant, mean ± std over seeds) and `oracle.md`. See `warmjax.evaluate.tables` for the
 conventions (sample std, runs that never switched, grouping into variants).
 """
 
@@ -124,6 +125,19 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
             written[name] = plots.plot_balance(series, game, out_dir / name)
             lines += [f"![{tables.GAME_NAMES.get(game, game)}]({name})", ""]
         lines += ["Mean r per iteration: [r_balance.md](r_balance.md).", ""]
+
+    curves = tables.oracle_curves(summaries)
+    if curves:
+        table = tables.oracle_markdown(curves)
+        write("oracle.md", "# Optimal moves against perfect play (last logged iteration)\n\n"
+              "Mean ± sample std over seeds; the labelled positions of warmjax.oracle.\n\n"
+              + table)
+        lines += ["## Learning curves against perfect play", ""]
+        for game in dict.fromkeys(c.game for c in curves):
+            name = f"oracle_{game}.png"
+            written[name] = plots.plot_oracle_curves(curves, game, out_dir / name)
+            lines += [f"![{tables.GAME_NAMES.get(game, game)}]({name})", ""]
+        lines += [table, "Table: [oracle.md](oracle.md).", ""]
 
     if len(lines) <= 4:
         lines.append("Nothing to report: pass --runs (adaptive runs) and/or --tournaments.")

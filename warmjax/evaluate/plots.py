@@ -4,6 +4,8 @@
   the sample std as error bar and each seed as a dot (the papers' tournament figures).
 - `plot_balance`: the baseline side's reward balance r per iteration before the switch,
   one thin line per seed and the mean over seeds still in warm start, per enhancement.
+- `plot_oracle_curves`: optimal-move rate against perfect play per iteration, the search
+  and the policy head side by side, mean over seeds with a ± sample std band, per variant.
 - `plot_iprime_sweep`: Elo against I′ per enhancement (mean ± std over seeds), with the
   Baseline and the adaptive variants of the same tournament as horizontal references.
 """
@@ -15,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -23,6 +26,7 @@ from matplotlib.ticker import MaxNLocator
 from warmjax.evaluate.tables import (
     GAME_NAMES,
     BalanceSeries,
+    OracleCurve,
     Sweep,
     VariantElo,
     enhancement_name,
@@ -104,4 +108,27 @@ def plot_iprime_sweep(sweep: Sweep, title: str, path: Path | str) -> Path:
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
+    return _save(fig, path)
+
+
+def plot_oracle_curves(curves: Sequence[OracleCurve], game: str, path: Path | str) -> Path:
+    """One game's learning curves against the perfect-play oracle."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    for ax, what, title in ((axes[0], "search", "search (argmax, run's m)"),
+                            (axes[1], "policy", "policy head alone")):
+        for curve in (c for c in curves if c.game == game):
+            mean, std = getattr(curve, what), getattr(curve, f"{what}_std")
+            n = int(curve.count.max())
+            line, = ax.plot(curve.iterations, 100 * mean, label=f"{curve.variant} ({n} runs)")
+            band = np.nan_to_num(std)
+            ax.fill_between(curve.iterations, 100 * (mean - band), 100 * (mean + band),
+                            color=line.get_color(), alpha=0.2, linewidth=0)
+        ax.set_title(title)
+        ax.set_xlabel("iteration")
+        ax.grid(alpha=0.3)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[0].set_ylabel("optimal moves (%)")
+    axes[1].legend(fontsize=8, loc="lower right")
+    fig.suptitle(f"{GAME_NAMES.get(game, game)}: moves that keep the perfect-play value "
+                 "(mean ± sample std over seeds)")
     return _save(fig, path)

@@ -53,6 +53,8 @@ class RunSummary:
       planned: `train.iterations` of the config.
       switch_iteration: adaptive runs: the switch iteration, None if not (yet) switched.
       r_balance: `[(iteration, r)]` for the iterations with the adaptive warm start active.
+      oracle: `[(iteration, oracle_optimal, oracle_policy)]` for the iterations that logged
+        the perfect-play probe (Connect Four).
     """
 
     run_dir: str
@@ -67,6 +69,7 @@ class RunSummary:
     planned: int
     switch_iteration: int | None
     r_balance: tuple[tuple[int, float], ...]
+    oracle: tuple[tuple[int, float, float], ...] = ()
 
 
 def load_run(run_dir: Path | str) -> RunSummary:
@@ -110,6 +113,8 @@ def load_run(run_dir: Path | str) -> RunSummary:
         and switch >= 1 else None,
         r_balance=tuple((int(r["iteration"]), float(r["r_balance"])) for r in rows
                         if mode == "adaptive" and r.get("warmstart_active")),
+        oracle=tuple((int(r["iteration"]), float(r["oracle_optimal"]),
+                      float(r["oracle_policy"])) for r in rows if "oracle_optimal" in r),
     )
 
 
@@ -416,4 +421,74 @@ def sweep_markdown(sweep: Sweep) -> str:
     if sweep.references:
         lines += ["", "References in the same tournament: " + "; ".join(
             f"{r.variant.label} {fmt_mean_std(r.mean, r.std, 0)}" for r in sweep.references)]
+    return "\n".join(lines) + "\n"
+
+
+# --- the perfect-play learning curve -------------------------------------------------------
+
+
+def run_variant(run: RunSummary) -> str:
+    """A training variant's name: Baseline, or the warm-start mode and enhancement (and I′)."""
+    if run.mode == "none":
+        return "Baseline"
+    name = f"{run.mode} {enhancement_name(run.enhancement)}"
+    return f"{name} I′={run.iprime}" if run.iprime is not None else name
+
+
+@dataclasses.dataclass(frozen=True)
+class OracleCurve:
+    """Optimal-move rates against perfect play per iteration, one game and variant.
+
+    Attributes:
+      iterations: `[T]` iterations logged by at least one run.
+      search, policy: `[T]` mean over the runs that logged the iteration.
+      search_std, policy_std: `[T]` sample std over those runs (nan for one run).
+      count: `[T]` how many runs that is.
+      runs: the run folders.
+    """
+
+    game: str
+    variant: str
+    iterations: np.ndarray
+    search: np.ndarray
+    policy: np.ndarray
+    search_std: np.ndarray
+    policy_std: np.ndarray
+    count: np.ndarray
+    runs: tuple[str, ...]
+
+
+def oracle_curves(runs: Sequence[RunSummary]) -> list[OracleCurve]:
+    """The runs' oracle curves grouped by game and variant (seeds pooled)."""
+    groups: dict[tuple[str, str], list[RunSummary]] = {}
+    for run in runs:
+        if run.oracle:
+            groups.setdefault((run.game, run_variant(run)), []).append(run)
+    curves = []
+    for (game, variant), members in groups.items():
+        iterations = sorted({it for r in members for it, _, _ in r.oracle})
+        stats = {k: [] for k in ("search", "policy", "search_std", "policy_std", "count")}
+        for it in iterations:
+            points = [(o, p) for r in members for i, o, p in r.oracle if i == it]
+            for name, column in (("search", 0), ("policy", 1)):
+                mean, std = mean_std([pt[column] for pt in points])
+                stats[name].append(mean)
+                stats[f"{name}_std"].append(std)
+            stats["count"].append(len(points))
+        curves.append(OracleCurve(game, variant, np.asarray(iterations),
+                                  *(np.asarray(stats[k]) for k in stats),
+                                  runs=tuple(r.run_dir for r in members)))
+    return sorted(curves, key=lambda c: (c.game, c.variant != "Baseline", c.variant))
+
+
+def oracle_markdown(curves: Sequence[OracleCurve]) -> str:
+    """The last logged iteration of each curve: optimal-move rates, mean ± sample std."""
+    lines = ["| game | variant | runs | iteration | search optimal % | policy head optimal % |",
+             "|---|---|---|---|---|---|"]
+    for c in curves:
+        last = -1
+        lines.append(
+            f"| {GAME_NAMES.get(c.game, c.game)} | {c.variant} | {c.count[last]} | "
+            f"{c.iterations[last]} | {fmt_mean_std(100 * c.search[last], 100 * c.search_std[last])}"
+            f" | {fmt_mean_std(100 * c.policy[last], 100 * c.policy_std[last])} |")
     return "\n".join(lines) + "\n"
