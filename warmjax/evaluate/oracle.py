@@ -31,7 +31,7 @@ PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
 
 def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled_path=None,
-           players=PLAYERS, log=None) -> dict:
+           players=PLAYERS, log=None, fpu=None, win_check=None) -> dict:
     """Returns `{"settings": ..., "players": {name: rates}}` (rates as in `score.judge`).
 
     Raises:
@@ -56,8 +56,12 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
     immediate = positions.immediate_wins(labelled)
     if simulations is None:
         simulations = int(config["search"]["simulations"])
+    if fpu is None:
+        fpu = config["search"].get("fpu", 0.0)
+    if win_check is None:
+        win_check = bool(config["search"].get("win_check", False))
     search = dict(num_simulations=simulations, c_puct=float(config["search"]["c_puct"]),
-                  fpu=config["search"].get("fpu", 0.0))
+                  fpu=fpu, win_check=win_check)
     key = jax.random.PRNGKey(seed)
     key, net_key = jax.random.split(key)
     trained = make_player("mcts", env, network.apply, **search)
@@ -84,7 +88,7 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
         log(f"{name}: {results[name]['optimal']:.1%} optimal")
     settings = dict(run_dir=str(run_dir), simulations=simulations, playouts=playouts,
                     seed=seed, positions=len(labelled), labelled_set=str(labelled_path),
-                    fpu=search["fpu"])
+                    fpu=search["fpu"], win_check=search["win_check"])
     return {"settings": settings, "players": results}
 
 
@@ -105,8 +109,9 @@ NAMES = {"search": "trained network + MCTS", "policy_head": "policy head alone (
 
 def markdown(result: dict) -> str:
     s = result["settings"]
-    lines = [f"{s['positions']} positions; MCTS at m = {s['simulations']}, network-free MCTS "
-             f"with {s['playouts']} playouts.", "",
+    lines = [f"{s['positions']} positions; MCTS at m = {s['simulations']} (fpu {s['fpu']}, "
+             f"win check {'on' if s['win_check'] else 'off'}), network-free MCTS with "
+             f"{s['playouts']} playouts.", "",
              "| player | optimal | win→draw | win→loss | draw→loss | immediate win taken |",
              "|---|---|---|---|---|---|"]
     for name, r in result["players"].items():
@@ -132,6 +137,12 @@ def main(argv=None) -> None:
     parser.add_argument("--positions", type=int, default=None,
                         help="score only the first n labelled positions")
     parser.add_argument("--players", nargs="+", default=list(PLAYERS), choices=PLAYERS)
+    parser.add_argument("--fpu", default=None,
+                        help="the searches' first-play urgency: a number or 'parent' "
+                             "(default: the run's search.fpu)")
+    parser.add_argument("--win-check", default=None, action=argparse.BooleanOptionalAction,
+                        help="play a move that wins at once if one exists (default: the "
+                             "run's search.win_check)")
     parser.add_argument("--out", default=None, help="JSON output (default: run folder)")
     args = parser.parse_args(argv)
     if args.simulations is not None and args.simulations < 1:
@@ -139,9 +150,16 @@ def main(argv=None) -> None:
     if not Path(args.run_dir).is_dir():
         print(f"error: no run folder {args.run_dir}", file=sys.stderr)
         raise SystemExit(2)
+    fpu = args.fpu
+    if fpu is not None and fpu != "parent":
+        try:
+            fpu = float(fpu)
+        except ValueError:
+            parser.error(f"--fpu must be a number or 'parent', got {fpu!r}")
     try:
         result = oracle(args.run_dir, args.simulations, args.playouts, args.seed,
-                        args.positions, players=args.players)
+                        args.positions, players=args.players, fpu=fpu,
+                        win_check=args.win_check)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -91,6 +91,7 @@ def make_player(
     fpu: float | str = 0.0,
     dirichlet_fraction: float = 0.0,
     dirichlet_alpha: float = 1.0,
+    win_check: bool = False,
     rhea: RheaConfig | None = None,
 ) -> Player:
     """Builds a player by name (see the module docstring for the variants).
@@ -106,6 +107,9 @@ def make_player(
       rave_all_players, rave_equivalence: RAVE settings (see `SearchConfig`).
       fpu, dirichlet_fraction, dirichlet_alpha: departures from the papers, off by default
         (see `SearchConfig`).
+      win_check: a departure from the papers, off by default: a tree search plays a move
+        that wins at once whenever one exists (the first such), whatever the visits say; its
+        policy (the training target) stays the visit distribution.
       rhea: RHEA settings (defaults to SPEC §4, with budget = num_simulations).
 
     Raises:
@@ -155,6 +159,22 @@ def make_player(
         search_key, act_key = jax.random.split(key)
         out = search(params, search_key, states, weight)
         sample = states._step_count < temperature_moves
-        return choose_actions(act_key, out.policy, sample), out.policy
+        actions = choose_actions(act_key, out.policy, sample)
+        if win_check:
+            wins = winning_moves(env, states)
+            actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)
+        return actions.astype(jnp.int32), out.policy
 
     return Player(name, act, weight, uses_network)
+
+
+def winning_moves(env: Any, states) -> jax.Array:
+    """`[B, A]` bool: the legal moves that end the game at once with a win for the mover."""
+    actions = jnp.arange(states.legal_action_mask.shape[-1], dtype=jnp.int32)
+
+    def one(state):
+        after = jax.vmap(env.step, in_axes=(None, 0))(state, actions)
+        won = after.terminated & (after.rewards[:, state.current_player] > 0)
+        return won & state.legal_action_mask
+
+    return jax.vmap(one)(states)

@@ -44,6 +44,7 @@ class SearchSettings:
     fpu: float | str = 0.0  # Q of untried edges: a number, or "parent"
     dirichlet_fraction: float = 0.0  # ε of root noise in self-play (not in arena or matches)
     dirichlet_alpha: float = 1.0  # α of that noise
+    win_check: bool = False  # play a move that wins at once whenever one exists
 
 
 @dataclasses.dataclass(frozen=True)

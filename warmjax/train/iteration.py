@@ -86,7 +86,8 @@ class Trainer:
         self.optimizer = optax.adam(c.train.learning_rate)
         search = dict(num_simulations=c.search.simulations, c_puct=c.search.c_puct,
                       rave_all_players=c.search.rave_all_players,
-                      rave_equivalence=c.search.rave_equivalence, fpu=c.search.fpu)
+                      rave_equivalence=c.search.rave_equivalence, fpu=c.search.fpu,
+                      win_check=c.search.win_check)
         noise = dict(dirichlet_fraction=c.search.dirichlet_fraction,
                      dirichlet_alpha=c.search.dirichlet_alpha)
         apply = self.network.apply

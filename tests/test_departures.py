@@ -1,0 +1,113 @@
+"""The named departures from the papers: first-play urgency, root Dirichlet noise, win check.
+
+Each is off by default; these tests check what each does when on, against hand-computed or
+scripted answers.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from warmjax.games import make
+from warmjax.search import SearchConfig, make_search
+from warmjax.search.players import make_player, winning_moves
+from warmjax.search.search import add_dirichlet_noise
+from warmjax.search.selection import unvisited_value
+
+C4 = make("connect_four")
+# X (to move) has three in column 0; O has three in column 1 (from `[0, 1, 0, 1, 0, 1]`).
+THREATS = """
+. . . . . .
+. . . . . .
+. . . . . .
+X O . . . .
+X O . . . .
+X O . . . .
+"""
+
+
+def peaked_network(favourite: int, value: float = 0.0):
+    """A fake network: logits strongly on `favourite`, the same value everywhere."""
+
+    def apply(params, obs):
+        del params
+        logits = jnp.full((obs.shape[0], C4.num_actions), -4.0).at[:, favourite].set(4.0)
+        return logits, jnp.full((obs.shape[0],), value)
+
+    return apply
+
+
+def root_visits(fpu, sims):
+    states = jax.tree_util.tree_map(lambda x: x[None], C4.init(jax.random.PRNGKey(0)))
+    search = make_search(C4, peaked_network(2), SearchConfig(num_simulations=sims, fpu=fpu))
+    return np.asarray(jax.jit(search)(None, jax.random.PRNGKey(1), states).visits[0])
+
+
+def test_fpu_zero_follows_the_prior_and_fpu_one_spreads_the_visits():
+    # All values are 0. With fpu 0 the prior decides: the favourite takes every visit.
+    np.testing.assert_array_equal(root_visits(0.0, 6), [0, 0, 6, 0, 0, 0])
+    # With fpu 1, by hand: P(favourite) = e^4 / (e^4 + 5 e^-4) = 0.99832, P(other) = 0.00034.
+    # Simulation k + 1 (N = k tried): the favourite scores 0 + 0.99832·√k / 2, an untried
+    # move 1 + 0.00034·√k. For k = 1…4 the untried moves win (first index on ties: 0, 1, 3,
+    # 4); at k = 5, 0.99832·√5 / 2 = 1.116 > 1.0008 and the favourite is visited again.
+    np.testing.assert_array_equal(root_visits(1.0, 5), [1, 1, 1, 1, 1, 0])
+    np.testing.assert_array_equal(root_visits(1.0, 6), [1, 1, 2, 1, 1, 0])
+
+
+def test_fpu_parent_is_the_visit_weighted_mean():
+    sums = jnp.array([0.5, -0.2, 0.0, 0.0])
+    visits = jnp.array([2, 1, 0, 0])
+    assert float(unvisited_value(sums, visits, "parent")) == pytest.approx(0.1)
+    assert float(unvisited_value(jnp.zeros(4), jnp.zeros(4, jnp.int32), "parent")) == 0.0
+    assert float(unvisited_value(sums, visits, 0.25)) == 0.25
+    with pytest.raises(ValueError, match="fpu"):
+        SearchConfig(fpu="first")
+
+
+def test_dirichlet_noise_mixes_over_legal_moves_only():
+    prior = jnp.array([[0.5, 0.5, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
+    legal = jnp.array([[True, True, False, False], [True, True, True, False]])
+    noisy = add_dirichlet_noise(jax.random.PRNGKey(0), prior, legal, 0.25, 1.0)
+    np.testing.assert_allclose(np.asarray(noisy.sum(axis=1)), 1.0, rtol=1e-6)
+    assert np.all(np.asarray(noisy)[~np.asarray(legal)] == 0.0)
+    assert np.all(np.asarray(noisy)[1, :3] > 0)  # noise reaches moves the prior ignored
+    assert float(noisy[1, 0]) >= 0.75  # at least (1 − ε) of the old prior stays
+    same = add_dirichlet_noise(jax.random.PRNGKey(0), prior, legal, 0.0, 1.0)
+    np.testing.assert_array_equal(np.asarray(same), np.asarray(prior))
+
+
+def test_noise_changes_the_root_prior_and_only_when_asked():
+    states = jax.tree_util.tree_map(lambda x: x[None], C4.init(jax.random.PRNGKey(0)))
+    net = peaked_network(2)
+    plain = make_search(C4, net, SearchConfig(num_simulations=8))
+    noisy = make_search(C4, net, SearchConfig(num_simulations=8, dirichlet_fraction=0.5))
+    key = jax.random.PRNGKey(3)
+    p_plain = np.asarray(plain(None, key, states).tree.children_prior[0, 0])
+    p_noisy = np.asarray(noisy(None, key, states).tree.children_prior[0, 0])
+    np.testing.assert_allclose(p_noisy.sum(), 1.0, rtol=1e-6)
+    assert not np.allclose(p_plain, p_noisy)
+    # Half of the old prior stays on each move; the other half is the noise, spread over all.
+    assert np.all(p_noisy >= 0.5 * p_plain - 1e-6)
+    assert np.count_nonzero(p_noisy - 0.5 * p_plain > 1e-4) == C4.num_actions
+
+
+def test_winning_moves_and_win_check():
+    state = C4.from_ascii(THREATS, "X")
+    states = jax.tree_util.tree_map(lambda x: x[None], state)
+    np.testing.assert_array_equal(np.asarray(winning_moves(C4, states))[0],
+                                  [True, False, False, False, False, False])
+    # A search that loves column 5 and sees one simulation plays it, unless it checks.
+    blind = make_player("mcts", C4, peaked_network(5), num_simulations=1)
+    checked = make_player("mcts", C4, peaked_network(5), num_simulations=1, win_check=True)
+    key = jax.random.PRNGKey(0)
+    assert int(blind(None, key, states)[0][0]) == 5
+    action, policy = checked(None, key, states)
+    assert int(action[0]) == 0
+    np.testing.assert_array_equal(np.asarray(policy), np.asarray(blind(None, key, states)[1]))
+    # O to move on the same board: O's column 1 wins for O.
+    o_states = jax.tree_util.tree_map(lambda x: x[None], C4.from_ascii(THREATS, "O"))
+    np.testing.assert_array_equal(np.asarray(winning_moves(C4, o_states))[0],
+                                  [False, True, False, False, False, False])
