@@ -111,3 +111,27 @@ def test_winning_moves_and_win_check():
     o_states = jax.tree_util.tree_map(lambda x: x[None], C4.from_ascii(THREATS, "O"))
     np.testing.assert_array_equal(np.asarray(winning_moves(C4, o_states))[0],
                                   [False, True, False, False, False, False])
+
+
+@pytest.mark.parametrize("search,message", [
+    ({"fpu": "first"}, "search.fpu must be a number or 'parent'"),
+    ({"dirichlet_fraction": 1.5}, "search.dirichlet_fraction must be in [0, 1]"),
+    ({"dirichlet_alpha": 0.0}, "search.dirichlet_fraction must be in [0, 1]"),
+])
+def test_bad_departure_settings_are_named(search, message):
+    from warmjax.train.config import ConfigError, RunConfig
+
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        RunConfig.from_dict({"search": search})
+
+
+def test_paper_profile_keeps_the_papers_search(tmp_path):
+    from hydra import compose, initialize_config_dir
+
+    from warmjax.run import CONF_DIR, to_run_config
+
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        cfg = compose(config_name="config", overrides=["+experiment=adaptive_c4",
+                                                       f"run_dir={tmp_path}"])
+    search = to_run_config(cfg).search
+    assert (search.fpu, search.dirichlet_fraction, search.win_check) == (0.0, 0.0, False)

@@ -3,7 +3,8 @@
 A smaller version of the quick profile's check (README, "Measured"): about a minute of CPU
 instead of ten, so the bars are lower. On 300 solved positions (warmjax.oracle), the trained
 network's search and its policy head must choose optimal moves clearly more often than the
-same network untrained (measured: 63% → 77% and 33% → 46%), and it must beat random play.
+same network untrained (measured with the quick profile's search: 63% → 82% and 33% → 59%;
+with the papers' search, 63% → 77% and 33% → 46%), and it must beat random play.
 """
 
 from __future__ import annotations
@@ -60,5 +61,5 @@ def test_trained_agent_moves_closer_to_perfect_play(trained):
     key = jax.random.PRNGKey(0)
     before = jax.device_get(oracle(trainer.init_state().params, key, trainer.oracle_states))
     after = jax.device_get(oracle(state.params, key, trainer.oracle_states))
-    assert after["oracle_optimal"] >= before["oracle_optimal"] + 0.06, (before, after)
-    assert after["oracle_policy"] >= before["oracle_policy"] + 0.06, (before, after)
+    assert after["oracle_optimal"] >= before["oracle_optimal"] + 0.10, (before, after)
+    assert after["oracle_policy"] >= before["oracle_policy"] + 0.10, (before, after)
