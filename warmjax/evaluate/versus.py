@@ -3,7 +3,8 @@
     python -m warmjax.evaluate.versus runs/adaptive_c4/profile=quick \
         --opponents random untrained pure_mcts --games 100
 
-The trained network plays baseline MCTS (m from the run's config unless `--simulations`).
+The trained network plays baseline MCTS (m from the run's config unless `--simulations`;
+first-play urgency and the win check as the run's `search.fpu` and `search.win_check`).
 Opponents: `random`; `untrained`, the same search with a freshly initialised network of the
 same architecture; `pure_mcts` and `pure_rave` (network-free, `--playouts` simulations);
 `rhea`. Each side moves first in half the games. Both sides sample their first T′ plies'
@@ -39,8 +40,11 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
         simulations = config["search"]["simulations"]
     if temperature_moves is None:
         temperature_moves = config["search"]["temperature_moves"]
+    # The run's own search: its departures from the papers (fpu, win check) come along.
+    search = config["search"]
     me = make_player("mcts", env, network.apply, num_simulations=simulations,
-                     temperature_moves=temperature_moves)
+                     temperature_moves=temperature_moves, fpu=search.get("fpu", 0.0),
+                     win_check=bool(search.get("win_check", False)))
     results = {}
     key = jax.random.PRNGKey(seed)
     for name in opponents:
