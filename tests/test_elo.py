@@ -31,8 +31,9 @@ def f(x):
 def ref_log_posterior(elo, games, *, advantage=ADV, drawelo=DRAWELO, prior=2.0):
     """Log-posterior (up to a constant) of model ratings `elo [P]`, straight from the spec.
 
-    Player i's `prior` virtual draws are spread evenly over the distinct opponents it met;
-    a virtual draw is scored as a draw with no first-move advantage.
+    The prior as bayeselo adds it: a pair (a, b) that played n_ab real games gets
+    0.25 · prior · n_ab · (1/n_a + 1/n_b) virtual draws with a moving first and as many with
+    b moving first (n_a: all of a's games), each scored like a real draw.
     """
     elo = np.asarray(elo, np.float64)
     g = np.asarray(games, np.float64).reshape(-1, 3)
@@ -43,14 +44,18 @@ def ref_log_posterior(elo, games, *, advantage=ADV, drawelo=DRAWELO, prior=2.0):
     p = np.where(s == 1.0, pw, np.where(s == 0.0, pl, 1.0 - pw - pl))
     total = np.sum(np.log(p))
     if prior:
-        opponents = {}
+        n_games, n_pair = {}, {}
         for a, b in zip(i, j):
-            opponents.setdefault(a, set()).add(b)
-            opponents.setdefault(b, set()).add(a)
-        for a, opp in opponents.items():
-            for b in opp:
-                d = elo[a] - elo[b]
-                total += prior / len(opp) * np.log(1.0 - f(-d + drawelo) - f(d + drawelo))
+            n_games[a] = n_games.get(a, 0) + 1
+            n_games[b] = n_games.get(b, 0) + 1
+            pair = (min(a, b), max(a, b))
+            n_pair[pair] = n_pair.get(pair, 0) + 1
+        for (a, b), n_ab in n_pair.items():
+            count = 0.25 * prior * n_ab * (1.0 / n_games[a] + 1.0 / n_games[b])
+            for first, second in ((a, b), (b, a)):
+                d = elo[first] - elo[second]
+                p_draw = 1.0 - f(-d - advantage + drawelo) - f(d + advantage + drawelo)
+                total += count * np.log(p_draw)
     return total
 
 
@@ -169,11 +174,11 @@ def test_two_players_with_advantage_matches_bruteforce(per_colour):
 
 
 def test_single_game_prior_closed_form():
-    # One win of A over B; prior 2 gives each player 2 virtual draws against its only
-    # opponent: 4 virtual draws in the pair. With adv = 0 the closed form above holds with
-    # W = 1, D = 4, L = 0: 4 y² - θ y - 5 = 0.
+    # One win of A over B; prior 2 gives the pair 0.25 · 2 · 1 · (1/1 + 1/1) = 1 virtual draw
+    # with each player first: 2 in all. With adv = 0 the closed form above holds with
+    # W = 1, D = 2, L = 0: 2 y² - θ y - 3 = 0.
     theta = 10.0 ** (DRAWELO / 400.0)
-    y = (theta + math.sqrt(theta**2 + 80.0)) / 8.0
+    y = (theta + math.sqrt(theta**2 + 24.0)) / 4.0
     delta = 400.0 * math.log10(y)
     res = bayes_elo([(0, 1, 1.0)], 2, advantage=0.0)
     np.testing.assert_allclose(res.ratings, [SCALE * delta / 2, -SCALE * delta / 2], atol=1e-7)
@@ -189,6 +194,15 @@ def test_single_game_prior_with_advantage_matches_bruteforce():
     assert res_second.ratings[0] > res.ratings[0] > 0
 
 
+@pytest.mark.parametrize("wins, expected", [(1, 89.26), (2, 150.16), (3, 195.84),
+                                             (4, 232.22), (5, 262.38)])
+def test_prior_matches_bayeselo_reference_figures(wins, expected):
+    # bayeselo v0057 with its defaults (advantage 32.8, drawelo 97.3, prior 2): player 0
+    # moves first and wins every one of `wins` games; the model Elo difference it reports.
+    res = bayes_elo([(0, 1, 1.0)] * wins, 2)
+    assert res.model_ratings[0] - res.model_ratings[1] == pytest.approx(expected, abs=0.01)
+
+
 def test_perfect_record_without_prior_is_an_error():
     with pytest.raises(ValueError, match="prior=0.*never win or draw"):
         bayes_elo([(0, 1, 1.0)], 2, prior=0.0)
@@ -200,7 +214,7 @@ def test_perfect_record_without_prior_is_an_error():
 
 
 def test_perfect_record_rating_grows_without_bound_as_prior_vanishes():
-    # For a tiny prior the MAP satisfies y ≈ θ / (h n_v) with n_v = 2 * prior virtual draws:
+    # For a tiny prior the MAP satisfies y ≈ θ / (h n_v) with n_v = prior virtual draws:
     # every tenfold cut in the prior adds 400 model Elo to Δ, i.e. 200 * scale to A's rating.
     priors = [1.0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5]
     top = [bayes_elo([(0, 1, 1.0)], 2, prior=p).ratings[0] for p in priors]

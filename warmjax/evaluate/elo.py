@@ -19,12 +19,16 @@ the Bradley–Terry model with Rao–Kupper ties and a home advantage (Hunter 20
     P(second wins) =   γ2 / (θ h γ1 + γ2)
     P(draw)        = (θ² - 1) h γ1 γ2 / ((h γ1 + θ γ2) (θ h γ1 + γ2)).
 
-Prior: `prior` virtual draws per player (bayeselo's `prior 2`), each player's share spread
-evenly over the distinct opponents it actually met. A virtual draw is a game, so it involves
-two players: the pair (i, j) holds `prior/|O_i| + prior/|O_j|` virtual draws, where `O_i`
-is the set of i's opponents (in a two-player match, `2 * prior` draws). Virtual draws are
-colour-neutral: they are scored with `adv = 0`, so the prior depends on `Δ` only and is
-symmetric in the two players.
+Prior: virtual draws, exactly as bayeselo's `prior` command (default 2) adds them. Each
+player i spreads `prior / 2` virtual draws over its opponents in proportion to the real games
+it played against each: for every opponent j it adds `prior · 0.25 · n_ij / n_i` draws with i
+moving first against j and as many with i moving second, where `n_ij` counts the real games
+between i and j and `n_i` all of i's games. j does the same from its side, so the pair holds
+`0.5 · prior · n_ij · (1/n_i + 1/n_j)` virtual draws, half with each player first. They are
+scored like real draws, first-move advantage included. (In a match of two players that
+always play each other, that is one virtual draw with each player first, whatever n.) With
+the defaults, player 0 moving first and winning n = 1…5 games against player 1 gives model
+Elo differences 89.26, 150.16, 195.84, 232.22, 262.38, bayeselo v0057's own figures.
 
 Fit: the maximum a posteriori ratings by minorization–maximization (Hunter 2004, "MM
 algorithms for generalized Bradley–Terry models", Ann. Statist. 32(1):384–406). The
@@ -234,7 +238,8 @@ def bayes_elo(
       num_players: P, the number of players.
       advantage: first-move advantage in model Elo (bayeselo default 32.8).
       drawelo: draw parameter in model Elo, > 0 (bayeselo default 97.3).
-      prior: virtual draws per player, spread over the opponents it met; >= 0.
+      prior: bayeselo's prior: each player's `prior / 2` virtual draws, spread over its
+        opponents in proportion to the games played, half with each colour; >= 0.
       names: P player names for the table; default "player 0", "player 1", ...
       tol: stop when no model rating moves by more than `tol` Elo in one MM step.
       max_iterations: cap on MM steps; hitting it warns and sets `converged=False`.
@@ -275,18 +280,21 @@ def bayes_elo(
         raise ValueError(f"players with no games: {_name_list(names, idle)}")
     _check_identifiable(met, wins, draws, losses, prior, names)
 
-    # Virtual draws per unordered pair, stored half in each orientation [P, P].
-    opponents = met.sum(1).astype(np.float64)
-    share = prior / opponents
-    virtual = np.where(met, share[:, None] + share[None, :], 0.0) / 2.0
+    # bayeselo's prior: each player i spreads `prior` virtual draws over its real games, so
+    # opponent j gets prior · n_ij / n_i of them, half with i moving first and half with j
+    # moving first; j does the same from its side. They are scored like real draws, first-
+    # move advantage included: virtual[i, j] = draws with i first against j (symmetric).
+    n_pair = pair_games + pair_games.T  # [P, P] n_ij
+    virtual = 0.25 * prior * n_pair * (1.0 / played[:, None] + 1.0 / played[None, :])
+    fit_draws = draws + virtual
 
     h = 10.0 ** (advantage / 400.0)
     theta = 10.0 ** (drawelo / 400.0)
-    # Each real game: `first_terms` counts denominators h γ1 + θ γ2 (wins, draws);
-    # `second_terms` counts θ h γ1 + γ2 (losses, draws).
-    first_terms = wins + draws
-    second_terms = losses + draws
-    scored = first_terms.sum(1) + second_terms.sum(0) + virtual.sum(1) + virtual.sum(0)  # [P] W_i
+    # Each game, real or virtual: `first_terms` counts denominators h γ1 + θ γ2 (wins,
+    # draws); `second_terms` counts θ h γ1 + γ2 (losses, draws).
+    first_terms = wins + fit_draws
+    second_terms = losses + fit_draws
+    scored = first_terms.sum(1) + second_terms.sum(0)  # [P] W_i
 
     log_gamma = np.zeros(num_players)
     converged = False
@@ -294,9 +302,7 @@ def bayes_elo(
     step_tol = tol * _K
     for iterations in range(1, max_iterations + 1):
         gamma = np.exp(log_gamma)
-        weight = _mm_weights(first_terms, second_terms, gamma, h, theta) + _mm_weights(
-            virtual, virtual, gamma, 1.0, theta
-        )
+        weight = _mm_weights(first_terms, second_terms, gamma, h, theta)
         new = np.log(scored) - np.log(weight)
         new -= new.mean()
         step = np.max(np.abs(new - log_gamma))
@@ -312,7 +318,8 @@ def bayes_elo(
         )
 
     model = log_gamma / _K  # [P] model Elo, mean 0
-    precision = _neg_hessian(model, wins, draws, losses, virtual, advantage, drawelo)
+    precision = _neg_hessian(model, wins, fit_draws, losses, np.zeros_like(virtual), advantage,
+                             drawelo)
     ones = np.full((num_players, num_players), 1.0 / num_players)
     cov_model = np.linalg.inv(precision + ones) - ones
     cov_model = (cov_model + cov_model.T) / 2.0
