@@ -302,14 +302,16 @@ def test_switch_table(adaptive_runs):
                            ("connect_four", "rave")]
     c4 = cells[("connect_four", "rollout")]
     assert c4.switches == (3, 5) and c4.never == 1 and c4.never_after == 6
-    assert c4.mean == 4.0 and c4.std == pytest.approx(math.sqrt(2.0))
-    assert c4.text() == "4.0 ± 1.4 (2/3; 1 > 6)"
-    assert cells[("connect_four", "rave")].text() == "2.0 ± 1.4"
+    # Population std (ddof = 0) of (3, 5) is 1; the sample std is √2.
+    assert c4.mean == 4.0 and c4.std == pytest.approx(1.0)
+    assert c4.sample_std == pytest.approx(math.sqrt(2.0))
+    assert c4.text() == "4.0 ± 1.0 (2/3; 1 > 6)"
+    assert cells[("connect_four", "rave")].text() == "2.0 ± 1.0"
     assert cells[("othello", "rollout")].text() == "2.0"  # one seed: no spread
     md = tables.switch_markdown(list(cells.values()), runs)
     assert "| Enhancement | Othello | Connect Four |" in md
-    assert "| Rollout | 2.0 | 4.0 ± 1.4 (2/3; 1 > 6) |" in md
-    assert "| Rave | — | 2.0 ± 1.4 |" in md
+    assert "| Rollout | 2.0 | 4.0 ± 1.0 (2/3; 1 > 6) |" in md
+    assert "| Rave | — | 2.0 ± 1.0 |" in md
     assert "| > 6 | 6 |" in md  # the seed that never switched
     never = tables.SwitchCell("gobang", "wro", (), 2, 100, math.nan, math.nan)
     assert never.text() == "> 100 (0/2)"
@@ -395,6 +397,6 @@ def test_report_writes_pngs_and_summary(adaptive_runs, full, tmp_path):
     summary = (out / "summary.md").read_text()
     for name in [*pngs, "switch_iterations.md", "r_balance.md", "elo_sweep.md"]:
         assert f"({name})" in summary, name
-    assert "| Rollout | 2.0 | 4.0 ± 1.4 (2/3; 1 > 6) |" in summary
+    assert "| Rollout | 2.0 | 4.0 ± 1.0 (2/3; 1 > 6) |" in summary
     elo_link = f"{out_tournament.name}/elo.md"
     assert elo_link in summary

@@ -109,7 +109,8 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
     if cells:
         table = tables.switch_markdown(cells)
         write("switch_iterations.md",
-              "# Switch iteration of the adaptive warm start\n\nMean ± sample std over the "
+              "# Switch iteration of the adaptive warm start\n\nMean ± population std (ddof = 0, "
+              "as the PRICAI 2021 paper reports it) over the "
               "seeds that switched; (switched/runs; never switched > iterations run).\n\n"
               + tables.switch_markdown(cells, summaries))
         lines += ["## Adaptive switch iteration", "", table,

@@ -6,7 +6,9 @@ Inputs are what training and `warmjax.tournament` write: a run folder's `config.
 Conventions (where the papers are silent):
 
 - Spread over seeds is the sample standard deviation (ddof = 1); with a single seed no
-  spread is shown (Markdown) or drawn (plots).
+  spread is shown (Markdown) or drawn (plots). The one exception is the switch-iteration
+  table, which reports the population standard deviation (ddof = 0), as the PRICAI 2021
+  paper's figures imply; its cells also carry the sample std (`SwitchCell.sample_std`).
 - A variant is `(mode, enhancement, I′)`: `Baseline`, `<Enhancement> I′=k` (fixed) or
   `<Enhancement> adaptive`; anchors are variants of their own. Runs of different
   experiments or profiles with the same variant are pooled.
@@ -160,7 +162,8 @@ class SwitchCell:
     never: int  # seeds that never switched
     never_after: int | None  # fewest iterations completed by a never-switched seed
     mean: float  # over `switches`
-    std: float
+    std: float  # population std (ddof = 0), as the papers report it
+    sample_std: float = math.nan  # ddof = 1, for comparison with the other tables
 
     @property
     def runs(self) -> int:
@@ -187,9 +190,10 @@ def switch_table(runs: Sequence[RunSummary]) -> list[SwitchCell]:
         members = groups[key]
         switches = tuple(r.switch_iteration for r in members if r.switch_iteration is not None)
         never = [r.iterations for r in members if r.switch_iteration is None]
-        mean, std = mean_std(switches)
+        mean, sample_std = mean_std(switches)
+        std = float(np.std(switches)) if len(switches) > 1 else math.nan
         cells.append(SwitchCell(key[0], key[1], switches, len(never),
-                                min(never) if never else None, mean, std))
+                                min(never) if never else None, mean, std, sample_std))
     return cells
 
 
