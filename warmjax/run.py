@@ -120,6 +120,7 @@ def main(cfg: DictConfig) -> None:
     try:
         config = to_run_config(cfg)
     except ConfigError as err:
+        _remove_if_empty(cfg)
         print(f"error: {err}", file=sys.stderr)
         sys.exit(2)
     if not warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True))):
@@ -129,6 +130,28 @@ def main(cfg: DictConfig) -> None:
 
     print(f"run folder: {config.run_dir}")
     train(config)
+    folder = config.run_dir
+    print(f"done: the final network is {folder}/network.msgpack; next try\n"
+          f"  python -m warmjax.evaluate.versus '{folder}'\n"
+          + (f"  python -m warmjax.evaluate.oracle '{folder}'\n"
+             if config.game.name == "connect_four" else ""), end="")
+
+
+def _remove_if_empty(cfg: DictConfig) -> None:
+    """A rejected configuration leaves no empty run folder behind (Hydra made it)."""
+    from pathlib import Path
+
+    try:
+        folder = Path(str(cfg.run_dir)).resolve()
+        root = Path(str(cfg.run_root)).resolve()
+    except Exception:  # noqa: BLE001 - an unresolvable run_dir made no folder either
+        return
+    # The run folder and the experiment folder above it, up to run_root, if Hydra left them
+    # empty.
+    while folder != root and root in folder.parents and folder.is_dir() \
+            and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
 
 
 if __name__ == "__main__":

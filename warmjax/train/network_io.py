@@ -4,7 +4,8 @@ A run folder's final network is two files:
 
 - `network.json`: `{"format": "warmjax-network-v1", "game": {"name", "params"},
   "model": {"preset", "channels", "fc", "dropout"}, "num_actions", "obs_shape",
-  "iteration"}`, enough to rebuild the Flax module;
+  "iteration", "sha256"}`, enough to rebuild the Flax module, with the SHA-256 of the
+  msgpack file (checked on loading; files written before it was added have none);
 - `network.msgpack`: Flax's msgpack serialization (`flax.serialization.to_bytes`) of the
   variables `{"params": ..., "batch_stats": ...}`.
 
@@ -13,6 +14,7 @@ A run folder's final network is two files:
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ FORMAT = "warmjax-network-v1"
 
 def save_network(folder: Path, config, network, variables: Any, iteration: int) -> None:
     folder = Path(folder)
+    data = serialization.to_bytes(jax.device_get(variables))
     meta = {
         "format": FORMAT,
         "game": {"name": config.game.name, "params": dict(config.game.params)},
@@ -37,8 +40,9 @@ def save_network(folder: Path, config, network, variables: Any, iteration: int) 
         "num_actions": network.num_actions,
         "obs_shape": list(network.obs_shape),
         "iteration": int(iteration),
+        "sha256": hashlib.sha256(data).hexdigest(),
     }
-    atomic_write(folder / "network.msgpack", serialization.to_bytes(jax.device_get(variables)))
+    atomic_write(folder / "network.msgpack", data)
     atomic_write(folder / "network.json", json.dumps(meta, indent=2).encode())
 
 
@@ -65,8 +69,15 @@ def load_network(path: Path):
                            channels=model["channels"], fc=tuple(model["fc"]),
                            dropout=model["dropout"])
     template = network.init(jax.random.PRNGKey(0))
+    msgpack = folder / "network.msgpack"
     try:
-        variables = serialization.from_bytes(template, (folder / "network.msgpack").read_bytes())
+        data = msgpack.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{msgpack} is missing") from None
+    if "sha256" in meta and hashlib.sha256(data).hexdigest() != meta["sha256"]:
+        raise ValueError(f"{msgpack} is corrupt: its SHA-256 does not match network.json")
+    try:
+        variables = serialization.from_bytes(template, data)
     except Exception as err:  # noqa: BLE001
         raise ValueError(f"{folder / 'network.msgpack'} is corrupt or does not match "
                          f"network.json ({err})") from None

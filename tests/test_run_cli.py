@@ -1,0 +1,66 @@
+"""`python -m warmjax.run` as a user meets it: folder names, rejected settings, the last line,
+and the final network's checksum."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import pytest
+
+from warmjax.games import make
+from warmjax.nets import make_network
+from warmjax.train.config import RunConfig
+from warmjax.train.network_io import load_network, save_network
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args, cwd):
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    return subprocess.run([sys.executable, "-m", "warmjax.run", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_rejected_config_leaves_no_folder(tmp_path):
+    out = run_cli("+experiment=fixed_c4", "profile=smoke", "warmstart.iprime=500",
+                  f"run_root={tmp_path}", cwd=ROOT)
+    assert out.returncode == 2
+    assert "warmstart.iprime (I′ = 500) exceeds train.iterations" in out.stderr
+    assert "Traceback" not in out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_run_folder_name_and_last_lines(tmp_path):
+    out = run_cli("+experiment=baseline_c4", "profile=smoke", "tensorboard=false",
+                  "oracle.positions=16", f"run_root={tmp_path}", cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    (folder,) = (tmp_path / "baseline_c4").iterdir()
+    assert folder.name == "oracle.positions=16,profile=smoke,tensorboard=false"  # no run_root
+    assert (folder / "network.msgpack").exists()
+    last = out.stdout.strip().splitlines()[-3:]
+    assert last[0] == f"done: the final network is {folder}/network.msgpack; next try"
+    assert "warmjax.evaluate.versus" in last[1] and "warmjax.evaluate.oracle" in last[2]
+
+
+def test_network_checksum_catches_corruption(tmp_path):
+    env = make("connect_four")
+    network = make_network(env.num_actions, env.observation_shape, "small", channels=4,
+                           fc=(8, 8))
+    variables = network.init(jax.random.PRNGKey(0))
+    config = RunConfig(model=RunConfig().model.__class__(preset=None, channels=4, fc=(8, 8)))
+    save_network(tmp_path, config, network, variables, iteration=3)
+    meta = json.loads((tmp_path / "network.json").read_text())
+    assert len(meta["sha256"]) == 64
+    load_network(tmp_path)  # sound
+    path = tmp_path / "network.msgpack"
+    data = bytearray(path.read_bytes())
+    for i in range(100, 300):
+        data[i] ^= 0xFF  # 200 flipped bytes
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"network.msgpack is corrupt: its SHA-256"):
+        load_network(tmp_path)
