@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -116,8 +115,7 @@ class CheckpointDir:
             try:
                 return decode(path.read_bytes(), template)
             except (CorruptCheckpoint, OSError) as err:
-                message = (f"checkpoint {path.name} is corrupt or partial ({err}); "
-                           "falling back to the previous one")
-                warnings.warn(message, stacklevel=2)
-                log(f"[warning] {message}")
+                # Said once, through the run's log (a Python warning as well would repeat it).
+                log(f"[warning] checkpoint {path.name} is corrupt or partial ({err}); "
+                    "falling back to the previous one")
         return None
