@@ -64,3 +64,25 @@ def test_network_checksum_catches_corruption(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(ValueError, match=r"network.msgpack is corrupt: its SHA-256"):
         load_network(tmp_path)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["runs/no_such/profile=quik"], "error: no run folder runs/no_such/profile=quik"),
+    (["{run}", "--games", "7"], "--games must be even"),
+    (["{run}", "--opponents", "nobody"], "invalid choice: 'nobody'"),
+    (["{run}"], "network.msgpack is corrupt"),
+])
+def test_versus_user_errors(tmp_path, capsys, args, message):
+    from warmjax.evaluate import versus
+
+    env = make("connect_four")
+    network = make_network(env.num_actions, env.observation_shape, "small", channels=4,
+                           fc=(8, 8))
+    config = RunConfig(model=RunConfig().model.__class__(preset=None, channels=4, fc=(8, 8)))
+    save_network(tmp_path, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
+    (tmp_path / "network.msgpack").write_bytes(b"not a network")
+    with pytest.raises(SystemExit) as exit_info:
+        versus.main([a.format(run=tmp_path) for a in args])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

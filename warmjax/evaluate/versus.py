@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -66,10 +67,12 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
     return results
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m warmjax.evaluate.versus",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
-    parser.add_argument("--opponents", nargs="+", default=["random", "untrained", "pure_mcts"])
+    parser.add_argument("--opponents", nargs="+", default=["random", "untrained", "pure_mcts"],
+                        choices=OPPONENTS)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--simulations", type=int, default=None)
     parser.add_argument("--playouts", type=int, default=100)
@@ -77,9 +80,20 @@ def main():
                         help="plies sampled at the start of each game (default: the run's T′)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None)
-    args = parser.parse_args()
-    results = versus(args.run_dir, args.opponents, args.games, args.simulations, args.playouts,
-                     args.seed, args.temperature_moves)
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        parser.error(f"--games must be even and at least 2 (each side first in half), "
+                     f"got {args.games}")
+    if not Path(args.run_dir).is_dir():
+        print(f"error: no run folder {args.run_dir}", file=sys.stderr)
+        raise SystemExit(2)
+    try:
+        load_network(args.run_dir)  # a missing or corrupt network is named before compiling
+        results = versus(args.run_dir, args.opponents, args.games, args.simulations,
+                         args.playouts, args.seed, args.temperature_moves)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
     print("| opponent | wins | draws | losses | score |\n|---|---|---|---|---|")
     for name, r in results.items():
         print(f"| {name} | {r['wins']} | {r['draws']} | {r['losses']} | {r['score']:.3f} |")
