@@ -1,0 +1,85 @@
+"""`python -m warmjax.play`: scripted games through stdin, refusals, undo, hint, the end."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import pytest
+import yaml
+
+from warmjax import play
+from warmjax.games import make
+from warmjax.nets import make_network
+from warmjax.train.config import GameConfig, ModelConfig, RunConfig, SearchSettings
+from warmjax.train.network_io import save_network
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tiny_run(folder: Path, game: str) -> Path:
+    """A run folder holding an untrained tiny network and its config."""
+    env = make(game)
+    model = ModelConfig(preset=None, channels=4, fc=(8, 8))
+    config = RunConfig(game=GameConfig(name=game), model=model,
+                       search=SearchSettings(simulations=4))
+    network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8))
+    save_network(folder, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
+    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
+    return folder
+
+
+def test_scripted_connect_four_game_through_a_pipe(tmp_path):
+    run = tiny_run(tmp_path, "connect_four")
+    # A malformed move, an undo, a hint, then columns round and round until the game ends
+    # (moves into full columns are refused and the next line is read).
+    script = ["7x", "c", "undo", "hint", *(["a", "b", "c", "d", "e", "f"] * 12)]
+    out = subprocess.run([sys.executable, "-m", "warmjax.play", str(run), "--seed", "1"],
+                         input="\n".join(script) + "\n", capture_output=True, text=True,
+                         cwd=ROOT, env=dict(os.environ, JAX_PLATFORMS="cpu"), timeout=300)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "refused: cannot read '7x'" in text
+    assert "took back your last move and the agent's reply" in text
+    assert "agent's policy: " in text
+    assert "agent (O) plays" in text
+    assert "   a b c d e f" in text and " 6 " in text  # coordinates
+    assert "game over:" in text.splitlines()[-1]
+    if "refused: column" in text:
+        assert "is full" in text
+
+
+def run_in_process(run, lines, *args):
+    out = io.StringIO()
+    code = play.main([str(run), *args], stdin=io.StringIO("\n".join(lines) + "\n"), out=out)
+    return code, out.getvalue()
+
+
+def test_gobang_refuses_a_taken_cell_and_marks_the_last_move(tmp_path):
+    run = tiny_run(tmp_path, "gobang")
+    code, text = run_in_process(run, ["c3", "c3", "z9", "quit"])
+    assert code == 0
+    assert "refused: c3 is taken" in text
+    assert "refused: move 'z9' is off the 6x6 board" in text
+    assert " 3 . . x" in text  # the last move in lower case
+    assert text.rstrip().endswith("game abandoned")
+
+
+def test_second_player_and_end_of_input(tmp_path):
+    run = tiny_run(tmp_path, "othello")
+    code, text = run_in_process(run, ["pass"], "--colour", "second")
+    assert code == 0
+    assert text.index("agent (X) plays") < text.index("your move (O)")
+    assert "refused: you cannot pass: you have a legal move" in text
+    assert "end of input: game abandoned" in text
+
+
+def test_play_errors(tmp_path, capsys):
+    assert play.main([str(tmp_path / "missing")]) == 2
+    assert "error: no run folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        play.main([str(tmp_path), "--colour", "red"])

@@ -1,0 +1,213 @@
+"""Play against a trained agent in the terminal.
+
+    python -m warmjax.play runs/adaptive_c4/profile=quick [--colour second] [--seed 0]
+
+The game and its size come from the run folder; the agent is the run's final network with
+the run's search (`--player`, `--simulations` to change it), playing its most visited move.
+After every move the board is drawn with coordinates, the last move in lower case. Type a
+column letter for Connect Four (`c`, or its number `3`), a cell such as `c4` for Othello and
+Gobang, `pass` when passing is your only move, `undo` to take back your last move and the
+agent's reply, `hint` for the agent's policy over your moves, `quit` to stop. Input may come
+from a pipe: the game ends cleanly when it runs out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import jax
+import numpy as np
+import yaml
+
+from warmjax.games.env import EMPTY
+from warmjax.search.players import NETWORK_FREE, PLAYERS, make_player
+from warmjax.train.network_io import load_network
+
+CHARS = {0: ".", 1: "X", 2: "O"}
+
+
+class Game:
+    """The game state with its history, for undo. One unbatched pgx state at a time."""
+
+    def __init__(self, env, seed: int):
+        self.env = env
+        self.step = jax.jit(env.step)
+        self.states = [env.init(jax.random.PRNGKey(seed))]
+        self.moves: list[tuple[str, int]] = []  # (who, action)
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+    def play(self, who: str, action: int) -> None:
+        self.states.append(self.step(self.state, np.int32(action)))
+        self.moves.append((who, action))
+
+    def undo_to_last(self, who: str) -> bool:
+        """Takes back everything after (and including) `who`'s last move."""
+        for i in range(len(self.moves) - 1, -1, -1):
+            if self.moves[i][0] == who:
+                del self.moves[i:]
+                del self.states[i + 1:]
+                return True
+        return False
+
+
+def board_text(env, game: Game) -> str:
+    """The board with coordinates; the stone of the last move in lower case."""
+    board = env.board_array(game.state)
+    rows, cols = board.shape
+    marked = None
+    if len(game.states) > 1:
+        before = env.board_array(game.states[-2])
+        new = np.argwhere((before == EMPTY) & (board != EMPTY))
+        marked = tuple(new[0]) if len(new) else None
+    lines = ["   " + " ".join(chr(ord("a") + c) for c in range(cols))]
+    for r in range(rows):
+        cells = [CHARS[int(v)] for v in board[r]]
+        if marked is not None and marked[0] == r:
+            cells[marked[1]] = cells[marked[1]].lower()
+        lines.append(f"{r + 1:>2} " + " ".join(cells))
+    return "\n".join(lines)
+
+
+def move_label(env, action: int) -> str:
+    if env.name == "connect_four":
+        return chr(ord("a") + int(action))
+    return env.action_label(int(action))
+
+
+def parse_move(env, state, text: str) -> int:
+    """The action a typed move names, or ValueError with the reason it is refused."""
+    legal = np.asarray(state.legal_action_mask)
+    rows, cols = env.board_shape
+    if env.name == "connect_four":
+        if text.isdigit():
+            col = int(text) - 1
+        elif len(text) == 1 and text.isalpha():
+            col = ord(text) - ord("a")
+        else:
+            raise ValueError(f"cannot read {text!r}: type a column, a–{chr(ord('a') + cols - 1)}")
+        if not 0 <= col < cols:
+            raise ValueError(f"there is no column {text!r} (a–{chr(ord('a') + cols - 1)})")
+        if not legal[col]:
+            raise ValueError(f"column {text} is full")
+        return col
+    action = env.parse_action(text)
+    if legal[action]:
+        return action
+    if action == rows * cols:
+        raise ValueError("you cannot pass: you have a legal move")
+    board = env.board_array(state)
+    if board[divmod(action, cols)] != EMPTY:
+        raise ValueError(f"{text} is taken")
+    raise ValueError(f"{text} flips no disc")  # the only other illegal move: Othello
+
+
+def result_text(env, state, human_colour: str) -> str:
+    rewards = np.asarray(state.rewards)
+    if rewards[0] == rewards[1]:
+        return "game over: a draw"
+    mover = CHARS[env.colour_to_move(state)]  # the colour whose turn it would be
+    winner_is_mover = int(np.argmax(rewards)) == int(state.current_player)
+    winner = mover if winner_is_mover else ("O" if mover == "X" else "X")
+    return "game over: you win" if winner == human_colour else "game over: the agent wins"
+
+
+def main(argv=None, stdin=None, out=None) -> int:
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    parser = argparse.ArgumentParser(prog="python -m warmjax.play",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("run_dir")
+    parser.add_argument("--colour", choices=("first", "second"), default="first",
+                        help="move first (X) or second (O)")
+    parser.add_argument("--player", choices=[p for p in PLAYERS if p != "random"],
+                        default="mcts", help="the agent's search (default: baseline MCTS)")
+    parser.add_argument("--simulations", type=int, default=None,
+                        help="the agent's m (default: the run's)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if not Path(args.run_dir).is_dir():
+        print(f"error: no run folder {args.run_dir}", file=sys.stderr)
+        return 2
+    try:
+        env, network, variables = load_network(args.run_dir)
+        config = yaml.safe_load((Path(args.run_dir) / "config.yaml").read_text())
+    except (ValueError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    search = config["search"]
+    m = args.simulations or int(search["simulations"])
+    if m < 1:
+        parser.error("--simulations must be at least 1")
+    options = {}
+    if args.player not in NETWORK_FREE:
+        options = dict(fpu=search.get("fpu", 0.0),
+                       win_check=bool(search.get("win_check", False)))
+    agent = make_player(args.player, env, network.apply, num_simulations=m, **options)
+    act = jax.jit(lambda key, state: agent(variables, key, jax.tree_util.tree_map(
+        lambda x: x[None], state)))
+    human = "X" if args.colour == "first" else "O"
+    game = Game(env, args.seed)
+    key = jax.random.PRNGKey(args.seed)
+
+    def say(text=""):
+        print(text, file=out, flush=True)
+
+    say(f"{env.name} {env.board_shape[0]}x{env.board_shape[1]}: you are {human}, the agent "
+        f"plays {args.player} with m = {m}. Commands: undo, hint, quit.")
+    say(board_text(env, game))
+    while not bool(game.state.terminated):
+        to_move = CHARS[env.colour_to_move(game.state)]
+        if to_move != human:
+            key, k_act = jax.random.split(key)
+            action = int(act(k_act, game.state)[0][0])
+            game.play("agent", action)
+            say(f"agent ({to_move}) plays {move_label(env, action)}")
+            say(board_text(env, game))
+            continue
+        out.write(f"your move ({human}): ")
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            say("\nend of input: game abandoned")
+            return 0
+        text = line.strip().lower()
+        if not stdin.isatty():
+            say(text)  # echo piped input, so that the transcript reads like a session
+        if text == "":
+            continue
+        if text == "quit":
+            say("game abandoned")
+            return 0
+        if text == "undo":
+            if game.undo_to_last("human"):
+                say("took back your last move and the agent's reply")
+                say(board_text(env, game))
+            else:
+                say("nothing to undo")
+            continue
+        if text == "hint":
+            key, k_act = jax.random.split(key)
+            policy = np.asarray(act(k_act, game.state)[1][0])
+            legal = np.flatnonzero(np.asarray(game.state.legal_action_mask))
+            ranked = sorted(legal, key=lambda a: -policy[a])
+            say("agent's policy: " + ", ".join(f"{move_label(env, a)} {policy[a]:.0%}"
+                                               for a in ranked))
+            continue
+        try:
+            action = parse_move(env, game.state, text)
+        except ValueError as err:
+            say(f"refused: {err}")
+            continue
+        game.play("human", action)
+        say(board_text(env, game))
+    say(result_text(env, game.state, human))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
