@@ -94,7 +94,7 @@ def random_positions(reference, rng, count, max_plies):
     return found
 
 
-@pytest.mark.parametrize("rows,cols,k", [(4, 4, 4), (4, 5, 4), (4, 4, 3), (5, 3, 3)])
+@pytest.mark.parametrize("rows,cols,k", [(4, 4, 4), (4, 4, 3), (5, 3, 3), (3, 5, 3)])
 def test_move_values_match_minimax(rows, cols, k):
     reference = Minimax(rows, cols, k)
     solver = Solver(rows, cols, k)
