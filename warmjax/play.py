@@ -23,7 +23,7 @@ import yaml
 
 from warmjax.games.env import EMPTY
 from warmjax.search.players import NETWORK_FREE, PLAYERS, make_player
-from warmjax.train.network_io import load_network
+from warmjax.train.network_io import load_network, search_options
 
 CHARS = {0: ".", 1: "X", 2: "O"}
 
@@ -143,10 +143,7 @@ def main(argv=None, stdin=None, out=None) -> int:
     m = args.simulations or int(search["simulations"])
     if m < 1:
         parser.error("--simulations must be at least 1")
-    options = {}
-    if args.player not in NETWORK_FREE:
-        options = dict(fpu=search.get("fpu", 0.0),
-                       win_check=bool(search.get("win_check", False)))
+    options = {} if args.player in NETWORK_FREE else search_options(config)
     agent = make_player(args.player, env, network.apply, num_simulations=m, **options)
     act = jax.jit(lambda key, state: agent(variables, key, jax.tree_util.tree_map(
         lambda x: x[None], state)))

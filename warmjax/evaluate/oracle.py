@@ -25,7 +25,7 @@ import jax
 
 from warmjax.oracle import positions, score
 from warmjax.search.players import make_player
-from warmjax.train.network_io import load_network
+from warmjax.train.network_io import load_network, search_options
 
 PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
@@ -56,10 +56,9 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
     immediate = positions.immediate_wins(labelled)
     if simulations is None:
         simulations = int(config["search"]["simulations"])
-    if fpu is None:
-        fpu = config["search"].get("fpu", 0.0)
-    if win_check is None:
-        win_check = bool(config["search"].get("win_check", False))
+    options = search_options(config)
+    fpu = options["fpu"] if fpu is None else fpu
+    win_check = options["win_check"] if win_check is None else win_check
     search = dict(num_simulations=simulations, c_puct=float(config["search"]["c_puct"]),
                   fpu=fpu, win_check=win_check)
     key = jax.random.PRNGKey(seed)

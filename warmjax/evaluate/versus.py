@@ -26,7 +26,7 @@ import yaml
 
 from warmjax.evaluate.match import make_match, mean_score
 from warmjax.search.players import make_player
-from warmjax.train.network_io import load_network
+from warmjax.train.network_io import load_network, search_options
 
 OPPONENTS = ("random", "untrained", "pure_mcts", "pure_rave", "rhea")
 
@@ -42,10 +42,8 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
     if temperature_moves is None:
         temperature_moves = config["search"]["temperature_moves"]
     # The run's own search: its departures from the papers (fpu, win check) come along.
-    search = config["search"]
     me = make_player("mcts", env, network.apply, num_simulations=simulations,
-                     temperature_moves=temperature_moves, fpu=search.get("fpu", 0.0),
-                     win_check=bool(search.get("win_check", False)))
+                     temperature_moves=temperature_moves, **search_options(config))
     results = {}
     key = jax.random.PRNGKey(seed)
     for name in opponents:
@@ -88,7 +86,7 @@ def main(argv=None):
         print(f"error: no run folder {args.run_dir}", file=sys.stderr)
         raise SystemExit(2)
     try:
-        load_network(args.run_dir)  # a missing or corrupt network is named before compiling
+        # `versus` loads (and checks) the network before it compiles anything.
         results = versus(args.run_dir, args.opponents, args.games, args.simulations,
                          args.playouts, args.seed, args.temperature_moves)
     except ValueError as err:

@@ -9,9 +9,9 @@ RAVE:      (1 − β) · U(s,a) + β · [Q_rave(s,a) + c · P(s,a) · sqrt(N_rav
 Unvisited edges have Q = 0 (SPEC, AlphaZero General). First-play urgency (`fpu`, a named
 departure, method.md §2) replaces that 0 by another value: a number (1.0 counts an untried
 edge as a certain win, so a node tries its other moves early), or "parent", the mean value
-of the node's tried edges weighted by their visits. At a node none of whose edges has been tried, N(s) = 0 makes
-every score equal; as in AlphaZero General, `sqrt(N(s) + 1e-8)` then breaks the tie in
-favour of the highest prior (for N(s) ≥ 1 the 1e-8 vanishes in float32).
+of the node's tried edges weighted by their visits. At a node none of whose edges has been
+tried, N(s) = 0 makes every score equal; as in AlphaZero General, `sqrt(N(s) + 1e-8)` then
+breaks the tie in favour of the highest prior (for N(s) ≥ 1 the 1e-8 vanishes in float32).
 """
 
 from __future__ import annotations
