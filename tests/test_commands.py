@@ -12,6 +12,9 @@ import pathlib
 import subprocess
 import sys
 
+import jax
+import jax.numpy as jnp
+import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 from hydra.errors import HydraException
@@ -97,6 +100,53 @@ def test_headtohead_json(headtohead_run):
         assert 0.0 <= written["score"][name] <= 1.0
         assert written["score"][name] == pytest.approx((row["wins"] + 0.5 * row["draws"]) / 4)
     assert "| rollout |" in headtohead.markdown_scores(written["results"], "mcts")
+    assert (written["networks"], written["tie_break"]) == ("pair", "first")
+
+
+def test_headtohead_networks_per_pair_make_distinct_games(tmp_path):
+    # RAVE and MCTS are deterministic at T′ = 0 given their networks: with one shared network
+    # there are at most two distinct games (one per first mover); with a fresh pair of
+    # networks per game pair, the games differ (at m = 4 two pairs may still meet the same
+    # game: seed 0 gives 7 distinct of 8).
+    def distinct(networks):
+        config = HeadToHeadConfig(game="connect_four", games=8, simulations=4, seed=0,
+                                  enhancements=("rave",), networks=networks,
+                                  out=str(tmp_path / f"{networks}.json"), fast_compile=True)
+        return headtohead.run(config)["results"][0]["distinct_games"]
+
+    assert distinct("shared") <= 2
+    assert distinct("pair") >= 6
+
+
+def test_apply_each_scores_each_example_with_its_own_network():
+    from warmjax.games import make
+    from warmjax.nets import make_network
+
+    env = make("connect_four")
+    net = make_network(env.num_actions, env.observation_shape, "small")
+    stacked = net.init_each(jax.random.PRNGKey(0), 3)
+    obs = jax.random.bernoulli(jax.random.PRNGKey(1), 0.3, (3, *env.observation_shape))
+    logits, value = net.apply_each(stacked, obs.astype(jnp.float32))
+    for b in range(3):
+        one = jax.tree_util.tree_map(lambda x, b=b: x[b], stacked)
+        ref_logits, ref_value = net.apply(one, obs[b:b + 1].astype(jnp.float32))
+        np.testing.assert_allclose(np.asarray(logits[b]), np.asarray(ref_logits[0]),
+                                   rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(float(value[b]), float(ref_value[0]), rtol=1e-4, atol=1e-5)
+    assert not np.allclose(np.asarray(logits[0]), np.asarray(logits[1]))  # different networks
+
+
+def test_tie_break_first_or_random():
+    from warmjax.search.players import choose_actions
+
+    policy = jnp.tile(jnp.array([[0.0, 0.4, 0.2, 0.4]]), (200, 1))
+    no_sample = jnp.zeros(200, bool)
+    first = choose_actions(jax.random.PRNGKey(0), policy, no_sample, "first")
+    assert set(np.asarray(first).tolist()) == {1}
+    rand = np.asarray(choose_actions(jax.random.PRNGKey(0), policy, no_sample, "random"))
+    assert set(rand.tolist()) == {1, 3} and 60 < np.sum(rand == 1) < 140
+    with pytest.raises(ValueError, match="unknown tie_break 'last'"):
+        choose_actions(jax.random.PRNGKey(0), policy, no_sample, "last")
 
 
 @pytest.mark.parametrize("games,max_batch,expected", [
@@ -130,6 +180,8 @@ def test_orientation_rejects(overrides, message):
     (["model.preset=huge"], "unknown model 'huge'"),
     (["model.channels=0"], "network sizes must be positive"),
     (["enhancements=[rollout,mcts]"], "unknown enhancement 'mcts'"),
+    (["networks=one"], "unknown networks 'one'; choose from pair, shared"),
+    (["tie_break=last"], "unknown tie_break 'last'; choose from first, random"),
 ])
 def test_headtohead_rejects(overrides, message):
     with pytest.raises(ValueError, match=message):
@@ -172,19 +224,31 @@ def test_compose_defaults():
     assert config.enhancements == tuple(ENHANCEMENTS)
 
 
-@pytest.mark.parametrize("module,override,message", [
-    ("warmjax.orientation", "games_per_pair=3", "games_per_pair must be a positive even"),
-    ("warmjax.headtohead", "game=chess", "Could not find 'game/chess'"),
+@pytest.mark.parametrize("module,args,message", [
+    ("warmjax.orientation", ["games_per_pair=3"],
+     "orientation: error: games_per_pair must be a positive even"),
+    ("warmjax.headtohead", ["game=chess"],
+     "headtohead: error: Could not find 'game/chess'; choose from connect_four, gobang, othello"),
+    ("warmjax.headtohead", ["simulation=3"], "headtohead: error: Could not override 'simulation'"),
+    ("warmjax.run", ["+experiment=adaptive_c4", "game=chess"],
+     "error: Could not find 'game/chess'; choose from"),
+    ("warmjax.run", ["+experiment=adaptive_c4", "train.games=3", "hydra.run.dir=here"],
+     "error: invalid configuration: adaptive warm-start needs an even train.games"),
+    ("warmjax.tournament", ["no_such_run", "--out", "t"], "tournament: error: no_such_run"),
+    ("warmjax.tournament", ["no_such_run"], "error: the following arguments are required: --out"),
+    ("warmjax.report", ["--runs", "no_such_run"], "report: error: no_such_run"),
+    ("warmjax.evaluate.versus", ["no_such/run"], "error: no run folder no_such/run"),
 ])
-def test_cli_error_exits_cleanly_and_leaves_no_files(tmp_path, module, override, message):
+def test_cli_error_exits_cleanly_and_leaves_no_files(tmp_path, module, args, message):
+    # Every command reports a user's mistake as one `error:` line and exit status 2.
     env = dict(os.environ, JAX_PLATFORMS="cpu",
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     env.pop("HYDRA_FULL_ERROR", None)
     proc = subprocess.run(
-        [sys.executable, "-m", module, override],
+        [sys.executable, "-m", module, *args],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False,
     )
-    assert proc.returncode != 0
-    assert message in proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], proc.stderr
     assert list(tmp_path.iterdir()) == []

@@ -1,4 +1,5 @@
-"""The named departures from the papers: first-play urgency, root Dirichlet noise, win check.
+"""The named departures from the papers: first-play urgency, root Dirichlet noise, win check,
+random openings (the last is tested with self-play in test_train.py).
 
 Each is off by default; these tests check what each does when on, against hand-computed or
 scripted answers.
@@ -133,5 +134,14 @@ def test_paper_profile_keeps_the_papers_search(tmp_path):
     with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
         cfg = compose(config_name="config", overrides=["+experiment=adaptive_c4",
                                                        f"run_dir={tmp_path}"])
-    search = to_run_config(cfg).search
+    run = to_run_config(cfg)
+    search = run.search
     assert (search.fpu, search.dirichlet_fraction, search.win_check) == (0.0, 0.0, False)
+    assert run.train.random_opening == 0
+
+
+def test_negative_random_opening_is_named():
+    from warmjax.train.config import ConfigError, RunConfig
+
+    with pytest.raises(ConfigError, match="train.random_opening must be ≥ 0, got -1"):
+        RunConfig.from_dict({"train": {"random_opening": -1}})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import jax
@@ -191,7 +192,7 @@ def test_resume_rejects_other_settings(full, runs):
         run_tournament(config_for(runs, out, games=8), log=lambda s: None)
 
 
-def test_tournament_errors(runs, tmp_path):
+def test_tournament_errors(runs, tmp_path, capsys):
     other = tmp_path / "other"
     fabricate_run(other / "othello", game="othello")
     with pytest.raises(ValueError, match="same game.*othello"):
@@ -223,8 +224,10 @@ def test_tournament_errors(runs, tmp_path):
         TournamentConfig(runs=(), out="x", games=3)
     with pytest.raises(ValueError, match="too few for rhea"):
         TournamentConfig(runs=(), out="x", anchors=("rhea",), playouts=8)
-    with pytest.raises(SystemExit, match="tournament: error: .*same game"):
+    with pytest.raises(SystemExit) as exit_info:
         tour.main([str(runs / "base_s0"), str(other / "othello"), "--out", str(tmp_path / "t")])
+    assert exit_info.value.code == 2
+    assert re.search("tournament: error: .*same game", capsys.readouterr().err)
 
 
 def test_plan_batches_groups_matchups_within_limits():

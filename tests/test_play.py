@@ -79,7 +79,9 @@ def test_second_player_and_end_of_input(tmp_path):
 
 
 def test_play_errors(tmp_path, capsys):
-    assert play.main([str(tmp_path / "missing")]) == 2
+    with pytest.raises(SystemExit) as exit_info:
+        play.main([str(tmp_path / "missing")])
+    assert exit_info.value.code == 2
     assert "error: no run folder" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         play.main([str(tmp_path), "--colour", "red"])

@@ -149,6 +149,39 @@ def test_selfplay_records_and_value_targets():
     assert float(games.baseline_balance) < -8
 
 
+def test_random_opening_is_unrecorded_and_off_means_unchanged():
+    env, strong, weak = c4_players()
+    key = jax.random.PRNGKey(2)
+    plain = jax.jit(make_selfplay(env, strong, weak, 16, temperature_moves=2))
+    off = jax.jit(make_selfplay(env, strong, weak, 16, temperature_moves=2, random_opening=0))
+    a, b = plain(None, key, BASELINE, 0.5), off(None, key, BASELINE, 0.5)
+    for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
+        np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+
+    opened = jax.jit(make_selfplay(env, strong, weak, 16, temperature_moves=2,
+                                   random_opening=6))
+    games = jax.device_get(opened(None, key, BASELINE, 0.5))
+    valid, plies = np.asarray(games.valid), np.asarray(games.plies)
+    lead = np.argmax(valid, axis=0)  # the first recorded ply of each game
+    assert lead.max() <= 6 and len(set(lead.tolist())) >= 3  # k ~ U{0..6}, varied
+    step = jax.jit(env.step)
+    init_keys = jax.random.split(jax.random.split(key)[1], 16)
+    for g in range(16):
+        # Unrecorded before k, recorded from k to the end of the game.
+        np.testing.assert_array_equal(valid[:, g], (np.arange(len(valid)) >= lead[g])
+                                      & (np.arange(len(valid)) < plies[g]))
+        state = env.init(init_keys[g])
+        for t in range(plies[g]):
+            action = int(games.actions[t, g])
+            assert bool(state.legal_action_mask[action])  # random moves are legal ones
+            if valid[t, g]:
+                np.testing.assert_array_equal(games.obs[t, g], np.asarray(state.observation))
+                assert games.value[t, g] == games.results[g, int(state.current_player)]
+            state = step(state, action)
+        assert bool(state.terminated)
+        np.testing.assert_array_equal(games.results[g], np.asarray(state.rewards))
+
+
 def test_selfplay_balance_sign_follows_the_baseline_side():
     env, strong, weak = c4_players()
     selfplay = jax.jit(make_selfplay(env, strong, weak, 16, temperature_moves=0))

@@ -4,21 +4,29 @@
         model=small simulations=100 out=headtohead_othello.json
 
 Rollout, RAVE, RoRa, WRo and WRoRa (w = ½) each play `games` games against the baseline
-`mcts`, both sides searching with the same randomly initialised network (variables from
-`seed`) and m = `simulations` per move; each side moves first in half the games. Moves are
+`mcts` with m = `simulations` per move; each side moves first in half the games. Moves are
 the argmax of the root visit distribution from the first ply (T′ = 0). The reported score is
 the enhancement's mean score (win 1, draw ½, loss 0).
+
+Networks (`networks`): as the papers ran it (the thesis: each player's network randomly
+initialised on its own), the default `pair` gives each side its own untrained network, drawn
+afresh for every game pair (the two games of a pair swap who moves first and use the same
+two networks). `shared` is the older reading: one network, from `seed`, for both sides and
+all games.
+
+Ties at T′ = 0 (`tie_break`): `first` plays the lowest-index most-visited move, as AlphaZero
+General did at the time of PPSN 2020 (the default); `random` picks uniformly among the most
+visited, as its later versions do.
 
 The papers used AlphaZero General's network (preset `azg512`); the default here is the
 `small` preset (same layers, far fewer units) so that the command runs on a CPU. Pass
 `model=azg512` on an accelerator for the papers' setting.
 
-Note on determinism: with T′ = 0 the baseline `mcts` and plain `rave` are deterministic
-(network leaf values, ties broken by index), so `rave` vs `mcts` has only two distinct games,
-one per first mover, however many are played: its score carries the information of two
-games (vary `seed`, which also redraws the network, for more). The other enhancements
-evaluate leaves with random playouts, so their games differ. The JSON records the distinct
-move sequences of every pairing.
+Note on determinism: with T′ = 0 the baseline `mcts` and plain `rave` are deterministic given
+their networks (network leaf values, ties broken by index). With `networks=shared` and
+`tie_break=first`, `rave` vs `mcts` therefore has only two distinct games, one per first
+mover, however many are played. Per-pair networks make every pair's games differ. The JSON
+records, and the command prints, the distinct move sequences of every pairing.
 
 Config: `conf/headtohead.yaml` with the project's `game` and `model` groups (`game=othello`
 picks `conf/game/othello.yaml`, `model=azg512` picks `conf/model/azg512.yaml`).
@@ -37,6 +45,7 @@ import hydra
 import jax
 from omegaconf import DictConfig
 
+from warmjax import cli
 from warmjax.evaluate.experiment_cli import (
     Pairing,
     check_game,
@@ -50,9 +59,10 @@ from warmjax.evaluate.experiment_cli import (
 )
 from warmjax.games import make
 from warmjax.nets import PRESETS, make_network
-from warmjax.search.players import ENHANCEMENTS, make_player
+from warmjax.search.players import ENHANCEMENTS, TIE_BREAKS, make_player
 
 BASELINE = "mcts"
+NETWORKS = ("pair", "shared")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,11 +73,14 @@ class HeadToHeadConfig:
       game: "othello", "connect_four" or "gobang".
       game_params: the game's constructor settings; {} is the 6×6 board.
       games: games per enhancement, even (each side first in half).
-      seed: initialises the network (shared by both sides) and seeds the games.
+      seed: seeds the networks and the games.
       model: network preset (`warmjax.nets.PRESETS`); the papers used `azg512`.
       model_channels, model_fc: overrides of the preset's sizes (None: the preset's).
       simulations: m, simulations per move for both sides.
       weight: w of WRo and WRoRa.
+      networks: "pair" (each side its own untrained network, drawn per game pair) or
+        "shared" (one network for both sides and all games).
+      tie_break: "first" or "random" (see `warmjax.search.players.choose_actions`).
       enhancements: the enhancements to test.
       out: the JSON file to write; None means `headtohead_<game>.json`.
       max_batch: most games per compiled call; larger counts run in chunks.
@@ -83,6 +96,8 @@ class HeadToHeadConfig:
     model_fc: tuple[int, ...] | None = None
     simulations: int = 100
     weight: float = 0.5
+    networks: str = "pair"
+    tie_break: str = "first"
     enhancements: tuple[str, ...] = ENHANCEMENTS
     out: str | None = None
     max_batch: int = 256
@@ -98,6 +113,12 @@ class HeadToHeadConfig:
         env = make(self.game, **self.game_params)
         make_network(env.num_actions, env.observation_shape, self.model,
                      channels=self.model_channels, fc=self.model_fc)  # checks the sizes
+        if self.networks not in NETWORKS:
+            raise ValueError(f"unknown networks {self.networks!r}; choose from "
+                             f"{', '.join(NETWORKS)}")
+        if self.tie_break not in TIE_BREAKS:
+            raise ValueError(f"unknown tie_break {self.tie_break!r}; choose from "
+                             f"{', '.join(TIE_BREAKS)}")
         if not 0.0 <= self.weight <= 1.0:
             raise ValueError(f"weight must be in [0, 1], got {self.weight}")
         if not self.enhancements or len(set(self.enhancements)) != len(self.enhancements):
@@ -133,18 +154,27 @@ def run(config: HeadToHeadConfig) -> dict:
     network = make_network(env.num_actions, env.observation_shape, config.model,
                            channels=config.model_channels, fc=config.model_fc)
     init_key, games_key = jax.random.split(jax.random.key(config.seed))
-    params = network.init(init_key)
-    baseline = make_player(BASELINE, env, network.apply, num_simulations=config.simulations,
-                           temperature_moves=0)
+    per_pair = config.networks == "pair"
+    params = None if per_pair else network.init(init_key)
+    apply = network.apply_each if per_pair else network.apply
+
+    def draw_params(key, pairs):
+        key_a, key_b = jax.random.split(key)
+        return network.init_each(key_a, pairs), network.init_each(key_b, pairs)
+
+    def player(name, **kwargs):
+        return make_player(name, env, apply, num_simulations=config.simulations,
+                           temperature_moves=0, tie_break=config.tie_break, **kwargs)
+
+    baseline = player(BASELINE)
     started = time.perf_counter()
     outcomes = play_pairings(
         env,
         config.game,
         (
-            Pairing(f"{name} vs {BASELINE}",
-                    make_player(name, env, network.apply, num_simulations=config.simulations,
-                                temperature_moves=0, weight=config.weight),
-                    baseline, jax.random.fold_in(games_key, index), params, params)
+            Pairing(f"{name} vs {BASELINE}", player(name, weight=config.weight), baseline,
+                    jax.random.fold_in(games_key, index), params, params,
+                    draw_params if per_pair else None)
             for index, name in enumerate(config.enhancements)
         ),
         config.games,
@@ -163,6 +193,8 @@ def run(config: HeadToHeadConfig) -> dict:
         "model": config.model,
         "simulations": config.simulations,
         "weight": config.weight,
+        "networks": config.networks,
+        "tie_break": config.tie_break,
         "temperature_moves": 0,
         **provenance(config, started),
     }
@@ -175,12 +207,16 @@ def main(cfg: DictConfig) -> None:
     config = config_or_exit(HeadToHeadConfig, cfg, "headtohead")
     payload = run(config)
     height, width = payload["board"]
+    networks = ("a fresh pair of networks per game pair" if config.networks == "pair"
+                else "one network shared by both sides")
     print(f"\nHead-to-head, {config.game} {height}x{width}: each enhancement's mean score against "
-          f"{BASELINE} ({config.games} games each, untrained '{config.model}' network, "
-          f"m = {config.simulations}, w = {config.weight}, T' = 0, seed {config.seed})\n")
+          f"{BASELINE} ({config.games} games each, untrained '{config.model}' networks: "
+          f"{networks}; m = {config.simulations}, w = {config.weight}, T' = 0, ties: "
+          f"{config.tie_break}, seed {config.seed})\n")
     print(markdown_scores(payload["results"], BASELINE))
     print(f"\nwrote {config.out_path} ({payload['wall_s']:.0f} s)")
 
 
 if __name__ == "__main__":
+    cli.check_overrides("headtohead", "headtohead")
     main()

@@ -44,6 +44,7 @@ import jax
 import numpy as np
 from omegaconf import DictConfig
 
+from warmjax import cli
 from warmjax.evaluate.experiment_cli import (
     Pairing,
     check_game,
@@ -210,4 +211,5 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
+    cli.check_overrides("orientation", "orientation")
     main()

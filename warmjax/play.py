@@ -13,7 +13,6 @@ from a pipe: the game ends cleanly when it runs out.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import jax
 import numpy as np
 import yaml
 
+from warmjax import cli
 from warmjax.games.env import EMPTY
 from warmjax.search.players import NETWORK_FREE, PLAYERS, make_player
 from warmjax.train.network_io import load_network, search_options
@@ -119,7 +119,7 @@ def result_text(env, state, human_colour: str) -> str:
 def main(argv=None, stdin=None, out=None) -> int:
     stdin = stdin or sys.stdin
     out = out or sys.stdout
-    parser = argparse.ArgumentParser(prog="python -m warmjax.play",
+    parser = cli.ArgumentParser(prog="python -m warmjax.play",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--colour", choices=("first", "second"), default="first",
@@ -131,14 +131,12 @@ def main(argv=None, stdin=None, out=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if not Path(args.run_dir).is_dir():
-        print(f"error: no run folder {args.run_dir}", file=sys.stderr)
-        return 2
+        cli.fail(f"no run folder {args.run_dir}")
     try:
         env, network, variables = load_network(args.run_dir)
         config = yaml.safe_load((Path(args.run_dir) / "config.yaml").read_text())
     except (ValueError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        cli.fail(err)
     search = config["search"]
     m = args.simulations or int(search["simulations"])
     if m < 1:

@@ -14,13 +14,13 @@ conventions (sample std, runs that never switched, grouping into variants).
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from warmjax import cli
 from warmjax.evaluate import plots, tables
 from warmjax.evaluate.tournament import expand_runs
 
@@ -56,11 +56,11 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
       ValueError: an unreadable run folder or an unfinished tournament.
     """
     log = log or (lambda s: print(s, file=sys.stderr))
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = Path(out)  # made at the first write, so bad input leaves no folder behind
     written: dict[str, Path] = {}
 
     def write(name: str, text: str) -> Path:
+        out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / name
         path.write_text(text)
         written[name] = path
@@ -147,7 +147,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
+    parser = cli.ArgumentParser(
         prog="python -m warmjax.report",
         description="The papers' figures and tables (PNG + Markdown) from run folders and "
                     "tournaments.")
@@ -161,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         written = write_report(args.runs, args.tournaments, args.out)
     except ValueError as err:
-        raise SystemExit(f"report: error: {err}") from None
+        cli.fail(err, "report")
     print(f"wrote {len(written)} files to {args.out}; start with {args.out}/summary.md")
 
 

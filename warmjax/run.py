@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 import sys
 import time
-from pathlib import Path
 
 import hydra
 from omegaconf import DictConfig, OmegaConf
 
+from warmjax import cli
 from warmjax.train.config import ConfigError, RunConfig
 
-CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
+CONF_DIR = cli.CONF_DIR
 EXTRA_KEYS = ("run_root", "confirm_paper_on_cpu")
 
 
@@ -121,8 +121,7 @@ def main(cfg: DictConfig) -> None:
         config = to_run_config(cfg)
     except ConfigError as err:
         _remove_if_empty(cfg)
-        print(f"error: {err}", file=sys.stderr)
-        sys.exit(2)
+        cli.fail(err)
     if not warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True))):
         print("stopped; nothing was run.")
         return
@@ -146,13 +145,17 @@ def _remove_if_empty(cfg: DictConfig) -> None:
         root = Path(str(cfg.run_root)).resolve()
     except Exception:  # noqa: BLE001 - an unresolvable run_dir made no folder either
         return
-    # The run folder and the experiment folder above it, up to run_root, if Hydra left them
-    # empty.
-    while folder != root and root in folder.parents and folder.is_dir() \
-            and not any(folder.iterdir()):
+    # The run folder wherever it is (hydra.run.dir may put it outside run_root), then the
+    # folders above it up to run_root, if Hydra left them empty.
+    if folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
         folder = folder.parent
+        while folder != root and root in folder.parents and folder.is_dir() \
+                and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
 
 
 if __name__ == "__main__":
+    cli.check_overrides("config", None)
     main()

@@ -18,7 +18,7 @@ import sys
 import time
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import jax
@@ -26,6 +26,7 @@ from omegaconf import DictConfig, OmegaConf
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from warmjax import cli
 from warmjax.evaluate.match import PairOutcome, play_pair
 from warmjax.games import GAMES, make
 from warmjax.search.players import Player
@@ -125,11 +126,11 @@ def config_from_dict(cls: type, cfg: DictConfig | dict) -> Any:
 
 
 def config_or_exit(cls: type, cfg: DictConfig, command: str) -> Any:
-    """`config_from_dict`, turning a bad setting into `command: error: ...` and exit 1."""
+    """`config_from_dict`, turning a bad setting into `command: error: ...` and exit 2."""
     try:
         return config_from_dict(cls, cfg)
     except ValueError as err:
-        raise SystemExit(f"{command}: error: {err}") from None
+        cli.fail(err, command)
 
 
 # --------------------------------------------------------------------------------------
@@ -145,6 +146,7 @@ class Pairing(NamedTuple):
     key: jax.Array
     params_a: Any = None
     params_b: Any = None
+    draw_params: Callable[[jax.Array, int], tuple[Any, Any]] | None = None  # see play_pair
 
 
 def play_pairings(
@@ -176,6 +178,7 @@ def play_pairings(
                 env, pairing.player_a, pairing.player_b, games, pairing.key,
                 pairing.params_a, pairing.params_b, max_batch=max_batch,
                 fast_compile=fast_compile, on_chunk=lambda k, task=task: bar.advance(task, k),
+                draw_params=pairing.draw_params,
             )
             if bar.disable:
                 log(f"{game}: {pairing.label}: {outcome.wins}-{outcome.draws}-{outcome.losses} "

@@ -217,6 +217,7 @@ def play_pair(
     max_batch: int = 256,
     fast_compile: bool = False,
     on_chunk: Callable[[int], None] | None = None,
+    draw_params: Callable[[jax.Array, int], tuple[Any, Any]] | None = None,
 ) -> PairOutcome:
     """Plays `games` games of A against B: one compiled match, called once per chunk.
 
@@ -232,16 +233,27 @@ def play_pair(
       max_batch: most games per call.
       fast_compile: compile with XLA's backend optimisation level 0.
       on_chunk: called with the number of games finished after every chunk (progress).
+      draw_params: if given, `draw_params(key, pairs) -> (params_a, params_b)` draws fresh
+        networks for each chunk, stacked per game pair: pair i is game i (A first) and game
+        G/2 + i (B first) of the chunk, and both its games use entry i of each side (the
+        players must then score each example with its own network, as `Network.apply_each`
+        does). `params_a` and `params_b` are ignored.
 
     Returns:
       A `PairOutcome` (counts from A's side, distinct move sequences, compile and run time).
     """
     chunks, batch = chunking(games, max_batch)
     half = batch // 2
-    match = jax.jit(make_match(env, player_a, player_b, batch, record=True))
+    match = make_match(env, player_a, player_b, batch, record=True)
+
+    def chunk(params_a, params_b, key):
+        if draw_params is not None:
+            params_a, params_b = draw_params(jax.random.fold_in(key, 1), half)
+        return match(params_a, params_b, key)
+
     start = time.perf_counter()
     options = {"xla_backend_optimization_level": 0} if fast_compile else None
-    compiled = match.lower(params_a, params_b, key).compile(compiler_options=options)
+    compiled = jax.jit(chunk).lower(params_a, params_b, key).compile(compiler_options=options)
     compile_s = time.perf_counter() - start
 
     start = time.perf_counter()

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import jax
 
+from warmjax import cli
 from warmjax.oracle import positions, score
 from warmjax.search.players import make_player
 from warmjax.train.network_io import load_network, search_options
@@ -126,7 +126,7 @@ def markdown(result: dict) -> str:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m warmjax.evaluate.oracle",
+    parser = cli.ArgumentParser(prog="python -m warmjax.evaluate.oracle",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--simulations", type=int, default=None,
@@ -147,8 +147,7 @@ def main(argv=None) -> None:
     if args.simulations is not None and args.simulations < 1:
         parser.error("--simulations must be at least 1")
     if not Path(args.run_dir).is_dir():
-        print(f"error: no run folder {args.run_dir}", file=sys.stderr)
-        raise SystemExit(2)
+        cli.fail(f"no run folder {args.run_dir}")
     fpu = args.fpu
     if fpu is not None and fpu != "parent":
         try:
@@ -160,8 +159,7 @@ def main(argv=None) -> None:
                         args.positions, players=args.players, fpu=fpu,
                         win_check=args.win_check)
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        raise SystemExit(2) from None
+        cli.fail(err)
     print(markdown(result))
     out = Path(args.out) if args.out else Path(args.run_dir) / "oracle.json"
     out.write_text(json.dumps(result, indent=2) + "\n")

@@ -53,7 +53,6 @@ Output folder (`--out`):
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import glob
 import hashlib
@@ -73,6 +72,7 @@ import jax.numpy as jnp
 import numpy as np
 import yaml
 
+from warmjax import cli
 from warmjax.evaluate.elo import EloResult, bayes_elo
 from warmjax.evaluate.match import NO_MOVE, make_match
 from warmjax.nets import make_network
@@ -681,7 +681,7 @@ def _kind_text(kind: tuple) -> str:
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int | None]:
     """The command line → `(config, max_batches)` (ValueError for impossible settings)."""
-    parser = argparse.ArgumentParser(
+    parser = cli.ArgumentParser(
         prog="python -m warmjax.tournament",
         description="Round-robin tournament of trained networks (and anchors) with Bayesian "
                     "Elo. Rerun the same command to resume.")
@@ -721,7 +721,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         config, max_batches = parse_args(argv)
         result = run_tournament(config, max_batches=max_batches)
     except ValueError as err:
-        raise SystemExit(f"tournament: error: {err}") from None
+        cli.fail(err, "tournament")
     if result.elo is None:
         print(f"{_pairs(result.pending_pairs)} still to play; rerun to go on")
         return

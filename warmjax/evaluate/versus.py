@@ -15,15 +15,14 @@ optionally writes JSON.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import jax
 import yaml
 
+from warmjax import cli
 from warmjax.evaluate.match import make_match, mean_score
 from warmjax.search.players import make_player
 from warmjax.train.network_io import load_network, search_options
@@ -66,7 +65,7 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m warmjax.evaluate.versus",
+    parser = cli.ArgumentParser(prog="python -m warmjax.evaluate.versus",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--opponents", nargs="+", default=["random", "untrained", "pure_mcts"],
@@ -83,15 +82,13 @@ def main(argv=None):
         parser.error(f"--games must be even and at least 2 (each side first in half), "
                      f"got {args.games}")
     if not Path(args.run_dir).is_dir():
-        print(f"error: no run folder {args.run_dir}", file=sys.stderr)
-        raise SystemExit(2)
+        cli.fail(f"no run folder {args.run_dir}")
     try:
         # `versus` loads (and checks) the network before it compiles anything.
         results = versus(args.run_dir, args.opponents, args.games, args.simulations,
                          args.playouts, args.seed, args.temperature_moves)
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        raise SystemExit(2) from None
+        cli.fail(err)
     print("| opponent | wins | draws | losses | score |\n|---|---|---|---|---|")
     for name, r in results.items():
         print(f"| {name} | {r['wins']} | {r['draws']} | {r['losses']} | {r['score']:.3f} |")

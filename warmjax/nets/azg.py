@@ -130,6 +130,20 @@ class Network:
         """
         return self.module.clone(conv_impl="xla").apply(variables, obs, train=False)
 
+    def apply_each(self, variables: Any, obs: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """Inference with one network per example: `variables` carry a leading `[B]` axis
+        (from `init_each`), and example b is scored by network b. Same outputs as `apply`."""
+
+        def one(v, o):
+            logits, value = self.apply(v, o[None])
+            return logits[0], value[0]
+
+        return jax.vmap(one)(variables, obs)
+
+    def init_each(self, key: jax.Array, count: int) -> Any:
+        """`count` independently initialised networks, stacked on a leading axis."""
+        return jax.vmap(self.init)(jax.random.split(key, count))
+
     def apply_train(self, variables: Any, obs: jax.Array, dropout_key: jax.Array):
         """Training mode: batch statistics and dropout.
 

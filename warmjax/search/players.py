@@ -70,11 +70,26 @@ class Player:
         return self.act(params, key, states, self.weight if weight is None else weight)
 
 
-def choose_actions(key: jax.Array, policy: jax.Array, sample: jax.Array) -> jax.Array:
-    """Samples from `policy [B, A]` where `sample [B]`, argmax elsewhere (first on ties)."""
+TIE_BREAKS = ("first", "random")
+
+
+def choose_actions(key: jax.Array, policy: jax.Array, sample: jax.Array,
+                   tie_break: str = "first") -> jax.Array:
+    """Samples from `policy [B, A]` where `sample [B]`, argmax elsewhere.
+
+    `tie_break` settles equal maxima: "first" takes the lowest index (AlphaZero General at
+    the time of PPSN 2020), "random" one of them uniformly (its later versions).
+    """
     logits = jnp.where(policy > 0, jnp.log(jnp.maximum(policy, 1e-30)), -jnp.inf)
     sampled = jax.random.categorical(key, logits, axis=-1)
-    return jnp.where(sample, sampled, jnp.argmax(policy, axis=-1)).astype(jnp.int32)
+    if tie_break == "first":
+        best = jnp.argmax(policy, axis=-1)
+    elif tie_break == "random":
+        top = policy >= jnp.max(policy, axis=-1, keepdims=True)
+        best = jax.random.categorical(key, jnp.where(top, 0.0, -jnp.inf), axis=-1)
+    else:
+        raise ValueError(f"unknown tie_break {tie_break!r}; choose from {', '.join(TIE_BREAKS)}")
+    return jnp.where(sample, sampled, best).astype(jnp.int32)
 
 
 def make_player(
@@ -92,6 +107,7 @@ def make_player(
     dirichlet_fraction: float = 0.0,
     dirichlet_alpha: float = 1.0,
     win_check: bool = False,
+    tie_break: str = "first",
     rhea: RheaConfig | None = None,
 ) -> Player:
     """Builds a player by name (see the module docstring for the variants).
@@ -110,6 +126,8 @@ def make_player(
       win_check: a departure from the papers, off by default: a tree search plays a move
         that wins at once whenever one exists (the first such), whatever the visits say; its
         policy (the training target) stays the visit distribution.
+      tie_break: how a tree search's argmax move settles equal visit counts: "first"
+        (lowest index) or "random" (see `choose_actions`).
       rhea: RHEA settings (defaults to SPEC §4, with budget = num_simulations).
 
     Raises:
@@ -120,6 +138,8 @@ def make_player(
     uses_network = name not in NETWORK_FREE
     if uses_network and apply_fn is None:
         raise ValueError(f"player {name!r} needs a network")
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"unknown tie_break {tie_break!r}; choose from {', '.join(TIE_BREAKS)}")
 
     if name == "random":
 
@@ -159,7 +179,7 @@ def make_player(
         search_key, act_key = jax.random.split(key)
         out = search(params, search_key, states, weight)
         sample = states._step_count < temperature_moves
-        actions = choose_actions(act_key, out.policy, sample)
+        actions = choose_actions(act_key, out.policy, sample, tie_break)
         if win_check:
             wins = winning_moves(env, states)
             actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)

@@ -71,6 +71,9 @@ class TrainConfig:
     batch_size: int = 64  # bs
     learning_rate: float = 0.005  # lr
     reset_optimizer: bool = True  # fresh Adam state every iteration, as AlphaZero General
+    # Departure from the papers, off in profile=paper (method.md §2): each self-play game
+    # opens with k ~ U{0..K} uniformly random moves, not recorded. 0: off.
+    random_opening: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -182,6 +185,8 @@ def validate(config: RunConfig) -> None:
                         f"got {c.train.replay_iterations}")
     if c.train.epochs < 0 or c.train.batch_size < 1:
         problems.append("train.epochs must be ≥ 0 and train.batch_size ≥ 1")
+    if c.train.random_opening < 0:
+        problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
     if c.train.learning_rate <= 0:
         problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
     if not (c.search.fpu == "parent" or isinstance(c.search.fpu, (int, float))):
@@ -196,4 +201,6 @@ def validate(config: RunConfig) -> None:
     if c.keep_checkpoints < 1:
         problems.append(f"keep_checkpoints must be at least 1, got {c.keep_checkpoints}")
     if problems:
+        if len(problems) == 1:
+            raise ConfigError(f"invalid configuration: {problems[0]}")
         raise ConfigError("invalid configuration:\n  - " + "\n  - ".join(problems))

@@ -102,7 +102,7 @@ class Trainer:
                                    temperature_moves=c.arena.temperature_moves, **search)
         self.oracle, self.oracle_states = self._make_oracle(search)
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
-                                      t_self)
+                                      t_self, c.train.random_opening)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size)
         self.arena = make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)

@@ -41,6 +41,7 @@ def make_selfplay(
     enhancement: Player | None,
     num_games: int,
     temperature_moves: int,
+    random_opening: int = 0,
 ):
     """Builds `selfplay(params, key, kind, weight) -> SelfPlayResult`.
 
@@ -50,6 +51,7 @@ def make_selfplay(
       enhancement: the warm-start player, or None when no warm start is configured.
       num_games: E.
       temperature_moves: T′.
+      random_opening: K, the most uniformly random opening moves of a game; 0: none.
     """
     max_plies = int(env.max_plies)
     half = num_games // 2
@@ -66,6 +68,10 @@ def make_selfplay(
         key, init_key = jax.random.split(key)
         states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
         first_mover = states.current_player
+        opening = jnp.zeros(num_games, jnp.int32)
+        if random_opening > 0:  # extra keys only when on, so off stays bit-identical
+            key, k_open = jax.random.split(key)
+            opening = jax.random.randint(k_open, (num_games,), 0, random_opening + 1)
 
         def cond(carry):
             states, ply, *_ = carry
@@ -77,21 +83,29 @@ def make_selfplay(
             enh_turn = (ply % 2 == 0) == first_half
             use_enh = jnp.where(kind == ENHANCED, True, jnp.where(kind == BASELINE, False, enh_turn))
             live = ~states.terminated
+            searched = live
+            if random_opening > 0:
+                searched = live & (states._step_count >= opening)
             if enhancement is None:
                 action, policy = baseline(params, k_base, states, weight)
             else:
                 enh_a, enh_p = jax.lax.cond(
-                    jnp.any(use_enh & live),
+                    jnp.any(use_enh & searched),
                     lambda: play(enhancement, params, k_enh, states, weight),
                     lambda: nothing(),
                 )
                 base_a, base_p = jax.lax.cond(
-                    jnp.any(~use_enh & live),
+                    jnp.any(~use_enh & searched),
                     lambda: play(baseline, params, k_base, states, weight),
                     lambda: nothing(),
                 )
                 action = jnp.where(use_enh, enh_a, base_a)
                 policy = jnp.where(use_enh[:, None], enh_p, base_p)
+            if random_opening > 0:
+                key, k_rand = jax.random.split(key)
+                legal = states.legal_action_mask
+                uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
+                action = jnp.where(searched | ~live, action, uniform)
             sampled = states._step_count < temperature_moves
             target = jnp.where(sampled[:, None], policy,
                                jax.nn.one_hot(action, num_actions, dtype=jnp.float32))
@@ -99,7 +113,7 @@ def make_selfplay(
             obs = obs.at[ply].set(states.observation)
             targets = targets.at[ply].set(target)
             movers = movers.at[ply].set(states.current_player)
-            valid = valid.at[ply].set(live)
+            valid = valid.at[ply].set(searched)
             actions = actions.at[ply].set(action)
             states = jax.vmap(env.step)(states, action)
             results = results + states.rewards

@@ -1,0 +1,70 @@
+"""How every command reports a user's mistake: one `error: …` line on stderr and exit 2.
+
+`fail` is that line. `check_overrides` runs before a Hydra command's `main`: it composes the
+config from the command line the way Hydra will, and turns a bad override (an unknown group
+choice, a misspelt key, a malformed value) into such a line instead of Hydra's multi-line
+report and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import re
+import sys
+from typing import NoReturn
+
+CONF_DIR = str(pathlib.Path(__file__).resolve().parent.parent / "conf")
+USER_ERROR = 2
+
+
+def fail(message: object, command: str | None = None) -> NoReturn:
+    """Prints `[command: ]error: message` to stderr and exits with status 2."""
+    prefix = f"{command}: " if command else ""
+    print(f"{prefix}error: {message}", file=sys.stderr)
+    sys.exit(USER_ERROR)
+
+
+def hydra_message(err: Exception) -> str:
+    """One line from a Hydra composition error: what is wrong and, for a missing group
+    choice, the choices there are."""
+    text = str(err)
+    first = text.splitlines()[0] if text else type(err).__name__
+    first = re.sub(r"^In '[^']*': ", "", first)
+    options = re.search(r"Available options in '[^']*':\n((?:\t.*\n?)+)", text)
+    if options:
+        choices = [line.strip() for line in options.group(1).splitlines() if line.strip()]
+        return f"{first}; choose from {', '.join(choices)}"
+    rest = [line.strip() for line in text.splitlines()[1:] if line.strip()]
+    if rest and not rest[0].startswith("See https://"):
+        return f"{first} ({rest[0]})"
+    return first
+
+
+def check_overrides(config_name: str, command: str | None, argv: list[str] | None = None) -> None:
+    """Composes `conf/<config_name>.yaml` with the command line's overrides and exits with
+    one `error:` line if Hydra would refuse them.
+
+    Flags (`--help`, `-m`, …) and `hydra.*` overrides are left to Hydra itself, and so is a
+    multirun command line, whose sweeps only Hydra's launcher composes.
+    """
+    from hydra import compose, initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if any(a.startswith("-") for a in args):
+        return
+    overrides = [a for a in args if not a.lstrip("+~").startswith("hydra")]
+    try:
+        with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+            compose(config_name=config_name, overrides=overrides)
+    except (HydraException, OmegaConfBaseException) as err:
+        fail(hydra_message(err), command)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """`argparse.ArgumentParser` whose usage errors are one `prog: error: …` line, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(message, self.prog)
