@@ -81,6 +81,7 @@ class HeadToHeadConfig:
       networks: "pair" (each side its own untrained network, drawn per game pair) or
         "shared" (one network for both sides and all games).
       tie_break: "first" or "random" (see `warmjax.search.players.choose_actions`).
+      reuse_tree: both sides go on from the played move's subtree (`search/reuse.py`).
       enhancements: the enhancements to test.
       out: the JSON file to write; None means `headtohead_<game>.json`.
       max_batch: most games per compiled call; larger counts run in chunks.
@@ -98,6 +99,7 @@ class HeadToHeadConfig:
     weight: float = 0.5
     networks: str = "pair"
     tie_break: str = "first"
+    reuse_tree: bool = False
     enhancements: tuple[str, ...] = ENHANCEMENTS
     out: str | None = None
     max_batch: int = 256
@@ -164,7 +166,8 @@ def run(config: HeadToHeadConfig) -> dict:
 
     def player(name, **kwargs):
         return make_player(name, env, apply, num_simulations=config.simulations,
-                           temperature_moves=0, tie_break=config.tie_break, **kwargs)
+                           temperature_moves=0, tie_break=config.tie_break,
+                           reuse_tree=config.reuse_tree, **kwargs)
 
     baseline = player(BASELINE)
     started = time.perf_counter()
@@ -195,6 +198,7 @@ def run(config: HeadToHeadConfig) -> dict:
         "weight": config.weight,
         "networks": config.networks,
         "tie_break": config.tie_break,
+        "reuse_tree": config.reuse_tree,
         "temperature_moves": 0,
         **provenance(config, started),
     }

@@ -78,6 +78,7 @@ class OrientationConfig:
       max_batch: most games per compiled call; larger pairs run in chunks.
       fast_compile: compile at XLA's backend optimisation level 0: about half the compile
         time, several times the run time (for tests and tiny runs).
+      reuse_tree: MCTS and RAVE go on from the played move's subtree (`search/reuse.py`).
       rhea_horizon, rhea_population, rhea_playouts_per_eval, rhea_mutation_rate: RHEA's
         settings (SPEC §4); the population times playouts per evaluation must fit the budget.
     """
@@ -91,6 +92,7 @@ class OrientationConfig:
     players: tuple[str, ...] = ORIENTATION_PLAYERS
     max_batch: int = 256
     fast_compile: bool = False
+    reuse_tree: bool = False
     rhea_horizon: int = 10
     rhea_population: int = 10
     rhea_playouts_per_eval: int = 2
@@ -157,6 +159,7 @@ def run(config: OrientationConfig) -> dict:
     env = make(config.game, **config.game_params)
     players = {
         name: make_player(name, env, num_simulations=config.playouts, temperature_moves=0,
+                          reuse_tree=config.reuse_tree,
                           rhea=config.rhea if name == "rhea" else None)
         for name in config.players
     }

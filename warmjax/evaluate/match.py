@@ -75,6 +75,20 @@ def make_match(
     def pick(cond, x, y):
         return jax.tree_util.tree_map(lambda u, v: jnp.where(cond, u, v), x, y)
 
+    def join(x, y):
+        return jax.tree_util.tree_map(lambda u, v: jnp.concatenate([u, v]), x, y)
+
+    def turn(player, params, key, states, weight, memory, mine_first):
+        """`player` moves in the half of the games where it is to move: the first half if
+        `mine_first`; its memory of the other half is kept as it was."""
+        first, second = split(states)
+        mem_first, mem_second = split(memory)
+        action, policy, searched = player.play(
+            params, key, pick(mine_first, first, second), weight,
+            pick(mine_first, mem_first, mem_second))
+        memory = join(pick(mine_first, searched, mem_first), pick(mine_first, mem_second, searched))
+        return action, policy, memory
+
     def match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult:
         key, init_key = jax.random.split(key)
         states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
@@ -86,22 +100,22 @@ def make_match(
             return (ply < max_plies) & ~jnp.all(states.terminated)
 
         def body(carry):
-            states, ply, score, actions, policies, key = carry
+            states, ply, score, actions, policies, key, mem_a, mem_b = carry
             key, key_a, key_b = jax.random.split(key, 3)
             even = ply % 2 == 0
-            first, second = split(states)
-            act_a, pol_a = player_a(params_a, key_a, pick(even, first, second), weight_a)
-            act_b, pol_b = player_b(params_b, key_b, pick(even, second, first), weight_b)
+            act_a, pol_a, mem_a = turn(player_a, params_a, key_a, states, weight_a, mem_a, even)
+            act_b, pol_b, mem_b = turn(player_b, params_b, key_b, states, weight_b, mem_b, ~even)
             action = jnp.concatenate([jnp.where(even, act_a, act_b), jnp.where(even, act_b, act_a)])
             policy = jnp.concatenate([jnp.where(even, pol_a, pol_b), jnp.where(even, pol_b, pol_a)])
             live = ~states.terminated
             states = jax.vmap(env.step)(states, action)
+            mem_a, mem_b = player_a.follow(mem_a, action), player_b.follow(mem_b, action)
             score = score + jnp.take_along_axis(states.rewards, a_id[:, None], axis=1)[:, 0]
             if record:
                 actions = actions.at[ply].set(jnp.where(live, action, NO_MOVE), mode="drop")
             if record_policies:
                 policies = policies.at[ply].set(policy, mode="drop")
-            return states, ply + 1, score, actions, policies, key
+            return states, ply + 1, score, actions, policies, key, mem_a, mem_b
 
         init = (
             states,
@@ -110,8 +124,10 @@ def make_match(
             jnp.full((slots, num_games), NO_MOVE, jnp.int32),
             jnp.zeros((policy_slots, num_games, num_actions), jnp.float32),
             key,
+            player_a.start(states),
+            player_b.start(states),
         )
-        states, _, score, actions, policies, _ = jax.lax.while_loop(cond, body, init)
+        states, _, score, actions, policies, *_ = jax.lax.while_loop(cond, body, init)
         return MatchResult(
             wins=jnp.sum(score > 0).astype(jnp.int32),
             draws=jnp.sum(score == 0).astype(jnp.int32),

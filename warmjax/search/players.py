@@ -1,7 +1,11 @@
 """Players: every search variant behind one interface, so that any two can meet.
 
 A player is called as `player(params, key, states) -> (action [B], policy [B, A])` on B
-batched states. `params` are the network variables (ignored by network-free players).
+batched states. A game loop that lets players keep state between moves (the tree of a
+search with `reuse_tree`) instead calls `memory = player.start(states)` once,
+`action, policy, memory = player.play(params, key, states, weight, memory)` on its turns, and
+`memory = player.follow(memory, actions)` after every ply; for players that keep nothing the
+memory is `()` and `play` is the plain call. `params` are the network variables (ignored by network-free players).
 `policy` is the search's move distribution: the root visit distribution for tree searches
 (the training target), one-hot for RHEA, uniform over legal moves for the random player.
 Moves are sampled from the policy while a game is in its first `temperature_moves` plies
@@ -31,9 +35,11 @@ from typing import Any, Callable
 import jax
 import jax.numpy as jnp
 
+from warmjax.search import reuse
 from warmjax.search.rhea import RheaConfig, make_rhea
 from warmjax.search.rollout import random_legal_action
 from warmjax.search.search import SearchConfig, make_search
+from warmjax.search.tree import init_tree
 
 SEARCH_VARIANTS: dict[str, dict[str, Any]] = {
     "mcts": dict(leaf="network"),
@@ -59,15 +65,37 @@ class Player:
       act: `(params, key, states, weight) -> (action [B], policy [B, A])`.
       weight: default w for WRo/WRoRa; a call may pass a (traced) weight instead.
       uses_network: whether `params` matter.
+      keep: for a player that carries its search tree between moves, the most nodes
+        `follow` keeps (`reuse.advance`); 0 for the others.
     """
 
     name: str
     act: Callable
     weight: float = 0.5
     uses_network: bool = True
+    keep: int = 0
+    act_memory: Callable | None = None  # (params, key, states, weight, memory) -> (a, p, m)
+    empty_memory: Callable | None = None  # states -> memory
 
     def __call__(self, params, key, states, weight=None):
         return self.act(params, key, states, self.weight if weight is None else weight)
+
+    def start(self, states):
+        """The memory before a game's first move: `()` unless the player keeps its tree."""
+        return () if self.empty_memory is None else self.empty_memory(states)
+
+    def play(self, params, key, states, weight, memory):
+        """A move with memory: `(action [B], policy [B, A], memory after the search)`."""
+        weight = self.weight if weight is None else weight
+        if self.act_memory is None:
+            return (*self.act(params, key, states, weight), memory)
+        return self.act_memory(params, key, states, weight, memory)
+
+    def follow(self, memory, actions):
+        """The memory after `actions [B]` were played, by this player or its opponent."""
+        if self.act_memory is None:
+            return memory
+        return reuse.advance(memory, actions, self.keep)
 
 
 TIE_BREAKS = ("first", "random")
@@ -108,6 +136,7 @@ def make_player(
     dirichlet_alpha: float = 1.0,
     win_check: bool = False,
     tie_break: str = "first",
+    reuse_tree: bool = False,
     rhea: RheaConfig | None = None,
 ) -> Player:
     """Builds a player by name (see the module docstring for the variants).
@@ -128,6 +157,8 @@ def make_player(
         policy (the training target) stays the visit distribution.
       tie_break: how a tree search's argmax move settles equal visit counts: "first"
         (lowest index) or "random" (see `choose_actions`).
+      reuse_tree: a tree search goes on from the subtree its last move left (`reuse.py`);
+        only loops that use `start` / `play` / `follow` carry it.
       rhea: RHEA settings (defaults to SPEC §4, with budget = num_simulations).
 
     Raises:
@@ -171,21 +202,41 @@ def make_player(
         fpu=fpu,
         dirichlet_fraction=dirichlet_fraction,
         dirichlet_alpha=dirichlet_alpha,
+        reuse_tree=reuse_tree,
         **SEARCH_VARIANTS[name],
     )
     search = make_search(env, apply_fn if uses_network else None, config)
 
-    def act(params, key, states, weight):
-        search_key, act_key = jax.random.split(key)
-        out = search(params, search_key, states, weight)
+    def decide(key, states, out):
         sample = states._step_count < temperature_moves
-        actions = choose_actions(act_key, out.policy, sample, tie_break)
+        actions = choose_actions(key, out.policy, sample, tie_break)
         if win_check:
             wins = winning_moves(env, states)
             actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)
-        return actions.astype(jnp.int32), out.policy
+        return actions.astype(jnp.int32)
 
-    return Player(name, act, weight, uses_network)
+    def act(params, key, states, weight):
+        search_key, act_key = jax.random.split(key)
+        out = search(params, search_key, states, weight)
+        return decide(act_key, states, out), out.policy
+
+    if not reuse_tree:
+        return Player(name, act, weight, uses_network)
+
+    def act_memory(params, key, states, weight, memory):
+        search_key, act_key = jax.random.split(key)
+        out = search(params, search_key, states, weight, memory)
+        count = memory.count
+        used = jnp.where(count > 0, count, 1) + num_simulations
+        return decide(act_key, states, out), out.policy, reuse.Memory(out.tree, used)
+
+    def empty_memory(states):
+        batch, num_actions = states.legal_action_mask.shape
+        tree = init_tree(states, jnp.zeros((batch, num_actions), jnp.float32), config.capacity)
+        return reuse.Memory(tree, jnp.zeros(batch, jnp.int32))
+
+    return Player(name, act, weight, uses_network, keep=config.capacity - num_simulations,
+                  act_memory=act_memory, empty_memory=empty_memory)
 
 
 def winning_moves(env: Any, states) -> jax.Array:

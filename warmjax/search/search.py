@@ -45,6 +45,8 @@ class SearchConfig:
         "parent" (see `selection.py`). A named departure from the papers.
       dirichlet_fraction, dirichlet_alpha: root noise P ← (1 − ε)·P + ε·Dir(α) over the
         legal moves (AlphaZero's; the papers use none, ε = 0). Meant for self-play only.
+      reuse_tree: the tree has room for 2m + 1 nodes and a search may start from the
+        subtree its previous move left (`reuse.py`); the player carries it.
     """
 
     num_simulations: int = 100
@@ -57,6 +59,7 @@ class SearchConfig:
     fpu: float | str = 0.0
     dirichlet_fraction: float = 0.0
     dirichlet_alpha: float = 1.0
+    reuse_tree: bool = False
 
     def __post_init__(self):
         if self.num_simulations < 1:
@@ -70,6 +73,11 @@ class SearchConfig:
                              f"got {self.dirichlet_fraction}, {self.dirichlet_alpha}")
         if self.leaf not in LEAF_KINDS:
             raise ValueError(f"unknown leaf evaluator {self.leaf!r}; choose from {LEAF_KINDS}")
+
+    @property
+    def capacity(self) -> int:
+        """Nodes the tree has room for: m + 1, or 2m + 1 when reusing trees."""
+        return (2 if self.reuse_tree else 1) * self.num_simulations + 1
 
     @property
     def equivalence(self) -> float:
@@ -116,13 +124,15 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
       config: static settings.
 
     Returns:
-      `search(params, key, states, weight=0.0) -> SearchOutput`, pure and jit-able. `states`
-      are B batched root states; `weight` is w of WRo/WRoRa (a traced float is fine).
+      `search(params, key, states, weight=0.0, memory=None) -> SearchOutput`, pure and
+      jit-able. `states` are B batched root states; `weight` is w of WRo/WRoRa (a traced
+      float is fine). With `config.reuse_tree`, `memory` (a `reuse.Memory` whose roots are
+      `states`) gives each game the tree to go on from; games with `count` 0 start afresh.
     """
     num_sims = config.num_simulations
-    num_nodes = num_sims + 1
+    num_nodes = config.capacity
     max_plies = int(getattr(env, "max_plies", num_sims))
-    depth_slots = min(num_sims, max_plies) + 1
+    depth_slots = min(num_nodes - 1, max_plies) + 1
     record = max_plies + 1 if config.rave and config.leaf != "network" else 0
     evaluate = make_leaf_evaluator(
         env, apply_fn, config.leaf, use_network=config.use_network, record=record
@@ -167,7 +177,7 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
             )
         return tree
 
-    def search(params, key, states, weight=0.0) -> SearchOutput:
+    def search(params, key, states, weight=0.0, memory=None) -> SearchOutput:
         batch = states.current_player.shape[0]
         rows = jnp.arange(batch)
         if config.use_network:
@@ -180,6 +190,24 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
             root_prior = add_dirichlet_noise(noise_key, root_prior, states.legal_action_mask,
                                              config.dirichlet_fraction, config.dirichlet_alpha)
         tree = init_tree(states, root_prior, num_nodes)
+        # Simulation s of game b may fill node start[b] + s.
+        start = jnp.ones(batch, jnp.int32)
+        if memory is not None:
+            reused = memory.count > 0
+            if config.dirichlet_fraction > 0:  # fresh noise on a reused root's prior too
+                old = memory.tree.children_prior[:, Tree.ROOT]
+                key, noise_key = jax.random.split(key)
+                noisy = add_dirichlet_noise(noise_key, old, states.legal_action_mask,
+                                            config.dirichlet_fraction, config.dirichlet_alpha)
+                memory = memory._replace(tree=memory.tree.replace(
+                    children_prior=memory.tree.children_prior.at[:, Tree.ROOT].set(noisy)))
+
+            def pick(kept, fresh):
+                mask = reused.reshape((batch,) + (1,) * (kept.ndim - 1))
+                return jnp.where(mask, kept, fresh)
+
+            tree = jax.tree_util.tree_map(pick, memory.tree, tree)
+            start = jnp.where(reused, memory.count, 1)
         weight = jnp.asarray(weight, jnp.float32)
 
         def simulate(sim, carry):
@@ -191,8 +219,8 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
             new_states = jax.vmap(env.step)(parent_states, action)
             leaf = evaluate(params, new_states, leaf_key, weight)
             prior = masked_prior(leaf.logits, new_states.legal_action_mask)
-            tree = jax.vmap(backup, in_axes=(0, 0, 0, 0, 0, 0, None))(
-                tree, path, new_states, prior, leaf.value, leaf.rollout, sim + 1
+            tree = jax.vmap(backup)(
+                tree, path, new_states, prior, leaf.value, leaf.rollout, start + sim
             )
             return tree, key
 

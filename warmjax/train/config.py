@@ -40,6 +40,7 @@ class SearchSettings:
     temperature_moves: int = 15  # T′
     rave_all_players: bool = False
     rave_equivalence: float | None = None  # None: m
+    reuse_tree: bool = False  # keep the played move's subtree for the next search
     # Departures from the papers, off in profile=paper (method.md §2):
     fpu: float | str = 0.0  # Q of untried edges: a number, or "parent"
     dirichlet_fraction: float = 0.0  # ε of root noise in self-play (not in arena or matches)

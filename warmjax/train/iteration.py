@@ -87,7 +87,7 @@ class Trainer:
         search = dict(num_simulations=c.search.simulations, c_puct=c.search.c_puct,
                       rave_all_players=c.search.rave_all_players,
                       rave_equivalence=c.search.rave_equivalence, fpu=c.search.fpu,
-                      win_check=c.search.win_check)
+                      win_check=c.search.win_check, reuse_tree=c.search.reuse_tree)
         noise = dict(dirichlet_fraction=c.search.dirichlet_fraction,
                      dirichlet_alpha=c.search.dirichlet_alpha)
         apply = self.network.apply

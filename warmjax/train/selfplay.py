@@ -58,11 +58,12 @@ def make_selfplay(
     num_actions = env.num_actions
     first_half = jnp.arange(num_games) < half
 
-    def play(player, params, key, states, weight):
-        return player(params, key, states, weight)
+    def play(player, params, key, states, weight, memory):
+        return player.play(params, key, states, weight, memory)
 
-    def nothing(*_):
-        return (jnp.zeros(num_games, jnp.int32), jnp.zeros((num_games, num_actions), jnp.float32))
+    def nothing(memory):
+        return (jnp.zeros(num_games, jnp.int32), jnp.zeros((num_games, num_actions), jnp.float32),
+                memory)
 
     def selfplay(params, key, kind, weight) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
@@ -78,7 +79,7 @@ def make_selfplay(
             return (ply < max_plies) & ~jnp.all(states.terminated)
 
         def body(carry):
-            states, ply, results, record, key = carry
+            states, ply, results, record, key, mem_base, mem_enh = carry
             key, k_enh, k_base = jax.random.split(key, 3)
             enh_turn = (ply % 2 == 0) == first_half
             use_enh = jnp.where(kind == ENHANCED, True, jnp.where(kind == BASELINE, False, enh_turn))
@@ -87,17 +88,18 @@ def make_selfplay(
             if random_opening > 0:
                 searched = live & (states._step_count >= opening)
             if enhancement is None:
-                action, policy = baseline(params, k_base, states, weight)
+                action, policy, mem_base = play(baseline, params, k_base, states, weight,
+                                                mem_base)
             else:
-                enh_a, enh_p = jax.lax.cond(
+                enh_a, enh_p, mem_enh = jax.lax.cond(
                     jnp.any(use_enh & searched),
-                    lambda: play(enhancement, params, k_enh, states, weight),
-                    lambda: nothing(),
+                    lambda: play(enhancement, params, k_enh, states, weight, mem_enh),
+                    lambda: nothing(mem_enh),
                 )
-                base_a, base_p = jax.lax.cond(
+                base_a, base_p, mem_base = jax.lax.cond(
                     jnp.any(~use_enh & searched),
-                    lambda: play(baseline, params, k_base, states, weight),
-                    lambda: nothing(),
+                    lambda: play(baseline, params, k_base, states, weight, mem_base),
+                    lambda: nothing(mem_base),
                 )
                 action = jnp.where(use_enh, enh_a, base_a)
                 policy = jnp.where(use_enh[:, None], enh_p, base_p)
@@ -116,8 +118,12 @@ def make_selfplay(
             valid = valid.at[ply].set(searched)
             actions = actions.at[ply].set(action)
             states = jax.vmap(env.step)(states, action)
+            mem_base = baseline.follow(mem_base, action)
+            if enhancement is not None:
+                mem_enh = enhancement.follow(mem_enh, action)
             results = results + states.rewards
-            return states, ply + 1, results, (obs, targets, movers, valid, actions), key
+            return (states, ply + 1, results, (obs, targets, movers, valid, actions), key,
+                    mem_base, mem_enh)
 
         record = (
             jnp.zeros((max_plies, *states.observation.shape), jnp.bool_),
@@ -126,8 +132,11 @@ def make_selfplay(
             jnp.zeros((max_plies, num_games), jnp.bool_),
             jnp.zeros((max_plies, num_games), jnp.int32),
         )
-        init = (states, jnp.int32(0), jnp.zeros((num_games, 2), jnp.float32), record, key)
-        states, _, results, record, _ = jax.lax.while_loop(cond, body, init)
+        memories = (baseline.start(states),
+                    () if enhancement is None else enhancement.start(states))
+        init = (states, jnp.int32(0), jnp.zeros((num_games, 2), jnp.float32), record, key,
+                *memories)
+        states, _, results, record, *_ = jax.lax.while_loop(cond, body, init)
         obs, targets, movers, valid, actions = record
         value = jnp.take_along_axis(results[None], movers[..., None], axis=2)[..., 0]
         # The baseline side: second mover where the enhancement went first, and vice versa.
