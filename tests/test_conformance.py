@@ -316,3 +316,14 @@ def test_ascii_round_trip(game):
             np.testing.assert_array_equal(again.legal_action_mask, state.legal_action_mask)
             np.testing.assert_array_equal(again.rewards, state.rewards)
             np.testing.assert_array_equal(again.observation, state.observation)
+
+
+def test_no_private_pgx_imports():
+    # pgx's `_src` is private: warmjax builds on its public API only.
+    import pathlib
+    import re
+
+    package = pathlib.Path(__file__).resolve().parent.parent / "warmjax"
+    offenders = [str(path.relative_to(package)) for path in package.rglob("*.py")
+                 if re.search(r"^\s*(from|import)\s+pgx\._src", path.read_text(), re.M)]
+    assert offenders == []

@@ -15,6 +15,7 @@ optionally writes JSON.
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from pathlib import Path
@@ -31,8 +32,10 @@ OPPONENTS = ("random", "untrained", "pure_mcts", "pure_rave", "rhea")
 
 
 def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0,
-           temperature_moves=None):
-    """Returns `{opponent: {"wins", "draws", "losses", "score"}}` for the run's network."""
+           temperature_moves=None, reuse_tree=None):
+    """Returns `{opponent: {"wins", "draws", "losses", "score"}}` for the run's network.
+
+    `reuse_tree` (None: the run's `search.reuse_tree`) applies to every tree-search side."""
     run_dir = Path(run_dir)
     env, network, variables = load_network(run_dir)
     config = yaml.safe_load((run_dir / "config.yaml").read_text())
@@ -41,8 +44,11 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
     if temperature_moves is None:
         temperature_moves = config["search"]["temperature_moves"]
     # The run's own search: its departures from the papers (fpu, win check) come along.
+    options = search_options(config)
+    if reuse_tree is not None:
+        options["reuse_tree"] = reuse_tree
     me = make_player("mcts", env, network.apply, num_simulations=simulations,
-                     temperature_moves=temperature_moves, **search_options(config))
+                     temperature_moves=temperature_moves, **options)
     results = {}
     key = jax.random.PRNGKey(seed)
     for name in opponents:
@@ -54,7 +60,8 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
             other_params = network.init(k_net)
         else:
             other = make_player(name, env, num_simulations=playouts,
-                                temperature_moves=temperature_moves)
+                                temperature_moves=temperature_moves,
+                                reuse_tree=options["reuse_tree"])
             other_params = None
         tic = time.perf_counter()
         match = jax.jit(make_match(env, me, other, games))
@@ -73,6 +80,9 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--simulations", type=int, default=None)
     parser.add_argument("--playouts", type=int, default=100)
+    parser.add_argument("--reuse-tree", default=None, action=argparse.BooleanOptionalAction,
+                        help="tree searches keep the played move's subtree (default: the "
+                             "run's search.reuse_tree)")
     parser.add_argument("--temperature-moves", type=int, default=None,
                         help="plies sampled at the start of each game (default: the run's T′)")
     parser.add_argument("--seed", type=int, default=0)
@@ -86,7 +96,7 @@ def main(argv=None):
     try:
         # `versus` loads (and checks) the network before it compiles anything.
         results = versus(args.run_dir, args.opponents, args.games, args.simulations,
-                         args.playouts, args.seed, args.temperature_moves)
+                         args.playouts, args.seed, args.temperature_moves, args.reuse_tree)
     except ValueError as err:
         cli.fail(err)
     print("| opponent | wins | draws | losses | score |\n|---|---|---|---|---|")

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import jax
 import jax.numpy as jnp
-from pgx._src.struct import dataclass
+from flax.struct import dataclass
 
 from warmjax.games import lines
 from warmjax.games.env import EMPTY

@@ -18,8 +18,8 @@ from typing import ClassVar
 import jax
 import jax.numpy as jnp
 import numpy as np
+from flax.struct import dataclass
 from pgx import core
-from pgx._src.struct import dataclass
 
 from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
 

@@ -37,7 +37,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pgx.core
-from pgx._src.struct import dataclass
+from flax.struct import dataclass
 
 from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
 
