@@ -35,7 +35,6 @@ class MatchResult(NamedTuple):
     scores: jax.Array  # [G] float32, A's result per game: +1, 0, −1
     a_first: jax.Array  # [G] bool, whether A moved first
     actions: jax.Array  # [T, G] int32 moves per ply (NO_MOVE after the end); T = 0 if unrecorded
-    policies: jax.Array  # [T, G, A] float32 move policies; T = 0 if unrecorded
     plies: jax.Array  # [G] int32 length of each game
 
 
@@ -46,7 +45,6 @@ def make_match(
     num_games: int,
     *,
     record: bool = False,
-    record_policies: bool = False,
 ) -> Callable:
     """Builds `match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult`.
 
@@ -55,7 +53,6 @@ def make_match(
       player_a, player_b: players (see `warmjax.search.players`).
       num_games: G, even; games [0, G/2) have A first.
       record: keep the moves of every game.
-      record_policies: also keep each move's policy (memory T·G·A floats).
 
     Returns:
       A pure, jit-able function.
@@ -65,8 +62,6 @@ def make_match(
     half = num_games // 2
     max_plies = int(env.max_plies)
     slots = max_plies if record else 0
-    policy_slots = max_plies if record_policies else 0
-    num_actions = env.num_actions
 
     def split(tree):
         return (jax.tree_util.tree_map(lambda x: x[:half], tree),
@@ -100,34 +95,30 @@ def make_match(
             return (ply < max_plies) & ~jnp.all(states.terminated)
 
         def body(carry):
-            states, ply, score, actions, policies, key, mem_a, mem_b = carry
+            states, ply, score, actions, key, mem_a, mem_b = carry
             key, key_a, key_b = jax.random.split(key, 3)
             even = ply % 2 == 0
-            act_a, pol_a, mem_a = turn(player_a, params_a, key_a, states, weight_a, mem_a, even)
-            act_b, pol_b, mem_b = turn(player_b, params_b, key_b, states, weight_b, mem_b, ~even)
+            act_a, _, mem_a = turn(player_a, params_a, key_a, states, weight_a, mem_a, even)
+            act_b, _, mem_b = turn(player_b, params_b, key_b, states, weight_b, mem_b, ~even)
             action = jnp.concatenate([jnp.where(even, act_a, act_b), jnp.where(even, act_b, act_a)])
-            policy = jnp.concatenate([jnp.where(even, pol_a, pol_b), jnp.where(even, pol_b, pol_a)])
             live = ~states.terminated
             states = jax.vmap(env.step)(states, action)
             mem_a, mem_b = player_a.follow(mem_a, action), player_b.follow(mem_b, action)
             score = score + jnp.take_along_axis(states.rewards, a_id[:, None], axis=1)[:, 0]
             if record:
                 actions = actions.at[ply].set(jnp.where(live, action, NO_MOVE), mode="drop")
-            if record_policies:
-                policies = policies.at[ply].set(policy, mode="drop")
-            return states, ply + 1, score, actions, policies, key, mem_a, mem_b
+            return states, ply + 1, score, actions, key, mem_a, mem_b
 
         init = (
             states,
             jnp.int32(0),
             jnp.zeros(num_games, jnp.float32),
             jnp.full((slots, num_games), NO_MOVE, jnp.int32),
-            jnp.zeros((policy_slots, num_games, num_actions), jnp.float32),
             key,
             player_a.start(states),
             player_b.start(states),
         )
-        states, _, score, actions, policies, *_ = jax.lax.while_loop(cond, body, init)
+        states, _, score, actions, *_ = jax.lax.while_loop(cond, body, init)
         return MatchResult(
             wins=jnp.sum(score > 0).astype(jnp.int32),
             draws=jnp.sum(score == 0).astype(jnp.int32),
@@ -135,7 +126,6 @@ def make_match(
             scores=score,
             a_first=a_first,
             actions=actions,
-            policies=policies,
             plies=states._step_count,
         )
 

@@ -64,7 +64,6 @@ class Player:
       name: the variant's name.
       act: `(params, key, states, weight) -> (action [B], policy [B, A])`.
       weight: default w for WRo/WRoRa; a call may pass a (traced) weight instead.
-      uses_network: whether `params` matter.
       keep: for a player that carries its search tree between moves, the most nodes
         `follow` keeps (`reuse.advance`); 0 for the others.
     """
@@ -72,7 +71,6 @@ class Player:
     name: str
     act: Callable
     weight: float = 0.5
-    uses_network: bool = True
     keep: int = 0
     act_memory: Callable | None = None  # (params, key, states, weight, memory) -> (a, p, m)
     empty_memory: Callable | None = None  # states -> memory
@@ -181,7 +179,7 @@ def make_player(
             actions = jax.vmap(random_legal_action)(keys, legal)
             return actions, legal / jnp.sum(legal, axis=-1, keepdims=True)
 
-        return Player(name, act, weight, uses_network=False)
+        return Player(name, act, weight)
 
     if name == "rhea":
         evolve = jax.vmap(make_rhea(env, rhea or RheaConfig(budget=num_simulations)))
@@ -192,7 +190,7 @@ def make_player(
             actions = evolve(states, keys).action
             return actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32)
 
-        return Player(name, act, weight, uses_network=False)
+        return Player(name, act, weight)
 
     config = SearchConfig(
         num_simulations=num_simulations,
@@ -221,7 +219,7 @@ def make_player(
         return decide(act_key, states, out), out.policy
 
     if not reuse_tree:
-        return Player(name, act, weight, uses_network)
+        return Player(name, act, weight)
 
     def act_memory(params, key, states, weight, memory):
         search_key, act_key = jax.random.split(key)
@@ -235,7 +233,7 @@ def make_player(
         tree = init_tree(states, jnp.zeros((batch, num_actions), jnp.float32), config.capacity)
         return reuse.Memory(tree, jnp.zeros(batch, jnp.int32))
 
-    return Player(name, act, weight, uses_network, keep=config.capacity - num_simulations,
+    return Player(name, act, weight, keep=config.capacity - num_simulations,
                   act_memory=act_memory, empty_memory=empty_memory)
 
 
