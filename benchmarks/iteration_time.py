@@ -1,6 +1,6 @@
 """One paper-sized Othello iteration, stage by stage, against AlphaZero General's figures.
 
-Paper sizes (SPEC §7): E = 50 self-play games, m = 100 simulations, a replay buffer full
+Paper sizes (method.md §11): E = 50 self-play games, m = 100 simulations, a replay buffer full
 with 20 iterations of examples (with the 8 symmetries), 10 epochs of minibatches of 64, and
 n = 40 arena games. Each stage is the same function the compiled iteration runs, jitted on
 its own here so that it can be timed separately:

@@ -1,6 +1,6 @@
 """Helpers shared by the game tests: random play, pgx and reference comparisons, symmetries.
 
-Imported as `from game_helpers import ...` (pytest puts `tests/` on `sys.path`).
+Imported as `from .game_helpers import ...` (the tests are a package).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A slow, literal, plain-Python MCTS used as the reference for the batched search.
 
 One tree of Python objects per root, no transpositions, float64 arithmetic, written straight
-from SPEC §2–§3 without sharing code with `warmjax.search`:
+from method.md §2–§3 without sharing code with `warmjax.search`:
 
 - select argmax_a of Q + c·P·sqrt(N(s))/(1+N(s,a)) over legal actions (first index on ties;
   at N(s) = 0 the highest prior, as AlphaZero General's 1e-8), or RAVE's

@@ -18,9 +18,10 @@ import jax.numpy as jnp
 import numpy as np
 import pgx.core
 import pytest
-from game_helpers import item, random_play, transform_board
 
 from warmjax.games import FIRST, GAMES, SECOND, GameEnv, make
+
+from .game_helpers import item, random_play, transform_board
 
 PGX_PUBLIC = (
     "current_player",

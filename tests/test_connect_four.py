@@ -7,7 +7,11 @@ import jax.numpy as jnp
 import numpy as np
 import pgx
 import pytest
-from game_helpers import (
+
+from warmjax.games import EMPTY, FIRST, SECOND, make
+from warmjax.games.connect_four import ConnectFour
+
+from .game_helpers import (
     FULL_NO_LINE,
     PGX_FIELDS,
     ReferenceLineGame,
@@ -20,9 +24,6 @@ from game_helpers import (
     random_play,
     replay_line_games,
 )
-
-from warmjax.games import EMPTY, FIRST, SECOND, make
-from warmjax.games.connect_four import ConnectFour
 
 ENV = make("connect_four")  # 6x6, four in a row
 STEP = jax.jit(ENV.step)

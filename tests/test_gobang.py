@@ -6,7 +6,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from game_helpers import (
+
+from warmjax.games import EMPTY, FIRST, SECOND, make
+from warmjax.games.gobang import Gobang
+
+from .game_helpers import (
     FULL_NO_LINE,
     ReferenceLineGame,
     assert_ongoing,
@@ -17,9 +21,6 @@ from game_helpers import (
     random_play,
     replay_line_games,
 )
-
-from warmjax.games import EMPTY, FIRST, SECOND, make
-from warmjax.games.gobang import Gobang
 
 ENV = make("gobang")  # 6x6, four in a row
 STEP = jax.jit(ENV.step)

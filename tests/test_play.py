@@ -6,35 +6,16 @@ import io
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-import jax
 import pytest
-import yaml
 
 from warmjax import play
-from warmjax.games import make
-from warmjax.nets import make_network
-from warmjax.train.config import GameConfig, ModelConfig, RunConfig, SearchSettings
-from warmjax.train.network_io import save_network
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def tiny_run(folder: Path, game: str) -> Path:
-    """A run folder holding an untrained tiny network and its config."""
-    env = make(game)
-    model = ModelConfig(preset=None, channels=4, fc=(8, 8))
-    config = RunConfig(game=GameConfig(name=game), model=model,
-                       search=SearchSettings(simulations=4))
-    network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8))
-    save_network(folder, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
-    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
-    return folder
+from .helpers import ROOT, write_tiny_run
 
 
 def test_scripted_connect_four_game_through_a_pipe(tmp_path):
-    run = tiny_run(tmp_path, "connect_four")
+    run = write_tiny_run(tmp_path, "connect_four")
     # A malformed move, an undo, a hint, then columns round and round until the game ends
     # (moves into full columns are refused and the next line is read).
     script = ["7x", "c", "undo", "hint", *(["a", "b", "c", "d", "e", "f"] * 12)]
@@ -60,7 +41,7 @@ def run_in_process(run, lines, *args):
 
 
 def test_gobang_refuses_a_taken_cell_and_marks_the_last_move(tmp_path):
-    run = tiny_run(tmp_path, "gobang")
+    run = write_tiny_run(tmp_path, "gobang")
     code, text = run_in_process(run, ["c3", "c3", "z9", "quit"])
     assert code == 0
     assert "refused: c3 is taken" in text
@@ -70,7 +51,7 @@ def test_gobang_refuses_a_taken_cell_and_marks_the_last_move(tmp_path):
 
 
 def test_second_player_and_end_of_input(tmp_path):
-    run = tiny_run(tmp_path, "othello")
+    run = write_tiny_run(tmp_path, "othello")
     code, text = run_in_process(run, ["pass"], "--colour", "second")
     assert code == 0
     assert text.index("agent (X) plays") < text.index("your move (O)")

@@ -13,8 +13,8 @@ from warmjax.evaluate.match import make_match, mean_score, play_match
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import RheaConfig, make_player, make_rhea, plan_score
-from warmjax.search.rhea import mutate
 from warmjax.search.players import ENHANCEMENTS, PLAYERS
+from warmjax.search.rhea import mutate
 
 NETWORK_PLAYERS = ("mcts", *ENHANCEMENTS)
 PURE_PLAYERS = ("pure_mcts", "pure_rave", "rhea")
@@ -204,7 +204,7 @@ def test_positions_are_what_they_claim():
 
 
 # --------------------------------------------------------------------------------------
-# (e) RHEA follows SPEC §4.
+# (e) RHEA follows method.md §4.
 
 
 def test_rhea_budget_population_and_truncation():

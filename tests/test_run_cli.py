@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import jax
 import pytest
@@ -17,7 +16,7 @@ from warmjax.nets import make_network
 from warmjax.train.config import RunConfig
 from warmjax.train.network_io import load_network, save_network
 
-ROOT = Path(__file__).resolve().parent.parent
+from .helpers import ROOT
 
 
 def run_cli(*args, cwd):

@@ -10,12 +10,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from ref_search import reference_search
 
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, make_search, random_legal_action, rollout
 from warmjax.search.players import SEARCH_VARIANTS
+
+from .ref_search import reference_search
 
 GAMES = ("othello", "connect_four", "gobang")
 SIMS = 24

@@ -28,8 +28,13 @@ from warmjax.train.config import ConfigError, RunConfig
 from warmjax.train.loop import train
 from warmjax.train.selfplay import make_selfplay
 from warmjax.train.update import loss_fn, make_update
-from warmjax.train.warmstart import (BASELINE, ENHANCED, ENHANCED_VS_BASELINE, adaptive_switch,
-                                     schedule)
+from warmjax.train.warmstart import (
+    BASELINE,
+    ENHANCED,
+    ENHANCED_VS_BASELINE,
+    adaptive_switch,
+    schedule,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""The papers' orientation experiment: network-free players against each other (SPEC §4, §8).
+"""The papers' orientation experiment: network-free players against each other (method.md §4, §10).
 
     JAX_PLATFORMS=cpu python -m warmjax.orientation game=connect_four games_per_pair=500 \
         playouts=100 seed=0 out=orientation_connect_four.json
@@ -7,7 +7,7 @@ Random, MCTS (`pure_mcts`: PUCT with a uniform prior and random-rollout leaf val
 (`pure_rave`: the same with AMAF statistics) and RHEA meet in a round robin: every one of
 the 6 pairs plays `games_per_pair` games, each side moving first in half of them. Every
 search gets m = `playouts` simulations per move; RHEA gets a budget of `playouts` playouts
-(10 plans of 2 playouts, then one child per 2 playouts, as in SPEC §4).
+(10 plans of 2 playouts, then one child per 2 playouts, as in method.md §4).
 
 Moves are the argmax of the search's policy from the first ply (T′ = 0), as in the papers'
 arena. The games still differ from one another: the random player and RHEA are stochastic
@@ -80,7 +80,7 @@ class OrientationConfig:
         time, several times the run time (for tests and tiny runs).
       reuse_tree: MCTS and RAVE go on from the played move's subtree (`search/reuse.py`).
       rhea_horizon, rhea_population, rhea_playouts_per_eval, rhea_mutation_rate: RHEA's
-        settings (SPEC §4); the population times playouts per evaluation must fit the budget.
+        settings (method.md §4); the population times playouts per evaluation must fit the budget.
     """
 
     game: str = "connect_four"

@@ -101,7 +101,7 @@ def warn_paper_on_cpu(config: RunConfig, confirm: bool) -> bool:
 
     if config.profile_name != "paper" or jax.default_backend() != "cpu":
         return True
-    print("profile=paper holds the papers' full scale (SPEC §7) and is meant for a GPU.")
+    print("profile=paper holds the papers' full scale (method.md §11) and is meant for a GPU.")
     print("measuring this machine...", flush=True)
     seconds = estimate_paper_seconds(config)
     print(f"expected duration here: about {seconds / 3600:.0f} hours "

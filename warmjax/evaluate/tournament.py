@@ -1,16 +1,16 @@
-"""Round-robin tournaments among trained networks and network-free anchors (SPEC §8).
+"""Round-robin tournaments among trained networks and network-free anchors (method.md §10).
 
     JAX_PLATFORMS=cpu python -m warmjax.tournament 'runs/fixed_c4/*' 'runs/adaptive_c4/*' \
         --anchors random pure_mcts --playouts 100 --games 20 --out tournaments/c4
 
 Every player meets every other in `--games` G games (even; each side moves first in half).
-A trained network plays the baseline MCTS of SPEC §2; an anchor is a network-free player
+A trained network plays the baseline MCTS of method.md §2; an anchor is a network-free player
 (`random`, `pure_mcts`, `pure_rave` or `rhea`, the tree searches with `--playouts`
 simulations per move; default `--anchors random`, the papers' random player). Ratings are
 Bayesian Elo (`warmjax.evaluate.elo`), printed and written to `elo.md` / `elo.json` with
 the name → run mapping.
 
-Settings (the choices where SPEC §8 is silent):
+Settings (the choices where the papers are silent):
 
 - One common m for all networks (`--simulations`): the tournament rates networks, not
   search budgets. The default is the runs' own `search.simulations` when they all agree

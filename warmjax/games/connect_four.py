@@ -1,4 +1,4 @@
-"""Connect Four on a `rows x cols` board (SPEC §1), as a pgx environment.
+"""Connect Four on a `rows x cols` board (method.md §1), as a pgx environment.
 
 Actions are columns; a stone falls to the lowest empty cell of its column (the highest row
 index, row 0 being the top). `win_length` in a row horizontally, vertically or diagonally

@@ -1,4 +1,4 @@
-"""Gobang (free-style k-in-a-row) on a `size x size` board (SPEC §1), as a pgx environment.
+"""Gobang (free-style k-in-a-row) on a `size x size` board (method.md §1), as a pgx environment.
 
 A move places a stone of the mover's colour on any empty cell; actions are cells
 `r * size + c`. `win_length` in a row horizontally, vertically or diagonally wins, longer
@@ -7,7 +7,7 @@ Playing on an occupied cell is illegal: pgx's `Env.step` ends the game with -1 f
 mover, and the board keeps its previous stones.
 
 Rewards are by player id, +1 to the winner and -1 to the loser. (AlphaZero General's Gobang
-returns the winner's colour instead, which flips value targets; SPEC §1 says not to copy
+returns the winner's colour instead, which flips value targets; method.md §1 says not to copy
 that.) Only the windows through the new stone are checked for a win, from a per-cell table
 built once in the constructor (`lines.LineGame`, shared with Connect Four).
 """

@@ -1,4 +1,4 @@
-"""Othello (Reversi) on an even `size x size` board, 6x6 by default (SPEC §1).
+"""Othello (Reversi) on an even `size x size` board, 6x6 by default (method.md §1).
 
 Rules:
 

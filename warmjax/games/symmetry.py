@@ -1,4 +1,4 @@
-"""Board symmetries for data augmentation (SPEC §1).
+"""Board symmetries for data augmentation (method.md §1).
 
 A symmetry is a permutation of cells and the matching permutation of actions. Tables are
 built once in NumPy; `augment` applies all of them to a batch with two gathers.

@@ -1,4 +1,4 @@
-"""AlphaZero General's board network (SPEC §7), in Flax.
+"""AlphaZero General's board network (method.md §6), in Flax.
 
 Four 3x3 convolutions with batch norm and ReLU (the first two padded, the last two
 unpadded), then two fully connected layers with batch norm, ReLU and dropout, then a

@@ -2,11 +2,11 @@
 
 Both work on one (unbatched) tree and are vmapped by the search.
 
-Value backup (SPEC §2): each edge (s_t, a_t) on the path gets N += 1 and the leaf value seen
+Value backup (method.md §2): each edge (s_t, a_t) on the path gets N += 1 and the leaf value seen
 from the player to move in s_t (+v for the leaf's player, −v for the other), so Q is the
 running mean of the values backed up through it.
 
-AMAF update (SPEC §3, Gelly and Silver's rule): the simulation's moves are the tree path's
+AMAF update (method.md §3, Gelly and Silver's rule): the simulation's moves are the tree path's
 moves followed by the rollout's. For each node s_t1 on the path, the new leaf included, and
 each action a legal in s_t1 that was played at step t1 or later by the player to move in
 s_t1, counting a once however often it was played: N_rave(s_t1, a) += 1 and its value sum

@@ -1,4 +1,4 @@
-"""Leaf evaluators: where a new node's prior and value come from (SPEC §2–§4).
+"""Leaf evaluators: where a new node's prior and value come from (method.md §2–§4).
 
 - "network": prior and value from the network (the baseline and plain RAVE).
 - "rollout": prior from the network, value from a uniformly random playout (Rollout, RoRa).

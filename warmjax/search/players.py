@@ -9,9 +9,9 @@ memory is `()` and `play` is the plain call. `params` are the network variables 
 `policy` is the search's move distribution: the root visit distribution for tree searches
 (the training target), one-hot for RHEA, uniform over legal moves for the random player.
 Moves are sampled from the policy while a game is in its first `temperature_moves` plies
-(`state._step_count < temperature_moves`) and are its argmax after that (SPEC §2).
+(`state._step_count < temperature_moves`) and are its argmax after that (method.md §2).
 
-Variants (SPEC §2–§4):
+Variants (method.md §2–§4):
 
 | name      | selection | leaf value                      | prior    |
 |-----------|-----------|---------------------------------|----------|
@@ -157,7 +157,7 @@ def make_player(
         (lowest index) or "random" (see `choose_actions`).
       reuse_tree: a tree search goes on from the subtree its last move left (`reuse.py`);
         only loops that use `start` / `play` / `follow` carry it.
-      rhea: RHEA settings (defaults to SPEC §4, with budget = num_simulations).
+      rhea: RHEA settings (defaults to method.md §4, with budget = num_simulations).
 
     Raises:
       ValueError: unknown name, or a network player without `apply_fn`.

@@ -1,4 +1,4 @@
-"""Rolling horizon evolution (RHEA), the network-free player of SPEC §4, batched.
+"""Rolling horizon evolution (RHEA), the network-free player of method.md §4, batched.
 
 An individual is a plan of the player's next H own actions. To evaluate it from the root:
 the plan's actions are played on the player's turns (an action that is illegal at that
@@ -31,7 +31,7 @@ from warmjax.search.rollout import random_legal_action
 
 @dataclasses.dataclass(frozen=True)
 class RheaConfig:
-    """RHEA settings (SPEC §4 defaults)."""
+    """RHEA settings (method.md §4 defaults)."""
 
     horizon: int = 10
     population: int = 10

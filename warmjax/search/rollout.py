@@ -1,4 +1,4 @@
-"""Uniformly random playouts (the Rollout leaf value of SPEC §3 and the pure players of §4)."""
+"""Uniformly random playouts (the Rollout leaf value of method.md §3 and the pure players of §4)."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ class SearchConfig:
       rave_all_players: count moves of both players in AMAF (default: only the node's
         player's, as Gelly and Silver).
       rave_equivalence: the equivalence parameter of β; None means m, as in the papers.
-      fpu: first-play urgency, the Q of untried edges: 0.0 (SPEC), another number, or
+      fpu: first-play urgency, the Q of untried edges: 0.0 (the papers), another number, or
         "parent" (see `selection.py`). A named departure from the papers.
       dirichlet_fraction, dirichlet_alpha: root noise P ← (1 − ε)·P + ε·Dir(α) over the
         legal moves (AlphaZero's; the papers use none, ε = 0). Meant for self-play only.

@@ -1,4 +1,4 @@
-"""Selection rules: AlphaZero's PUCT (SPEC §2) and RAVE's UCT_rave (SPEC §3).
+"""Selection rules: AlphaZero's PUCT (method.md §2) and RAVE's UCT_rave (method.md §3).
 
 Both score one node's edges; the search takes the argmax (the first one on exact ties).
 
@@ -6,7 +6,7 @@ PUCT:      U(s,a) = Q(s,a) + c · P(s,a) · sqrt(N(s)) / (1 + N(s,a)),  N(s) = �
 RAVE:      (1 − β) · U(s,a) + β · [Q_rave(s,a) + c · P(s,a) · sqrt(N_rave(s)) / (1 + N_rave(s,a))]
            β = sqrt(k / (3 N(s) + k)),  k = the equivalence parameter, N_rave(s) = Σ_a N_rave(s,a)
 
-Unvisited edges have Q = 0 (SPEC, AlphaZero General). First-play urgency (`fpu`, a named
+Unvisited edges have Q = 0 (the papers, AlphaZero General). First-play urgency (`fpu`, a named
 departure, method.md §2) replaces that 0 by another value: a number (1.0 counts an untried
 edge as a certain win, so a node tries its other moves early), or "parent", the mean value
 of the node's tried edges weighted by their visits. At a node none of whose edges has been

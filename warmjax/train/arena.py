@@ -1,4 +1,4 @@
-"""The arena gate (SPEC §5): the new network against the current best, both with baseline MCTS.
+"""The arena gate (method.md §7): the new network against the current best, both with baseline MCTS.
 
 n games, each side first in half. The new network is accepted if wins / (wins + losses) ≥ u;
 draws do not count, and an arena of draws only rejects it. Moves are sampled for the first T′

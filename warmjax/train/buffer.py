@@ -1,4 +1,4 @@
-"""The replay buffer D: on device, the examples of the last `rs` iterations (SPEC §5).
+"""The replay buffer D: on device, the examples of the last `rs` iterations (method.md §6).
 
 A ring of `rs` slots, one per iteration, each big enough for every position of E games of
 maximal length times the number of symmetries. A slot is overwritten whole when its

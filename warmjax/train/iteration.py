@@ -1,4 +1,4 @@
-"""One training iteration as one pure function: self-play, update and arena (SPEC §5, §6).
+"""One training iteration as one pure function: self-play, update and arena (method.md §5–§8).
 
 `Trainer` builds everything a run needs from a `RunConfig`: the game, the network, the
 players, and `iteration(state) -> (state, metrics)`, which the caller jits once. The state

@@ -1,4 +1,4 @@
-"""Self-play: E games in parallel, recorded as training examples (SPEC §5, §6).
+"""Self-play: E games in parallel, recorded as training examples (method.md §5, §8).
 
 Each ply, every unfinished game is searched by the baseline player, the enhancement player,
 or (adaptive warm-start) the enhancement in some games and the baseline in the others: in

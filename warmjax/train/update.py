@@ -1,4 +1,4 @@
-"""Training f_θ′ from f_θ on the replay buffer (SPEC §5).
+"""Training f_θ′ from f_θ on the replay buffer (method.md §6).
 
 Loss = MSE(v, z) + cross-entropy(π, p), with dropout and batch statistics in training mode,
 optimised by Adam. One epoch is a pass over a fresh random permutation of the buffer's valid

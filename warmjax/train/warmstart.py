@@ -1,10 +1,10 @@
 """Warm-start schedules: when the enhancement searches in self-play, and with what weight.
 
 - `none`: the Baseline; every iteration uses baseline MCTS.
-- `fixed` (Algorithm 1, SPEC §3/§5): iterations 1 … I′ use the enhancement; WRo/WRoRa weigh
+- `fixed` (Algorithm 1, method.md §3, §8): iterations 1 … I′ use the enhancement; WRo/WRoRa weigh
   the rollout with w = 1 − i/I′ where i = iteration − 1 counts from 0, so w runs 1, 1 − 1/I′,
   …, 1/I′ over the warm-start iterations.
-- `adaptive` (Algorithm 2, SPEC §6): until the switch, self-play pits the enhancement
+- `adaptive` (Algorithm 2, method.md §8): until the switch, self-play pits the enhancement
   against baseline MCTS, w = 1/i in iteration i (from 1); the switch happens for good after
   the first iteration whose baseline side's balance r is positive.
 """
