@@ -1,12 +1,8 @@
-"""Matches between two players, all games in parallel.
+"""Running matches for the evaluation commands.
 
-Half the games have player A move first, the other half player B. Every warmjax game
-alternates movers at every ply (Othello's pass is a move), so at any ply all games of a half
-wait for the same player: each player is called once per ply on one half of the batch, and
-no search runs for the side not to move.
-
-`play_pair` plays a pair's games in chunks of one compiled match (the experiment commands'
-runner); `play_match` is the one-call version.
+The match itself (`make_match`, `MatchResult`) is the game loop of `warmjax.search.match`,
+re-exported here. `play_pair` plays a pair's games in chunks of one compiled match (the
+experiment commands' runner); `play_match` is the one-call version.
 """
 
 from __future__ import annotations
@@ -15,121 +11,16 @@ import dataclasses
 import math
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
+from warmjax.search.match import NO_MOVE, MatchResult, make_match
 from warmjax.search.players import Player
 
-NO_MOVE = -1
-
-
-class MatchResult(NamedTuple):
-    """Outcome of a match, from player A's side. Counts are int32 scalars."""
-
-    wins: jax.Array
-    draws: jax.Array
-    losses: jax.Array
-    scores: jax.Array  # [G] float32, A's result per game: +1, 0, −1
-    a_first: jax.Array  # [G] bool, whether A moved first
-    actions: jax.Array  # [T, G] int32 moves per ply (NO_MOVE after the end); T = 0 if unrecorded
-    plies: jax.Array  # [G] int32 length of each game
-
-
-def make_match(
-    env: Any,
-    player_a: Player,
-    player_b: Player,
-    num_games: int,
-    *,
-    record: bool = False,
-) -> Callable:
-    """Builds `match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult`.
-
-    Args:
-      env: the game.
-      player_a, player_b: players (see `warmjax.search.players`).
-      num_games: G, even; games [0, G/2) have A first.
-      record: keep the moves of every game.
-
-    Returns:
-      A pure, jit-able function.
-    """
-    if num_games < 2 or num_games % 2:
-        raise ValueError(f"a match needs an even, positive number of games, got {num_games}")
-    half = num_games // 2
-    max_plies = int(env.max_plies)
-    slots = max_plies if record else 0
-
-    def split(tree):
-        return (jax.tree_util.tree_map(lambda x: x[:half], tree),
-                jax.tree_util.tree_map(lambda x: x[half:], tree))
-
-    def pick(cond, x, y):
-        return jax.tree_util.tree_map(lambda u, v: jnp.where(cond, u, v), x, y)
-
-    def join(x, y):
-        return jax.tree_util.tree_map(lambda u, v: jnp.concatenate([u, v]), x, y)
-
-    def turn(player, params, key, states, weight, memory, mine_first):
-        """`player` moves in the half of the games where it is to move: the first half if
-        `mine_first`; its memory of the other half is kept as it was."""
-        first, second = split(states)
-        mem_first, mem_second = split(memory)
-        action, policy, searched = player.play(
-            params, key, pick(mine_first, first, second), weight,
-            pick(mine_first, mem_first, mem_second))
-        memory = join(pick(mine_first, searched, mem_first), pick(mine_first, mem_second, searched))
-        return action, policy, memory
-
-    def match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult:
-        key, init_key = jax.random.split(key)
-        states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-        a_first = jnp.arange(num_games) < half
-        a_id = jnp.where(a_first, states.current_player, 1 - states.current_player)
-
-        def cond(carry):
-            states, ply, *_ = carry
-            return (ply < max_plies) & ~jnp.all(states.terminated)
-
-        def body(carry):
-            states, ply, score, actions, key, mem_a, mem_b = carry
-            key, key_a, key_b = jax.random.split(key, 3)
-            even = ply % 2 == 0
-            act_a, _, mem_a = turn(player_a, params_a, key_a, states, weight_a, mem_a, even)
-            act_b, _, mem_b = turn(player_b, params_b, key_b, states, weight_b, mem_b, ~even)
-            action = jnp.concatenate([jnp.where(even, act_a, act_b), jnp.where(even, act_b, act_a)])
-            live = ~states.terminated
-            states = jax.vmap(env.step)(states, action)
-            mem_a, mem_b = player_a.follow(mem_a, action), player_b.follow(mem_b, action)
-            score = score + jnp.take_along_axis(states.rewards, a_id[:, None], axis=1)[:, 0]
-            if record:
-                actions = actions.at[ply].set(jnp.where(live, action, NO_MOVE), mode="drop")
-            return states, ply + 1, score, actions, key, mem_a, mem_b
-
-        init = (
-            states,
-            jnp.int32(0),
-            jnp.zeros(num_games, jnp.float32),
-            jnp.full((slots, num_games), NO_MOVE, jnp.int32),
-            key,
-            player_a.start(states),
-            player_b.start(states),
-        )
-        states, _, score, actions, *_ = jax.lax.while_loop(cond, body, init)
-        return MatchResult(
-            wins=jnp.sum(score > 0).astype(jnp.int32),
-            draws=jnp.sum(score == 0).astype(jnp.int32),
-            losses=jnp.sum(score < 0).astype(jnp.int32),
-            scores=score,
-            a_first=a_first,
-            actions=actions,
-            plies=states._step_count,
-        )
-
-    return match
+__all__ = ["NO_MOVE", "MatchResult", "PairOutcome", "chunking", "make_match", "mean_score",
+           "play_match", "play_pair"]
 
 
 def play_match(

@@ -7,8 +7,10 @@ from π for the first T′ plies of a game and are argmax π after; the stored t
 sampling and the one-hot move after, as in AlphaZero General. A stored position's value
 target z is the game's final result for the player to move in it.
 
-Each search runs under `lax.cond` only when some game needs it; in the enhancement-vs-
-baseline iterations both run on the whole batch and each game takes its own side's move.
+The games are played by the one game loop, `warmjax.search.match.play_out`. When one player
+plays every game, it searches the whole batch (under `lax.cond`, only when some game needs
+a search); when the enhancement plays the baseline, each side searches only the half of the
+games where it is to move (`match.side_moves`), as in a match.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
+from warmjax.search import match
 from warmjax.search.players import Player
 from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 
@@ -26,7 +29,7 @@ class SelfPlayResult(NamedTuple):
     """Recorded games. T is the game's maximum number of plies, E the number of games."""
 
     obs: jax.Array  # [T, E, H, W, 2] bool
-    policy: jax.Array  # [T, E, A] float32 targets
+    policy: jax.Array  # [T, E, A] float32 targets (zero where not valid)
     value: jax.Array  # [T, E] float32 z for the player to move
     valid: jax.Array  # [T, E] bool, a move was made from this position
     actions: jax.Array  # [T, E] int32 moves played
@@ -47,23 +50,87 @@ def make_selfplay(
 
     Args:
       env: the game.
-      baseline: the baseline MCTS player (its own T′ is ignored; sampling is decided here).
+      baseline: the baseline MCTS player (it samples its own first T′ moves; the targets
+        here follow the same T′).
       enhancement: the warm-start player, or None when no warm start is configured.
       num_games: E.
       temperature_moves: T′.
       random_opening: K, the most uniformly random opening moves of a game; 0: none.
     """
-    max_plies = int(env.max_plies)
     half = num_games // 2
     num_actions = env.num_actions
     first_half = jnp.arange(num_games) < half
 
-    def play(player, params, key, states, weight, memory):
-        return player.play(params, key, states, weight, memory)
-
     def nothing(memory):
         return (jnp.zeros(num_games, jnp.int32), jnp.zeros((num_games, num_actions), jnp.float32),
                 memory)
+
+    def one_player(player, params, key, states, weight, memory, needed):
+        """`player` on the whole batch, when some game needs a search."""
+        return jax.lax.cond(jnp.any(needed),
+                            lambda: player.play(params, key, states, weight, memory),
+                            lambda: nothing(memory))
+
+    class SelfPlayTurn(NamedTuple):
+        params: Any
+        kind: jax.Array
+        weight: jax.Array
+        opening: jax.Array  # [E] int32 random moves before the first searched one
+
+        def start(self, states):
+            return (baseline.start(states),
+                    () if enhancement is None else enhancement.start(states))
+
+        def move(self, key, states, ply, memories):
+            mem_base, mem_enh = memories
+            key, k_enh, k_base = jax.random.split(key, 3)
+            live = ~states.terminated
+            searched = live
+            if random_opening > 0:
+                searched = live & (states._step_count >= self.opening)
+            p, w = self.params, self.weight
+            if enhancement is None:
+                action, policy, mem_base = baseline.play(p, k_base, states, w, mem_base)
+            else:
+                def only(player, key, memory):
+                    return one_player(player, p, key, states, w, memory, searched)
+
+                def enhanced():
+                    action, policy, mem = only(enhancement, k_enh, mem_enh)
+                    return action, policy, mem_base, mem
+
+                def base():
+                    action, policy, mem = only(baseline, k_base, mem_base)
+                    return action, policy, mem, mem_enh
+
+                def versus():
+                    # The enhancement moves first in games [0, E/2): at even plies it is to
+                    # move there, and the baseline in the other half.
+                    even = ply % 2 == 0
+                    enh_a, enh_p, mem_e = match.side_moves(enhancement, p, k_enh, states, w,
+                                                           mem_enh, even)
+                    base_a, base_p, mem_b = match.side_moves(baseline, p, k_base, states, w,
+                                                             mem_base, ~even)
+                    action, policy = match.interleave(even, (enh_a, enh_p), (base_a, base_p))
+                    return action, policy, mem_b, mem_e
+
+                branches = [None] * 3
+                branches[BASELINE], branches[ENHANCED] = base, enhanced
+                branches[ENHANCED_VS_BASELINE] = versus
+                action, policy, mem_base, mem_enh = jax.lax.switch(self.kind, branches)
+            if random_opening > 0:
+                key, k_rand = jax.random.split(key)
+                legal = states.legal_action_mask
+                uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
+                action = jnp.where(searched | ~live, action, uniform)
+            return key, action, policy, searched, (mem_base, mem_enh)
+
+        def follow(self, memories, action):
+            mem_base, mem_enh = memories
+            mem_base = baseline.follow(mem_base, action)
+            if enhancement is not None:
+                mem_enh = enhancement.follow(mem_enh, action)
+            return mem_base, mem_enh
 
     def selfplay(params, key, kind, weight) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
@@ -73,79 +140,25 @@ def make_selfplay(
         if random_opening > 0:  # extra keys only when on, so off stays bit-identical
             key, k_open = jax.random.split(key)
             opening = jax.random.randint(k_open, (num_games,), 0, random_opening + 1)
-
-        def cond(carry):
-            states, ply, *_ = carry
-            return (ply < max_plies) & ~jnp.all(states.terminated)
-
-        def body(carry):
-            states, ply, results, record, key, mem_base, mem_enh = carry
-            key, k_enh, k_base = jax.random.split(key, 3)
-            enh_turn = (ply % 2 == 0) == first_half
-            use_enh = jnp.where(kind == ENHANCED, True, jnp.where(kind == BASELINE, False, enh_turn))
-            live = ~states.terminated
-            searched = live
-            if random_opening > 0:
-                searched = live & (states._step_count >= opening)
-            if enhancement is None:
-                action, policy, mem_base = play(baseline, params, k_base, states, weight,
-                                                mem_base)
-            else:
-                enh_a, enh_p, mem_enh = jax.lax.cond(
-                    jnp.any(use_enh & searched),
-                    lambda: play(enhancement, params, k_enh, states, weight, mem_enh),
-                    lambda: nothing(mem_enh),
-                )
-                base_a, base_p, mem_base = jax.lax.cond(
-                    jnp.any(~use_enh & searched),
-                    lambda: play(baseline, params, k_base, states, weight, mem_base),
-                    lambda: nothing(mem_base),
-                )
-                action = jnp.where(use_enh, enh_a, base_a)
-                policy = jnp.where(use_enh[:, None], enh_p, base_p)
-            if random_opening > 0:
-                key, k_rand = jax.random.split(key)
-                legal = states.legal_action_mask
-                uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
-                action = jnp.where(searched | ~live, action, uniform)
-            sampled = states._step_count < temperature_moves
-            target = jnp.where(sampled[:, None], policy,
-                               jax.nn.one_hot(action, num_actions, dtype=jnp.float32))
-            obs, targets, movers, valid, actions = record
-            obs = obs.at[ply].set(states.observation)
-            targets = targets.at[ply].set(target)
-            movers = movers.at[ply].set(states.current_player)
-            valid = valid.at[ply].set(searched)
-            actions = actions.at[ply].set(action)
-            states = jax.vmap(env.step)(states, action)
-            mem_base = baseline.follow(mem_base, action)
-            if enhancement is not None:
-                mem_enh = enhancement.follow(mem_enh, action)
-            results = results + states.rewards
-            return (states, ply + 1, results, (obs, targets, movers, valid, actions), key,
-                    mem_base, mem_enh)
-
-        record = (
-            jnp.zeros((max_plies, *states.observation.shape), jnp.bool_),
-            jnp.zeros((max_plies, num_games, num_actions), jnp.float32),
-            jnp.zeros((max_plies, num_games), jnp.int32),
-            jnp.zeros((max_plies, num_games), jnp.bool_),
-            jnp.zeros((max_plies, num_games), jnp.int32),
-        )
-        memories = (baseline.start(states),
-                    () if enhancement is None else enhancement.start(states))
-        init = (states, jnp.int32(0), jnp.zeros((num_games, 2), jnp.float32), record, key,
-                *memories)
-        states, _, results, record, *_ = jax.lax.while_loop(cond, body, init)
-        obs, targets, movers, valid, actions = record
-        value = jnp.take_along_axis(results[None], movers[..., None], axis=2)[..., 0]
+        turn = SelfPlayTurn(params, jnp.asarray(kind, jnp.int32), weight, opening)
+        played = match.play_out(env, states, key, turn, keep_examples=True)
+        record = played.record
+        # The stored target is π while the moves are sampled (the first T′ plies), the move
+        # played one-hot after.
+        sampled = (jnp.arange(record.policy.shape[0]) < temperature_moves)[:, None, None]
+        targets = jnp.where(sampled, record.policy,
+                            jax.nn.one_hot(record.actions, num_actions, dtype=jnp.float32))
+        results = played.results
+        value = jnp.take_along_axis(results[None], record.movers[..., None], axis=2)[..., 0]
         # The baseline side: second mover where the enhancement went first, and vice versa.
         baseline_id = jnp.where(first_half, 1 - first_mover, first_mover)
         balance = jnp.sum(jnp.take_along_axis(results, baseline_id[:, None], axis=1))
         balance = jnp.where(kind == ENHANCED_VS_BASELINE, balance, 0.0)
         return SelfPlayResult(
-            obs=obs, policy=targets, value=jnp.where(valid, value, 0.0), valid=valid,
-            actions=actions, results=results, baseline_balance=balance, plies=states._step_count,
+            obs=record.obs, policy=jnp.where(record.valid[..., None], targets, 0.0),
+            value=jnp.where(record.valid, value, 0.0),
+            valid=record.valid, actions=record.actions, results=results,
+            baseline_balance=balance, plies=played.states._step_count,
         )
 
     return selfplay

@@ -1,0 +1,238 @@
+"""The one game loop: batched games between players, used by matches, the arena and self-play.
+
+`play_out` plays B games from their first states to the end, one ply per step of a
+`lax.while_loop`, and can record each ply. Who moves where is decided by a *turn*, an object
+with
+
+- `start(states) -> memories`: what the players carry between moves (search trees, or `()`);
+- `move(key, states, ply, memories) -> (key, action [B], policy [B, A], counted [B], memories)`:
+  every game's move at this ply; `counted` marks the moves that are recorded as examples;
+- `follow(memories, action) -> memories`: the players' memories after the ply.
+
+`TwoSides` is the turn of a match: games [0, B/2) have side A move first, the others side B.
+Every warmjax game alternates movers at every ply (Othello's pass is a move), so at any ply
+all games of a half wait for the same side: each side searches only the half where it is to
+move (`side_moves`). Self-play (`train/selfplay.py`) uses the same halves when the
+enhancement plays the baseline.
+
+`make_match` builds a compiled-ready match from two players on top of these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from warmjax.search.players import Player
+
+NO_MOVE = -1
+
+
+class Record(NamedTuple):
+    """What `play_out` keeps per ply. T is the game's maximum number of plies, or 0 for what
+    was not asked for."""
+
+    actions: jax.Array  # [T, B] int32 moves (meaningless where not live)
+    live: jax.Array  # [T, B] bool, the game was still on at this ply
+    obs: jax.Array  # [T, B, H, W, C] bool observations before the move
+    policy: jax.Array  # [T, B, A] float32 the mover's policy
+    movers: jax.Array  # [T, B] int32 player id to move
+    valid: jax.Array  # [T, B] bool, live and counted as an example
+
+
+class Played(NamedTuple):
+    """The end of `play_out`."""
+
+    states: Any  # final states, leaves [B, ...]
+    results: jax.Array  # [B, 2] float32 summed rewards by player id
+    record: Record
+
+
+def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: bool = False,
+             keep_examples: bool = False) -> Played:
+    """Plays B games from `states` to the end (or the game's ply limit).
+
+    Args:
+      env: the game.
+      states: the first states, leaves `[B, ...]`.
+      key: the loop's key; each ply's `turn.move` splits what it needs from it.
+      turn: decides the moves (see the module docstring).
+      keep_actions: record the moves and which games were live at each ply.
+      keep_examples: also record observations, policies, movers and counted moves.
+    """
+    num_games = states.current_player.shape[0]
+    max_plies = int(env.max_plies)
+    t_moves = max_plies if (keep_actions or keep_examples) else 0
+    t_examples = max_plies if keep_examples else 0
+    record = Record(
+        actions=jnp.zeros((t_moves, num_games), jnp.int32),
+        live=jnp.zeros((t_moves, num_games), jnp.bool_),
+        obs=jnp.zeros((t_examples, *states.observation.shape), jnp.bool_),
+        policy=jnp.zeros((t_examples, num_games, env.num_actions), jnp.float32),
+        movers=jnp.zeros((t_examples, num_games), jnp.int32),
+        valid=jnp.zeros((t_examples, num_games), jnp.bool_),
+    )
+
+    def cond(carry):
+        states, ply, *_ = carry
+        return (ply < max_plies) & ~jnp.all(states.terminated)
+
+    def body(carry):
+        states, ply, results, record, key, memories = carry
+        key, action, policy, counted, memories = turn.move(key, states, ply, memories)
+        live = ~states.terminated
+        if t_moves:
+            record = record._replace(actions=record.actions.at[ply].set(action),
+                                     live=record.live.at[ply].set(live))
+        if t_examples:
+            record = record._replace(
+                obs=record.obs.at[ply].set(states.observation),
+                policy=record.policy.at[ply].set(policy),
+                movers=record.movers.at[ply].set(states.current_player),
+                valid=record.valid.at[ply].set(live & counted),
+            )
+        states = jax.vmap(env.step)(states, action)
+        memories = turn.follow(memories, action)
+        results = results + states.rewards
+        return states, ply + 1, results, record, key, memories
+
+    init = (states, jnp.int32(0), jnp.zeros((num_games, 2), jnp.float32), record, key,
+            turn.start(states))
+    states, _, results, record, _, _ = jax.lax.while_loop(cond, body, init)
+    return Played(states, results, record)
+
+
+# --------------------------------------------------------------------------------------
+# Two sides on the two halves of the batch.
+
+
+def split(tree):
+    """The first and second halves of a batched pytree."""
+    leaves = jax.tree_util.tree_leaves(tree)
+    half = leaves[0].shape[0] // 2 if leaves else 0
+    return (jax.tree_util.tree_map(lambda x: x[:half], tree),
+            jax.tree_util.tree_map(lambda x: x[half:], tree))
+
+
+def pick(cond, x, y):
+    """`x` where the (scalar) `cond` holds, else `y`, leaf by leaf."""
+    return jax.tree_util.tree_map(lambda u, v: jnp.where(cond, u, v), x, y)
+
+
+def join(x, y):
+    """The two halves back into one batch."""
+    return jax.tree_util.tree_map(lambda u, v: jnp.concatenate([u, v]), x, y)
+
+
+def side_moves(player: Player, params, key, states, weight, memory, mine_first):
+    """`player` searches the half of the games where it is to move: the first half if
+    `mine_first` (a traced bool), else the second. Its memory of the other half is kept.
+
+    Returns:
+      `(action [B/2], policy [B/2, A], memory [B])`.
+    """
+    first, second = split(states)
+    mem_first, mem_second = split(memory)
+    action, policy, searched = player.play(
+        params, key, pick(mine_first, first, second), weight,
+        pick(mine_first, mem_first, mem_second))
+    memory = join(pick(mine_first, searched, mem_first), pick(mine_first, mem_second, searched))
+    return action, policy, memory
+
+
+def interleave(mine_first, a, b):
+    """Per-half values of side A (`a`) and side B (`b`) back into batch order, A having moved
+    in the first half if `mine_first`."""
+    return jax.tree_util.tree_map(
+        lambda u, v: jnp.concatenate([jnp.where(mine_first, u, v), jnp.where(mine_first, v, u)]),
+        a, b)
+
+
+class TwoSides(NamedTuple):
+    """The turn of a match: side A first in games [0, B/2), side B first in the others."""
+
+    player_a: Player
+    player_b: Player
+    params_a: Any
+    params_b: Any
+    weight_a: Any = None
+    weight_b: Any = None
+
+    def start(self, states):
+        return self.player_a.start(states), self.player_b.start(states)
+
+    def move(self, key, states, ply, memories):
+        mem_a, mem_b = memories
+        key, key_a, key_b = jax.random.split(key, 3)
+        even = ply % 2 == 0
+        act_a, pol_a, mem_a = side_moves(self.player_a, self.params_a, key_a, states,
+                                         self.weight_a, mem_a, even)
+        act_b, pol_b, mem_b = side_moves(self.player_b, self.params_b, key_b, states,
+                                         self.weight_b, mem_b, ~even)
+        action, policy = interleave(even, (act_a, pol_a), (act_b, pol_b))
+        counted = jnp.ones(action.shape, jnp.bool_)
+        return key, action, policy, counted, (mem_a, mem_b)
+
+    def follow(self, memories, action):
+        mem_a, mem_b = memories
+        return self.player_a.follow(mem_a, action), self.player_b.follow(mem_b, action)
+
+
+class MatchResult(NamedTuple):
+    """Outcome of a match, from player A's side. Counts are int32 scalars."""
+
+    wins: jax.Array
+    draws: jax.Array
+    losses: jax.Array
+    scores: jax.Array  # [G] float32, A's result per game: +1, 0, −1
+    a_first: jax.Array  # [G] bool, whether A moved first
+    actions: jax.Array  # [T, G] int32 moves per ply (NO_MOVE after the end); T = 0 if unrecorded
+    plies: jax.Array  # [G] int32 length of each game
+
+
+def make_match(
+    env: Any,
+    player_a: Player,
+    player_b: Player,
+    num_games: int,
+    *,
+    record: bool = False,
+) -> Callable:
+    """Builds `match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult`.
+
+    Args:
+      env: the game.
+      player_a, player_b: players (see `warmjax.search.players`).
+      num_games: G, even; games [0, G/2) have A first.
+      record: keep the moves of every game.
+
+    Returns:
+      A pure, jit-able function.
+    """
+    if num_games < 2 or num_games % 2:
+        raise ValueError(f"a match needs an even, positive number of games, got {num_games}")
+    half = num_games // 2
+
+    def match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult:
+        key, init_key = jax.random.split(key)
+        states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
+        a_first = jnp.arange(num_games) < half
+        a_id = jnp.where(a_first, states.current_player, 1 - states.current_player)
+        turn = TwoSides(player_a, player_b, params_a, params_b, weight_a, weight_b)
+        played = play_out(env, states, key, turn, keep_actions=record)
+        score = jnp.take_along_axis(played.results, a_id[:, None], axis=1)[:, 0]
+        actions = jnp.where(played.record.live, played.record.actions, NO_MOVE)
+        return MatchResult(
+            wins=jnp.sum(score > 0).astype(jnp.int32),
+            draws=jnp.sum(score == 0).astype(jnp.int32),
+            losses=jnp.sum(score < 0).astype(jnp.int32),
+            scores=score,
+            a_first=a_first,
+            actions=actions,
+            plies=played.states._step_count,
+        )
+
+    return match
