@@ -237,7 +237,7 @@ def test_compose_defaults():
     ("warmjax.tournament", ["no_such_run", "--out", "t"], "tournament: error: no_such_run"),
     ("warmjax.tournament", ["no_such_run"], "error: the following arguments are required: --out"),
     ("warmjax.report", ["--runs", "no_such_run"], "report: error: no_such_run"),
-    ("warmjax.evaluate.versus", ["no_such/run"], "error: no run folder no_such/run"),
+    ("warmjax.versus", ["no_such/run"], "error: no run folder no_such/run"),
 ])
 def test_cli_error_exits_cleanly_and_leaves_no_files(tmp_path, module, args, message):
     # Every command reports a user's mistake as one `error:` line and exit status 2.

@@ -35,15 +35,20 @@ def test_rejected_config_leaves_no_folder(tmp_path):
 
 
 def test_run_folder_name_and_last_lines(tmp_path):
+    cache = tmp_path / "jax_cache"
     out = run_cli("+experiment=baseline_c4", "profile=smoke", "tensorboard=false",
-                  "oracle.positions=16", f"run_root={tmp_path}", cwd=ROOT)
+                  "oracle.positions=16", f"run_root={tmp_path}", f"compilation_cache={cache}",
+                  cwd=ROOT)
     assert out.returncode == 0, out.stderr
     (folder,) = (tmp_path / "baseline_c4").iterdir()
-    assert folder.name == "oracle.positions=16,profile=smoke,tensorboard=false"  # no run_root
+    # Neither run_root nor the compilation cache is part of the run's name.
+    assert folder.name == "oracle.positions=16,profile=smoke,tensorboard=false"
+    assert any(cache.iterdir())  # the compiled iteration was cached for the next run
     assert (folder / "network.msgpack").exists()
-    last = out.stdout.strip().splitlines()[-3:]
+    last = out.stdout.strip().splitlines()[-4:]
     assert last[0] == f"done: the final network is {folder}/network.msgpack; next try"
-    assert "warmjax.evaluate.versus" in last[1] and "warmjax.evaluate.oracle" in last[2]
+    assert "python -m warmjax.versus" in last[1] and "python -m warmjax.oracle" in last[2]
+    assert "python -m warmjax.play" in last[3]
 
 
 def test_network_checksum_catches_corruption(tmp_path):

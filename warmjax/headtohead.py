@@ -1,4 +1,5 @@
-"""Head-to-head: each warm-start enhancement against baseline MCTS, untrained network (method.md §10).
+"""Head-to-head: each warm-start enhancement against baseline MCTS, untrained networks
+(method.md §10).
 
     JAX_PLATFORMS=cpu python -m warmjax.headtohead game=othello games=100 seed=0 \
         model=small simulations=100 out=headtohead_othello.json

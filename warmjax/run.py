@@ -131,9 +131,10 @@ def main(cfg: DictConfig) -> None:
     train(config)
     folder = config.run_dir
     print(f"done: the final network is {folder}/network.msgpack; next try\n"
-          f"  python -m warmjax.evaluate.versus '{folder}'\n"
-          + (f"  python -m warmjax.evaluate.oracle '{folder}'\n"
-             if config.game.name == "connect_four" else ""), end="")
+          f"  python -m warmjax.versus '{folder}'\n"
+          + (f"  python -m warmjax.oracle '{folder}'\n"
+             if config.game.name == "connect_four" else "")
+          + f"  python -m warmjax.play '{folder}'\n", end="")
 
 
 def _remove_if_empty(cfg: DictConfig) -> None:

@@ -66,8 +66,9 @@ def flatten_groups(raw: dict) -> dict:
     """Maps the shared Hydra groups onto flat fields.
 
     `conf/game/<name>.yaml` is `{name, params}` and becomes `game`, `game_params`;
-    `conf/model/<preset>.yaml` is `{preset, channels, fc, dropout}` and becomes `model`,
-    `model_channels`, `model_fc` (dropout plays no part at inference and is dropped).
+    `conf/model/<preset>.yaml` is `{preset, channels, fc, dropout, train_conv}` and becomes
+    `model`, `model_channels`, `model_fc` (dropout and the training convolution play no part
+    at inference and are dropped).
     """
     raw = dict(raw)
     if isinstance(raw.get("game"), dict):
@@ -82,6 +83,7 @@ def flatten_groups(raw: dict) -> dict:
         raw["model_channels"] = group.pop("channels", None)
         raw["model_fc"] = group.pop("fc", None)
         group.pop("dropout", None)
+        group.pop("train_conv", None)
         if group:
             raise ValueError(f"unknown setting(s) in model: {', '.join(sorted(group))}")
     return raw

@@ -1,6 +1,6 @@
 """Judge a trained Connect Four agent against perfect play.
 
-    python -m warmjax.evaluate.oracle runs/adaptive_c4/profile=quick [--simulations N]
+    python -m warmjax.oracle runs/adaptive_c4/profile=quick [--simulations N]
 
 Every player picks one move (argmax, nothing sampled) in each labelled position of
 `warmjax.oracle` (1,000 positions of 6×6 Connect Four from random play, each move labelled
@@ -126,7 +126,7 @@ def markdown(result: dict) -> str:
 
 
 def main(argv=None) -> None:
-    parser = cli.ArgumentParser(prog="python -m warmjax.evaluate.oracle",
+    parser = cli.ArgumentParser(prog="python -m warmjax.oracle",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--simulations", type=int, default=None,

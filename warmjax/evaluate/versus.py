@@ -1,6 +1,6 @@
 """Score a trained network against reference opponents.
 
-    python -m warmjax.evaluate.versus runs/adaptive_c4/profile=quick \
+    python -m warmjax.versus runs/adaptive_c4/profile=quick \
         --opponents random untrained pure_mcts --games 100
 
 The trained network plays baseline MCTS (m from the run's config unless `--simulations`;
@@ -72,7 +72,7 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
 
 
 def main(argv=None):
-    parser = cli.ArgumentParser(prog="python -m warmjax.evaluate.versus",
+    parser = cli.ArgumentParser(prog="python -m warmjax.versus",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--opponents", nargs="+", default=["random", "untrained", "pure_mcts"],

@@ -108,6 +108,15 @@ class Network:
 
     module: AZNet
     obs_shape: tuple[int, int, int]
+    train_conv: str = "auto"
+
+    @property
+    def train_conv_impl(self) -> str:
+        """The convolution of `apply_train`: "patches" on a CPU, XLA's convolution elsewhere
+        (for "auto"), or the one `train_conv` names."""
+        if self.train_conv != "auto":
+            return self.train_conv
+        return "patches" if jax.default_backend() == "cpu" else "xla"
 
     @property
     def num_actions(self) -> int:
@@ -150,11 +159,13 @@ class Network:
         Returns:
           `((logits [B, A], value [B]), new_batch_stats)`.
         """
-        out, updates = self.module.apply(
+        out, updates = self.module.clone(conv_impl=self.train_conv_impl).apply(
             variables, obs, train=True, rngs={"dropout": dropout_key}, mutable=["batch_stats"]
         )
         return out, updates["batch_stats"]
 
+
+CONV_IMPLS = ("auto", "patches", "xla")
 
 PRESETS: dict[str, dict[str, Any]] = {
     # AlphaZero General's Othello network as used in the papers.
@@ -176,8 +187,12 @@ def make_network(
     channels: int | None = None,
     fc: tuple[int, ...] | None = None,
     dropout: float = 0.3,
+    train_conv: str = "auto",
 ) -> Network:
     """Builds a `Network` from a preset name, with optional overrides.
+
+    `train_conv` picks the training convolution: "auto" (patches on a CPU, XLA's elsewhere),
+    "patches" or "xla"; both compute the same function on the same parameters.
 
     Raises:
       ValueError: unknown preset, non-positive sizes, or a board too small for the two
@@ -198,11 +213,13 @@ def make_network(
         raise ValueError(f"network sizes must be positive, got {settings}")
     if not 0.0 <= dropout < 1.0:
         raise ValueError(f"dropout must be in [0, 1), got {dropout}")
+    if train_conv not in CONV_IMPLS:
+        raise ValueError(f"unknown train_conv {train_conv!r}; choose from {', '.join(CONV_IMPLS)}")
     h, w, _ = obs_shape
     if h < 5 or w < 5:
         raise ValueError(f"board {h}x{w} is too small for two unpadded 3x3 convolutions")
     module = AZNet(num_actions=num_actions, dropout=dropout, **settings)
-    return Network(module=module, obs_shape=tuple(obs_shape))
+    return Network(module=module, obs_shape=tuple(obs_shape), train_conv=train_conv)
 
 
 ApplyFn = Callable[[Any, jax.Array], tuple[jax.Array, jax.Array]]

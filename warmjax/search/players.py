@@ -5,9 +5,11 @@ batched states. A game loop that lets players keep state between moves (the tree
 search with `reuse_tree`) instead calls `memory = player.start(states)` once,
 `action, policy, memory = player.play(params, key, states, weight, memory)` on its turns, and
 `memory = player.follow(memory, actions)` after every ply; for players that keep nothing the
-memory is `()` and `play` is the plain call. `params` are the network variables (ignored by network-free players).
-`policy` is the search's move distribution: the root visit distribution for tree searches
-(the training target), one-hot for RHEA, uniform over legal moves for the random player.
+memory is `()` and `play` is the plain call.
+
+`params` are the network variables (ignored by network-free players). `policy` is the
+search's move distribution: the root visit distribution for tree searches (the training
+target), one-hot for RHEA, uniform over legal moves for the random player.
 Moves are sampled from the policy while a game is in its first `temperature_moves` plies
 (`state._step_count < temperature_moves`) and are its argmax after that (method.md §2).
 

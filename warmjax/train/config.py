@@ -31,6 +31,7 @@ class ModelConfig:
     channels: int | None = None
     fc: tuple[int, ...] | None = None
     dropout: float = 0.3
+    train_conv: str = "auto"  # training convolution: auto (patches on CPU, XLA's elsewhere)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,6 +100,9 @@ class RunConfig:
     experiment_name: str = "custom"
     keep_checkpoints: int = 3
     tensorboard: bool = True
+    # JAX's persistent compilation cache: "auto" is `.jax_cache` beside the run folder (so a
+    # rerun or a resume does not compile again), None turns it off, anything else is a path.
+    compilation_cache: str | None = "auto"
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "RunConfig":
@@ -197,6 +201,9 @@ def validate(config: RunConfig) -> None:
                         "search.dirichlet_alpha positive")
     if c.oracle.every < 0 or (c.oracle.positions is not None and c.oracle.positions < 1):
         problems.append("oracle.every must be ≥ 0 and oracle.positions ≥ 1 (or null)")
+    if c.model.train_conv not in ("auto", "patches", "xla"):
+        problems.append(f"model.train_conv must be auto, patches or xla, got "
+                        f"{c.model.train_conv!r}")
     if not 0.0 <= c.model.dropout < 1.0:
         problems.append(f"model.dropout must be in [0, 1), got {c.model.dropout}")
     if c.keep_checkpoints < 1:

@@ -82,6 +82,7 @@ class Trainer:
         self.network = make_network(
             self.env.num_actions, self.env.observation_shape, c.model.preset,
             channels=c.model.channels, fc=c.model.fc, dropout=c.model.dropout,
+            train_conv=c.model.train_conv,
         )
         self.optimizer = optax.adam(c.train.learning_rate)
         search = dict(num_simulations=c.search.simulations, c_puct=c.search.c_puct,

@@ -50,11 +50,15 @@ def _check_config(run_dir: Path, config: RunConfig) -> None:
     current = config.to_dict()
     if saved.exists():
         previous = yaml.safe_load(saved.read_text())
-        # More iterations extend a run; the folder's path and bookkeeping may change.
+        # More iterations extend a run; the folder's path, bookkeeping and the training
+        # convolution (same function either way) may change. A setting the saved config
+        # predates counts as its default, which is the behaviour of the code that wrote it.
         skip = {"train.iterations", "run_dir", "keep_checkpoints", "tensorboard",
-                "oracle.every", "oracle.positions"}
-        diff = sorted(k for k in set(_flat(previous)) | set(_flat(current))
-                      if k not in skip and _flat(previous).get(k) != _flat(current).get(k))
+                "oracle.every", "oracle.positions", "model.train_conv", "compilation_cache"}
+        defaults = _flat(RunConfig().to_dict())
+        old, new = _flat(previous), _flat(current)
+        diff = sorted(k for k in set(old) | set(new) if k not in skip
+                      and old.get(k, defaults.get(k)) != new.get(k, defaults.get(k)))
         if diff:
             raise ConfigError(
                 f"{run_dir} holds a run with a different configuration (differs in: "
@@ -96,6 +100,16 @@ def progress_line(row: dict, total: int, config: RunConfig) -> str:
     )
 
 
+def use_compilation_cache(config: RunConfig, run_dir: Path) -> None:
+    """Points JAX's persistent compilation cache at `config.compilation_cache`."""
+    if config.compilation_cache is None:
+        return
+    path = (run_dir.resolve().parent / ".jax_cache" if config.compilation_cache == "auto"
+            else Path(config.compilation_cache))
+    path.mkdir(parents=True, exist_ok=True)
+    jax.config.update("jax_compilation_cache_dir", str(path))
+
+
 def train(config: RunConfig, log: Callable[[str], None] = print,
           stop_after: int | None = None) -> TrainState:
     """Runs (or resumes) a training run to `config.train.iterations`.
@@ -111,6 +125,7 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
     run_dir = Path(config.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     _check_config(run_dir, config)
+    use_compilation_cache(config, run_dir)
     trainer = Trainer(config)
     template = trainer.init_state()
     checkpoints = CheckpointDir(run_dir / "checkpoints", config.keep_checkpoints)
