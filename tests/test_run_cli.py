@@ -37,13 +37,14 @@ def test_rejected_config_leaves_no_folder(tmp_path):
 def test_run_folder_name_and_last_lines(tmp_path):
     cache = tmp_path / "jax_cache"
     out = run_cli("+experiment=baseline_c4", "profile=smoke", "tensorboard=false",
-                  "oracle.positions=16", f"run_root={tmp_path}", f"compilation_cache={cache}",
-                  cwd=ROOT)
+                  "stage_times=false", "oracle.positions=16", f"run_root={tmp_path}",
+                  f"compilation_cache={cache}", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     (folder,) = (tmp_path / "baseline_c4").iterdir()
     # Neither run_root nor the compilation cache is part of the run's name.
-    assert folder.name == "oracle.positions=16,profile=smoke,tensorboard=false"
-    assert any(cache.iterdir())  # the compiled iteration was cached for the next run
+    assert folder.name == "oracle.positions=16,profile=smoke,stage_times=false,tensorboard=false"
+    # Without the stage clock's host callbacks the compiled iteration goes to the cache.
+    assert any(path.name.startswith("jit_iteration") for path in cache.iterdir())
     assert (folder / "network.msgpack").exists()
     last = out.stdout.strip().splitlines()[-4:]
     assert last[0] == f"done: the final network is {folder}/network.msgpack; next try"
@@ -90,3 +91,18 @@ def test_versus_user_errors(tmp_path, capsys, args, message):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_submitit_local_sweep(tmp_path):
+    # The cluster path (method: a Hydra sweep through the submitit launcher), run locally.
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    out = run_cli("-m", "+experiment=baseline_c4", "profile=smoke", "seed=0,1",
+                  "hydra/launcher=submitit_local", "tensorboard=false", "oracle.positions=16",
+                  f"run_root={tmp_path}", cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    folders = sorted(p for p in (tmp_path / "baseline_c4").iterdir() if p.name.startswith("or"))
+    assert [p.name.split("seed=")[1].split(",")[0] for p in folders] == ["0", "1"]
+    metrics = [[json.loads(line) for line in (p / "metrics.jsonl").read_text().splitlines()]
+               for p in folders]
+    assert all(len(m) == 2 and (p / "network.msgpack").exists() for m, p in zip(metrics, folders))
+    assert metrics[0][0]["loss_policy"] != metrics[1][0]["loss_policy"]  # two seeds, two runs

@@ -103,6 +103,9 @@ class RunConfig:
     # JAX's persistent compilation cache: "auto" is `.jax_cache` beside the run folder (so a
     # rerun or a resume does not compile again), None turns it off, anything else is a path.
     compilation_cache: str | None = "auto"
+    # Per-stage seconds in the metrics (host callbacks, which keep JAX from caching the
+    # compiled iteration; false: only seconds_total, and the iteration is cached).
+    stage_times: bool = True
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "RunConfig":

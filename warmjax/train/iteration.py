@@ -51,20 +51,29 @@ class TrainState:
 
 
 class StageClock:
-    """Host-side timestamps set from inside the compiled iteration via debug callbacks."""
+    """Host-side timestamps set from inside the compiled iteration via debug callbacks.
 
-    def __init__(self):
+    JAX never writes a program with host callbacks to its persistent compilation cache, so a
+    disabled clock (`stage_times=false`) adds none and lets the compiled iteration be cached.
+    """
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
         self.marks: dict[str, float] = {}
 
     def start(self):
         self.marks = {"start": time.perf_counter()}
 
     def mark(self, stage: str, dependency: jax.Array):
+        if not self.enabled:
+            return
         # The callback takes a value the stage produced, so it fires once the stage is done.
         jax.debug.callback(lambda _: self.marks.__setitem__(stage, time.perf_counter()),
                            dependency)
 
     def durations(self) -> dict[str, float]:
+        if not self.enabled:
+            return {}
         out, last = {}, self.marks.get("start", 0.0)
         for stage in STAGES:
             now = self.marks.get(stage, last)
@@ -109,7 +118,7 @@ class Trainer:
         self.arena = make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
         self.num_symmetries = self.env.symmetry_tables()[0].shape[0]
         self.slot_size = self.env.max_plies * c.train.games * self.num_symmetries
-        self.clock = StageClock()
+        self.clock = StageClock(c.stage_times)
 
     def _make_oracle(self, search):
         """`(oracle, states)` of `score.make_oracle` on the shipped labelled set, or

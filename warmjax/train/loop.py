@@ -54,7 +54,8 @@ def _check_config(run_dir: Path, config: RunConfig) -> None:
         # convolution (same function either way) may change. A setting the saved config
         # predates counts as its default, which is the behaviour of the code that wrote it.
         skip = {"train.iterations", "run_dir", "keep_checkpoints", "tensorboard",
-                "oracle.every", "oracle.positions", "model.train_conv", "compilation_cache"}
+                "oracle.every", "oracle.positions", "model.train_conv", "compilation_cache",
+                "stage_times"}
         defaults = _flat(RunConfig().to_dict())
         old, new = _flat(previous), _flat(current)
         diff = sorted(k for k in set(old) | set(new) if k not in skip
@@ -94,9 +95,9 @@ def progress_line(row: dict, total: int, config: RunConfig) -> str:
         f"iter {row['iteration']:>3}/{total} | {warm:<20} | arena "
         f"{row['arena_wins']}-{row['arena_draws']}-{row['arena_losses']} {verdict} | "
         f"loss v {row['loss_value']:.3f} p {row['loss_policy']:.3f} | {oracle}"
-        f"{row['examples']} ex | {row['seconds_total']:.1f}s "
-        f"(self-play {row['seconds_selfplay']:.1f}, train {row['seconds_train']:.1f}, "
-        f"arena {row['seconds_arena']:.1f})"
+        f"{row['examples']} ex | {row['seconds_total']:.1f}s"
+        + (f" (self-play {row['seconds_selfplay']:.1f}, train {row['seconds_train']:.1f}, "
+           f"arena {row['seconds_arena']:.1f})" if "seconds_selfplay" in row else "")
     )
 
 
