@@ -35,7 +35,8 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
            temperature_moves=None, reuse_tree=None):
     """Returns `{opponent: {"wins", "draws", "losses", "score"}}` for the run's network.
 
-    `reuse_tree` (None: the run's `search.reuse_tree`) applies to every tree-search side."""
+    `reuse_tree` (None: the run's `search.reuse_tree`) applies to the agent's search (and to
+    the "untrained" opponent, which is the same search with a fresh network)."""
     run_dir = Path(run_dir)
     env, network, variables = load_network(run_dir)
     config = yaml.safe_load((run_dir / "config.yaml").read_text())
@@ -59,9 +60,9 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
             other = me
             other_params = network.init(k_net)
         else:
+            # The reference opponents stay fixed (no tree reuse), whatever the agent does.
             other = make_player(name, env, num_simulations=playouts,
-                                temperature_moves=temperature_moves,
-                                reuse_tree=options["reuse_tree"])
+                                temperature_moves=temperature_moves)
             other_params = None
         tic = time.perf_counter()
         match = jax.jit(make_match(env, me, other, games))
