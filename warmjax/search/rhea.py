@@ -1,6 +1,6 @@
 """Rolling horizon evolution (RHEA), the network-free player of method.md §4, batched.
 
-An individual is a plan of the player's next H own actions. To evaluate it from the root:
+An individual is a plan of the player's next L own actions (L, the horizon). To evaluate it from the root:
 the plan's actions are played on the player's turns (an action that is illegal at that
 point is replaced by a uniformly random legal one, for that playout only: the plan itself is
 not changed), the opponent replies uniformly at random, and when the plan is used up a
@@ -61,7 +61,7 @@ class RheaResult(NamedTuple):
     """One root's evolution (unbatched; leaves gain a leading B under vmap)."""
 
     action: jax.Array  # [] int32, first action of the best plan
-    population: jax.Array  # [P, H] int32, final plans
+    population: jax.Array  # [P, L] int32, final plans
     fitness: jax.Array  # [P] float32, their fitness
     evaluated_fitness: jax.Array  # [P + G] float32, fitness of every plan ever evaluated
     playouts: jax.Array  # [] int32, playouts spent
@@ -92,7 +92,7 @@ def plan_score(env: Any, state: Any, plan: jax.Array, key: jax.Array) -> jax.Arr
 
 
 def random_plan(key: jax.Array, root_legal: jax.Array, horizon: int) -> jax.Array:
-    """`[H]` int32 plan: the first action legal at the root, the rest uniform over actions."""
+    """`[L]` int32 plan: the first action legal at the root, the rest uniform over actions."""
     k_first, k_rest = jax.random.split(key)
     first = random_legal_action(k_first, root_legal)
     rest = jax.random.randint(k_rest, (horizon - 1,), 0, root_legal.shape[0], jnp.int32)

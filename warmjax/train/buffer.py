@@ -14,12 +14,12 @@ from flax import struct
 
 @struct.dataclass
 class ReplayBuffer:
-    """Examples (s, π, z). Shapes use C = slots · slot_size rows."""
+    """Examples (s, π, z). Shapes use R = slots · slot_size rows."""
 
-    obs: jax.Array  # [C, H, W, 2] bool, canonical observation
-    policy: jax.Array  # [C, A] float32, policy target π
-    value: jax.Array  # [C] float32, result z for the player to move
-    valid: jax.Array  # [C] bool
+    obs: jax.Array  # [R, H, W, C] bool, canonical observation
+    policy: jax.Array  # [R, A] float32, policy target π
+    value: jax.Array  # [R] float32, result z for the player to move
+    valid: jax.Array  # [R] bool
 
     @property
     def capacity(self) -> int:
