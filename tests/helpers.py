@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import jax
-import yaml
 
 from warmjax.games import make
 from warmjax.nets import make_network
+from warmjax.train import run_folder
 from warmjax.train.config import GameConfig, ModelConfig, RunConfig, SearchSettings
 from warmjax.train.network_io import save_network
 
@@ -23,5 +23,5 @@ def write_tiny_run(folder: Path, game: str = "connect_four") -> Path:
                        search=SearchSettings(simulations=4))
     network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8))
     save_network(folder, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
-    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
+    run_folder.write_config(folder, config.to_dict())
     return folder

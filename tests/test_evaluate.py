@@ -16,7 +16,6 @@ from pathlib import Path
 import jax
 import numpy as np
 import pytest
-import yaml
 
 from warmjax import report
 from warmjax.evaluate import tables
@@ -24,6 +23,7 @@ from warmjax.evaluate import tournament as tour
 from warmjax.evaluate.tournament import TournamentConfig, run_tournament
 from warmjax.games import make
 from warmjax.nets import make_network
+from warmjax.train import run_folder
 from warmjax.train.config import (
     GameConfig,
     ModelConfig,
@@ -50,14 +50,14 @@ def fabricate_run(folder: Path, *, game="connect_four", mode="none", enhancement
         experiment_name=f"{ {'none': 'baseline'}.get(mode, mode)}_{short}",
         profile_name=profile, run_dir=str(folder))
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+    run_folder.write_config(folder, config.to_dict())
     if network:
         env = make(game)
         net = make_network(env.num_actions, env.observation_shape, None, channels=8,
                            fc=(16, 16))
         save_network(folder, config, net, net.init(jax.random.PRNGKey(100 + seed)), 2)
     if metrics is not None:
-        (folder / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in metrics))
+        run_folder.write_metrics(folder, metrics)
     return folder
 
 

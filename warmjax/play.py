@@ -18,11 +18,11 @@ from pathlib import Path
 
 import jax
 import numpy as np
-import yaml
 
 from warmjax import cli
 from warmjax.games.env import EMPTY
 from warmjax.search.players import NETWORK_FREE, PLAYERS, make_player
+from warmjax.train import run_folder
 from warmjax.train.network_io import load_network, search_options
 
 CHARS = {0: ".", 1: "X", 2: "O"}
@@ -134,7 +134,7 @@ def main(argv=None, stdin=None, out=None) -> int:
         cli.fail(f"no run folder {args.run_dir}")
     try:
         env, network, variables = load_network(args.run_dir)
-        config = yaml.safe_load((Path(args.run_dir) / "config.yaml").read_text())
+        config = run_folder.read_config(args.run_dir)
     except (ValueError, OSError) as err:
         cli.fail(err)
     search = config["search"]

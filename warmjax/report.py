@@ -23,6 +23,7 @@ from pathlib import Path
 from warmjax import cli
 from warmjax.evaluate import plots, tables
 from warmjax.evaluate.tournament import expand_runs
+from warmjax.train import run_folder
 
 
 def _tag(text: str, taken: set[str]) -> str:
@@ -68,7 +69,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
 
     summaries = []
     for folder in expand_runs(runs) if runs else []:
-        if not (folder / "config.yaml").exists():
+        if not run_folder.is_run_folder(folder):
             log(f"skipping {folder}: no config.yaml")
             continue
         summaries.append(tables.load_run(folder))

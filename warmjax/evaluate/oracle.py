@@ -25,6 +25,7 @@ import jax
 from warmjax import cli
 from warmjax.oracle import positions, score
 from warmjax.search.players import make_player
+from warmjax.train import run_folder
 from warmjax.train.network_io import load_network, search_options
 
 PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
@@ -92,13 +93,7 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
 
 
 def _run_config(run_dir: Path) -> dict:
-    import yaml
-
-    path = run_dir / "config.yaml"
-    try:
-        return yaml.safe_load(path.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"{run_dir} is not a run folder (no config.yaml)") from None
+    return run_folder.read_config(run_dir)
 
 
 NAMES = {"search": "trained network + MCTS", "policy_head": "policy head alone (argmax)",

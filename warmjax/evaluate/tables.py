@@ -30,9 +30,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from warmjax.search.players import ENHANCEMENTS
+from warmjax.train import run_folder
 
 DDOF = 1
 ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
@@ -80,22 +80,7 @@ def load_run(run_dir: Path | str) -> RunSummary:
     Raises:
       ValueError: a missing or unreadable file, naming it.
     """
-    run_dir = Path(run_dir)
-    config_path, metrics_path = run_dir / "config.yaml", run_dir / "metrics.jsonl"
-    if not config_path.exists():
-        raise ValueError(f"{run_dir} is not a run folder (no config.yaml)")
-    try:
-        config = yaml.safe_load(config_path.read_text())
-    except yaml.YAMLError as err:
-        raise ValueError(f"{config_path} is not valid YAML ({err})") from None
-    rows = []
-    if metrics_path.exists():
-        for number, line in enumerate(metrics_path.read_text().splitlines(), start=1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except ValueError as err:
-                    raise ValueError(f"{metrics_path}:{number} is not JSON ({err})") from None
+    run_dir, config, rows = run_folder.read_run(run_dir)
     ws = config.get("warmstart") or {}
     mode = ws.get("mode", "none")
     last = rows[-1] if rows else {}

@@ -70,7 +70,6 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-import yaml
 
 from warmjax import cli
 from warmjax.evaluate.elo import EloResult, bayes_elo
@@ -78,6 +77,7 @@ from warmjax.evaluate.match import NO_MOVE, make_match
 from warmjax.nets import make_network
 from warmjax.search.players import NETWORK_FREE, make_player
 from warmjax.search.rhea import RheaConfig
+from warmjax.train import run_folder
 from warmjax.train.checkpoint import atomic_write
 from warmjax.train.network_io import load_network
 
@@ -292,13 +292,7 @@ def load_runs(run_dirs: Sequence[Path]):
     env = game = None
     loaded = []
     for run_dir in run_dirs:
-        config_path = run_dir / "config.yaml"
-        if not config_path.exists():
-            raise ValueError(f"{run_dir} is not a run folder (no config.yaml)")
-        try:
-            run_config = yaml.safe_load(config_path.read_text())
-        except yaml.YAMLError as err:
-            raise ValueError(f"{config_path} is not valid YAML ({err})") from None
+        run_config = run_folder.read_config(run_dir)
         run_env, network, variables = load_network(run_dir)
         meta = json.loads((run_dir / "network.json").read_text())
         this_game = canonical_game(run_env, meta["game"]["name"], meta["game"]["params"])

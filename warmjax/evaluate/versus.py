@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 
 import jax
-import yaml
 
 from warmjax import cli
 from warmjax.evaluate.match import make_match, mean_score
 from warmjax.search.players import make_player
+from warmjax.train import run_folder
 from warmjax.train.network_io import load_network, search_options
 
 OPPONENTS = ("random", "untrained", "pure_mcts", "pure_rave", "rhea")
@@ -39,7 +39,7 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
     the "untrained" opponent, which is the same search with a fresh network)."""
     run_dir = Path(run_dir)
     env, network, variables = load_network(run_dir)
-    config = yaml.safe_load((run_dir / "config.yaml").read_text())
+    config = run_folder.read_config(run_dir)
     if simulations is None:
         simulations = config["search"]["simulations"]
     if temperature_moves is None:

@@ -20,7 +20,6 @@ with the same metrics (wall times aside) and the same parameters as an uninterru
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from pathlib import Path
@@ -28,9 +27,9 @@ from typing import Any, Callable
 
 import jax
 import numpy as np
-import yaml
 
-from warmjax.train.checkpoint import CheckpointDir, atomic_write
+from warmjax.train import run_folder
+from warmjax.train.checkpoint import CheckpointDir
 from warmjax.train.config import ConfigError, RunConfig
 from warmjax.train.iteration import Trainer, TrainState
 from warmjax.train.network_io import save_network
@@ -46,10 +45,9 @@ def _plain(value: Any) -> Any:
 
 
 def _check_config(run_dir: Path, config: RunConfig) -> None:
-    saved = run_dir / "config.yaml"
     current = config.to_dict()
-    if saved.exists():
-        previous = yaml.safe_load(saved.read_text())
+    if run_folder.is_run_folder(run_dir):
+        previous = run_folder.read_config(run_dir)
         # More iterations extend a run; the folder's path, bookkeeping and the training
         # convolution (same function either way) may change. A setting the saved config
         # predates counts as its default, which is the behaviour of the code that wrote it.
@@ -64,7 +62,7 @@ def _check_config(run_dir: Path, config: RunConfig) -> None:
             raise ConfigError(
                 f"{run_dir} holds a run with a different configuration (differs in: "
                 f"{', '.join(diff)}); choose another run_dir or restore the settings")
-    atomic_write(saved, yaml.safe_dump(current, sort_keys=False).encode())
+    run_folder.write_config(run_dir, current)
 
 
 def _flat(d: dict, prefix: str = "") -> dict:
@@ -137,8 +135,7 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
         state, header = loaded
         history = [row for row in header["metrics"] if row["iteration"] <= header["iteration"]]
         log(f"resuming {run_dir} after iteration {header['iteration']}")
-    lines = "".join(json.dumps(row) + "\n" for row in history)
-    atomic_write(run_dir / "metrics.jsonl", lines.encode())
+    run_folder.write_metrics(run_dir, history)
 
     start = int(state.iteration)
     total = config.train.iterations
@@ -179,8 +176,7 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
             if row["accepted"] or it == 1:
                 checkpoints.save_best(state.params)
             save_network(run_dir, config, trainer.network, state.params, it)
-            with open(run_dir / "metrics.jsonl", "a") as f:
-                f.write(json.dumps(row) + "\n")
+            run_folder.append_metrics(run_dir, row)
             if writer is not None:
                 for key, value in row.items():
                     if key != "iteration" and math.isfinite(float(value)):
