@@ -22,6 +22,7 @@ from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.search import make_player
+from warmjax.train import estimate
 from warmjax.train.arena import accept
 from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
 from warmjax.train.config import ConfigError, RunConfig
@@ -397,22 +398,22 @@ def test_paper_profile_on_cpu_states_its_cost(tmp_path, monkeypatch, capsys):
 
 
 def test_paper_estimate_is_a_real_measurement(tmp_path):
-    from warmjax import run
 
     config = compose_config(["+experiment=adaptive_c4", "model=small", "train.games=4",
                              "train.iterations=2"], tmp_path)
-    per_eval = run.seconds_per_evaluation(config)
+    per_eval = estimate.seconds_per_evaluation(config)
     assert 0 < per_eval < 1
-    assert 0 < run.estimate_paper_seconds(config) < 3600
+    assert 0 < estimate.estimate_paper_seconds(config) < 3600
     # The arithmetic, by hand, for Connect Four 6x6: 28.8 plies, 2 mirror copies.
     t, plies = config.train, 0.8 * 36
     per_iteration = (t.games * plies * config.search.simulations
                      + t.epochs * t.replay_iterations * t.games * plies * 2 * 3
                      + config.arena.games * plies * config.search.simulations)
-    assert run.run_seconds(config, 1e-3) == pytest.approx(2 * per_iteration * 1e-3)
+    assert estimate.run_seconds(config, 1e-3) == pytest.approx(2 * per_iteration * 1e-3)
     bigger = compose_config(["+experiment=adaptive_c4", "model=small", "train.games=4",
                              "train.iterations=4"], tmp_path)
-    assert run.run_seconds(bigger, per_eval) == pytest.approx(2 * run.run_seconds(config, per_eval))
+    assert estimate.run_seconds(bigger, per_eval) == pytest.approx(
+        2 * estimate.run_seconds(config, per_eval))
 
 
 def test_iteration_vmaps_over_independent_runs(tmp_path):
