@@ -168,6 +168,8 @@ def test_chunking(games, max_batch, expected):
     (["players=[random,mcts]"], "unknown player 'mcts'"),
     (["+game.params.size=3"], "bad settings for connect_four"),
     (["+colour=red"], "unknown setting.*colour"),
+    (["c_puct=-1"], "c_puct must be non-negative"),
+    (["rhea_legal_first=maybe"], "rhea_legal_first must be bool"),
 ])
 def test_orientation_rejects(overrides, message):
     with pytest.raises(ValueError, match=message):
@@ -215,6 +217,9 @@ def test_compose_defaults():
     assert config.games_per_pair == 500 and config.playouts == 100 and config.seed == 0
     assert config.out_path == "orientation_gobang.json"
     assert config.players == ("random", "pure_mcts", "pure_rave", "rhea")
+    # The readings the papers leave open, at their defaults (docs/results.md §3).
+    assert (config.c_puct, config.rave_all_players, config.rave_rollout_moves,
+            config.rhea_legal_first, config.reuse_tree) == (1.0, False, True, True, False)
 
     cfg = hydra_config("headtohead", ["game=othello", "model=azg512"])
     config = config_from_dict(HeadToHeadConfig, cfg)

@@ -330,3 +330,47 @@ def test_match_sides_are_symmetric():
     assert 0.4 < score < 0.6
     with pytest.raises(ValueError, match="even"):
         make_match(env, random, random, 7)
+
+
+def test_rhea_may_plan_any_first_action_and_still_plays_legally():
+    # Column 0 full: action 0 is illegal at the root.
+    from warmjax.search.rhea import RheaConfig, make_rhea
+
+    env = make("connect_four")
+    state = env.init(jax.random.PRNGKey(0))
+    for _ in range(6):
+        state = env.step(state, jnp.int32(0))
+    assert not bool(state.legal_action_mask[0])
+    legal_first = jax.jit(make_rhea(env, RheaConfig(budget=40)))
+    any_first = jax.jit(make_rhea(env, RheaConfig(budget=40, legal_first=False)))
+    firsts = []
+    for k in range(8):
+        key = jax.random.PRNGKey(k)
+        assert bool(state.legal_action_mask[int(legal_first(state, key).action)])
+        assert np.all(np.asarray(legal_first(state, key).population[:, 0]) != 0)
+        result = any_first(state, key)
+        assert bool(state.legal_action_mask[int(result.action)])  # played move is legal
+        firsts.extend(np.asarray(result.population[:, 0]).tolist())
+    assert 0 in firsts  # plans may start with the illegal column in this reading
+
+
+def test_amaf_counts_playout_moves_only_when_asked():
+    # One simulation of pure RAVE from the start: the tree path is one root edge; the
+    # playout then plays on to the end of the game.
+    from warmjax.search import SearchConfig, make_search
+
+    env = make("connect_four")
+    states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 4))
+
+    def root_amaf(rollout_moves):
+        config = SearchConfig(num_simulations=1, leaf="rollout", use_network=False, rave=True,
+                              rave_rollout_moves=rollout_moves)
+        out = jax.jit(make_search(env, None, config))(None, jax.random.PRNGKey(1), states)
+        return np.asarray(out.tree.rave_visits[:, 0]), np.asarray(out.visits)
+
+    path_only, visits = root_amaf(False)
+    # Only the root edge the simulation took counts: exactly its visit.
+    np.testing.assert_array_equal(path_only, visits)
+    with_playout, _ = root_amaf(True)
+    assert np.all(with_playout >= path_only)
+    assert np.all((with_playout > 0).sum(axis=1) > 1)  # the root player's playout moves too

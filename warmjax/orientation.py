@@ -79,6 +79,12 @@ class OrientationConfig:
       fast_compile: compile at XLA's backend optimisation level 0: about half the compile
         time, several times the run time (for tests and tiny runs).
       reuse_tree: MCTS and RAVE go on from the played move's subtree (`search/reuse.py`).
+      c_puct: c of the network-free MCTS and RAVE (uniform prior; the papers do not state
+        it).
+      rave_all_players, rave_rollout_moves: whose moves, and whether the playout's moves,
+        count in RAVE's AMAF statistics (the readings of method.md §3).
+      rhea_legal_first: RHEA plans start with a legal move (False: any action, and an
+        illegal best first action becomes a random legal move).
       rhea_horizon, rhea_population, rhea_playouts_per_eval, rhea_mutation_rate: RHEA's
         settings (method.md §4); the population times playouts per evaluation must fit the budget.
     """
@@ -93,6 +99,10 @@ class OrientationConfig:
     max_batch: int = 256
     fast_compile: bool = False
     reuse_tree: bool = False
+    c_puct: float = 1.0
+    rave_all_players: bool = False
+    rave_rollout_moves: bool = True
+    rhea_legal_first: bool = True
     rhea_horizon: int = 10
     rhea_population: int = 10
     rhea_playouts_per_eval: int = 2
@@ -102,6 +112,8 @@ class OrientationConfig:
         check_game(self.game, self.game_params)
         check_games(self.games_per_pair, "games_per_pair")
         check_positive(self.playouts, "playouts")
+        if self.c_puct < 0:
+            raise ValueError(f"c_puct must be non-negative, got {self.c_puct}")
         check_max_batch(self.max_batch)
         if len(self.players) < 2 or len(set(self.players)) != len(self.players):
             raise ValueError(f"players must be at least two distinct names, got {self.players}")
@@ -132,6 +144,7 @@ class OrientationConfig:
             playouts_per_eval=self.rhea_playouts_per_eval,
             budget=self.playouts,
             mutation_rate=self.rhea_mutation_rate,
+            legal_first=self.rhea_legal_first,
         )
 
 
@@ -159,7 +172,9 @@ def run(config: OrientationConfig) -> dict:
     env = make(config.game, **config.game_params)
     players = {
         name: make_player(name, env, num_simulations=config.playouts, temperature_moves=0,
-                          reuse_tree=config.reuse_tree,
+                          reuse_tree=config.reuse_tree, c_puct=config.c_puct,
+                          rave_all_players=config.rave_all_players,
+                          rave_rollout_moves=config.rave_rollout_moves,
                           rhea=config.rhea if name == "rhea" else None)
         for name in config.players
     }

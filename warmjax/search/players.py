@@ -130,6 +130,7 @@ def make_player(
     temperature_moves: int = 0,
     weight: float = 0.5,
     rave_all_players: bool = False,
+    rave_rollout_moves: bool = True,
     rave_equivalence: float | None = None,
     fpu: float | str = 0.0,
     dirichlet_fraction: float = 0.0,
@@ -149,7 +150,8 @@ def make_player(
       c_puct: the PUCT constant.
       temperature_moves: T′, plies at the start of a game whose move is sampled.
       weight: default w for wro/wrora.
-      rave_all_players, rave_equivalence: RAVE settings (see `SearchConfig`).
+      rave_all_players, rave_rollout_moves, rave_equivalence: RAVE settings (see
+        `SearchConfig`).
       fpu, dirichlet_fraction, dirichlet_alpha: departures from the papers, off by default
         (see `SearchConfig`).
       win_check: a departure from the papers, off by default: a tree search plays a move
@@ -198,6 +200,7 @@ def make_player(
         num_simulations=num_simulations,
         c_puct=c_puct,
         rave_all_players=rave_all_players,
+        rave_rollout_moves=rave_rollout_moves,
         rave_equivalence=rave_equivalence,
         fpu=fpu,
         dirichlet_fraction=dirichlet_fraction,

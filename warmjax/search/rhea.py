@@ -1,12 +1,12 @@
 """Rolling horizon evolution (RHEA), the network-free player of method.md §4, batched.
 
-An individual is a plan of the player's next L own actions (L, the horizon). To evaluate it from the root:
-the plan's actions are played on the player's turns (an action that is illegal at that
-point is replaced by a uniformly random legal one, for that playout only: the plan itself is
-not changed), the opponent replies uniformly at random, and when the plan is used up a
-uniformly random playout runs to the end. A playout's score is Q / h: Q ∈ {+1, −1, 0} is the
-result for the root player and h ≥ 1 the number of plies from the root to the end, so quick
-wins and slow losses score best. Fitness is the mean over n playouts.
+An individual is a plan of the player's next L own actions (L, the horizon). To evaluate it
+from the root: the plan's actions are played on the player's turns (an action that is
+illegal at that point is replaced by a uniformly random legal one, for that playout only:
+the plan itself is not changed), the opponent replies uniformly at random, and when the plan
+is used up a uniformly random playout runs to the end. A playout's score is Q / h: Q ∈ {+1,
+−1, 0} is the result for the root player and h ≥ 1 the number of plies from the root to the
+end, so quick wins and slow losses score best. Fitness is the mean over n playouts.
 
 Evolution: a population of P random plans, then generations of (P + 1) truncation: clone a
 uniformly chosen parent, replace each action with probability p_mut by a random one, evaluate
@@ -15,7 +15,10 @@ playouts: P·n for the first population, n per child after that (100 playouts, n
 initial plans and 40 children). The move played is the first action of the best plan.
 
 Plans draw actions uniformly from the whole action space, except the first action, which is
-drawn from the root's legal actions so the move played is always legal.
+drawn from the root's legal actions so the move played is always legal. The papers never say
+that plans are legal: with `legal_first=False` the first action is drawn from all actions
+too, and when the best plan's first action is illegal at the root a uniformly random legal
+move is played instead (a weaker RHEA; method.md §4).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class RheaConfig:
     playouts_per_eval: int = 2
     budget: int = 100  # playouts per move
     mutation_rate: float = 0.2
+    legal_first: bool = True  # a plan's first action is drawn from the root's legal moves
 
     def __post_init__(self):
         if min(self.horizon, self.population, self.playouts_per_eval) < 1:
@@ -91,19 +95,25 @@ def plan_score(env: Any, state: Any, plan: jax.Array, key: jax.Array) -> jax.Arr
     return result / jnp.maximum(steps, 1).astype(jnp.float32)
 
 
-def random_plan(key: jax.Array, root_legal: jax.Array, horizon: int) -> jax.Array:
-    """`[L]` int32 plan: the first action legal at the root, the rest uniform over actions."""
+def random_plan(key: jax.Array, root_legal: jax.Array, horizon: int,
+                legal_first: bool = True) -> jax.Array:
+    """`[L]` int32 plan: the first action legal at the root (or, without `legal_first`, any),
+    the rest uniform over actions."""
     k_first, k_rest = jax.random.split(key)
-    first = random_legal_action(k_first, root_legal)
+    if legal_first:
+        first = random_legal_action(k_first, root_legal)
+    else:
+        first = jax.random.randint(k_first, (), 0, root_legal.shape[0], jnp.int32)
     rest = jax.random.randint(k_rest, (horizon - 1,), 0, root_legal.shape[0], jnp.int32)
     return jnp.concatenate([first[None], rest])
 
 
-def mutate(key: jax.Array, plan: jax.Array, root_legal: jax.Array, rate: float) -> jax.Array:
+def mutate(key: jax.Array, plan: jax.Array, root_legal: jax.Array, rate: float,
+           legal_first: bool = True) -> jax.Array:
     """Replaces each action of `plan` with probability `rate` by a fresh random one."""
     k_mask, k_new = jax.random.split(key)
     change = jax.random.bernoulli(k_mask, rate, plan.shape)
-    return jnp.where(change, random_plan(k_new, root_legal, plan.shape[0]), plan)
+    return jnp.where(change, random_plan(k_new, root_legal, plan.shape[0], legal_first), plan)
 
 
 def make_rhea(env: Any, config: RheaConfig = RheaConfig()):
@@ -117,7 +127,10 @@ def make_rhea(env: Any, config: RheaConfig = RheaConfig()):
     def rhea(state, key) -> RheaResult:
         legal = state.legal_action_mask
         k_init, k_eval, k_gen = jax.random.split(key, 3)
-        plans = jax.vmap(lambda k: random_plan(k, legal, horizon))(jax.random.split(k_init, pop))
+        if not config.legal_first:  # extra key only in this reading: the default is unchanged
+            k_gen, k_move = jax.random.split(k_gen)
+        plans = jax.vmap(lambda k: random_plan(k, legal, horizon, config.legal_first))(
+            jax.random.split(k_init, pop))
         scores = jax.vmap(lambda p, k: fitness(state, p, k))(plans, jax.random.split(k_eval, pop))
         history = jnp.zeros(pop + config.generations, jnp.float32).at[:pop].set(scores)
 
@@ -125,7 +138,7 @@ def make_rhea(env: Any, config: RheaConfig = RheaConfig()):
             plans, scores, history = carry
             k_parent, k_mut, k_fit = jax.random.split(jax.random.fold_in(k_gen, g), 3)
             parent = jax.random.randint(k_parent, (), 0, pop)
-            child = mutate(k_mut, plans[parent], legal, config.mutation_rate)
+            child = mutate(k_mut, plans[parent], legal, config.mutation_rate, config.legal_first)
             child_score = fitness(state, child, k_fit)
             history = history.at[pop + g].set(child_score)
             all_plans = jnp.concatenate([plans, child[None]])
@@ -139,9 +152,12 @@ def make_rhea(env: Any, config: RheaConfig = RheaConfig()):
             0, config.generations, generation, (plans, scores, history)
         )
         best = jnp.argmax(scores)
+        action = plans[best, 0]
+        if not config.legal_first:
+            action = jnp.where(legal[action], action, random_legal_action(k_move, legal))
         playouts = jnp.int32(n * (pop + config.generations))
         return RheaResult(
-            action=plans[best, 0],
+            action=action,
             population=plans,
             fitness=scores,
             evaluated_fitness=history,

@@ -38,6 +38,8 @@ class SearchConfig:
       leaf: "network", "rollout" or "mix" (see `leaf.py`).
       use_network: False for the network-free players (uniform prior, rollout values).
       rave: use UCT_rave selection and the AMAF backup.
+      rave_rollout_moves: count the playout's moves in AMAF, not only the tree path's
+        (default; the other reading of the papers' equations counts the path only).
       rave_all_players: count moves of both players in AMAF (default: only the node's
         player's, as Gelly and Silver).
       rave_equivalence: the equivalence parameter of β; None means m, as in the papers.
@@ -55,6 +57,7 @@ class SearchConfig:
     use_network: bool = True
     rave: bool = False
     rave_all_players: bool = False
+    rave_rollout_moves: bool = True
     rave_equivalence: float | None = None
     fpu: float | str = 0.0
     dirichlet_fraction: float = 0.0
@@ -172,6 +175,8 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
         tree, leaf, leaf_value = backup_lib.add_leaf(tree, path, state, prior, value, index)
         tree = backup_lib.backup_values(tree, path, leaf, leaf_value)
         if config.rave:
+            if not config.rave_rollout_moves:
+                played = played._replace(length=jnp.zeros_like(played.length))
             tree = backup_lib.backup_amaf(
                 tree, path, leaf, leaf_value, played, config.rave_all_players
             )
