@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from warmjax.evaluate.match import make_match, mean_score, play_match
+from warmjax.evaluate.match import make_match, mean_score
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import RheaConfig, make_player, make_rhea, plan_score
@@ -302,7 +302,8 @@ def test_match_counts_and_first_mover_split():
     env = make("connect_four")
     random = make_player("random", env)
     pure = make_player("pure_mcts", env, num_simulations=50)
-    result = play_match(env, pure, random, 20, jax.random.key(0), record=True)
+    match = jax.jit(make_match(env, pure, random, 20, record=True))
+    result = jax.device_get(match(None, None, jax.random.key(0)))
     assert result.wins + result.draws + result.losses == 20
     assert result.a_first.sum() == 10
     assert result.wins >= 17

@@ -12,7 +12,6 @@ from warmjax.evaluate.match import (
     chunking,
     make_match,
     mean_score,
-    play_match,
     play_pair,
 )
 from warmjax.evaluate.tables import (
@@ -52,7 +51,6 @@ __all__ = [
     "make_match",
     "mean_score",
     "outcome_probabilities",
-    "play_match",
     "play_pair",
     "run_tournament",
     "switch_table",

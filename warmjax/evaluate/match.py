@@ -2,7 +2,7 @@
 
 The match itself (`make_match`, `MatchResult`) is the game loop of `warmjax.search.match`,
 re-exported here. `play_pair` plays a pair's games in chunks of one compiled match (the
-experiment commands' runner); `play_match` is the one-call version.
+experiment commands' runner).
 """
 
 from __future__ import annotations
@@ -20,28 +20,7 @@ from warmjax.search.match import NO_MOVE, MatchResult, make_match
 from warmjax.search.players import Player
 
 __all__ = ["NO_MOVE", "MatchResult", "PairOutcome", "chunking", "make_match", "mean_score",
-           "play_match", "play_pair"]
-
-
-def play_match(
-    env: Any,
-    player_a: Player,
-    player_b: Player,
-    games: int,
-    key: jax.Array,
-    params_a: Any = None,
-    params_b: Any = None,
-    *,
-    record: bool = False,
-) -> MatchResult:
-    """Plays `games` games between A and B (jitting on every call; reuse `make_match` in loops).
-
-    Returns:
-      A `MatchResult` with NumPy arrays and Python-int counts.
-    """
-    match = jax.jit(make_match(env, player_a, player_b, games, record=record))
-    result = jax.device_get(match(params_a, params_b, key))
-    return MatchResult(*(int(x) if np.ndim(x) == 0 else np.asarray(x) for x in result))
+           "play_pair"]
 
 
 def mean_score(result: MatchResult) -> float:
