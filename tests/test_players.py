@@ -211,7 +211,7 @@ def test_rhea_budget_population_and_truncation():
     env = make("gobang")
     rhea = jax.jit(make_rhea(env, RheaConfig()))
     state = env.init(jax.random.key(0))
-    result = rhea(state, jax.random.key(1))
+    result = rhea(jax.random.key(1), state)
     assert result.population.shape == (10, 10)
     assert int(result.playouts) == 100
     assert result.evaluated_fitness.shape == (50,)  # 10 initial plans + 40 children
@@ -248,7 +248,7 @@ def test_rhea_fitness_is_result_over_plies():
     # X to move; the plan's first move (column 3) wins at once: Q = 1, h = 1.
     state = env.from_ascii(WIN_POSITIONS["connect_four"][0][0], "X")
     plan = jnp.array([3] * 10, jnp.int32)
-    assert float(plan_score(env, state, plan, jax.random.key(0))) == 1.0
+    assert float(plan_score(env, jax.random.key(0), state, plan)) == 1.0
     # Near the end of a game: the mean of many playouts of a plan matches E[Q / h] computed
     # by enumeration (the plan's moves, random legal replacements for illegal ones,
     # random replies, random moves after the plan).
@@ -262,7 +262,7 @@ def test_rhea_fitness_is_result_over_plies():
         """
     state = env.from_ascii(board, "O")
     me = int(state.current_player)
-    score = jax.jit(jax.vmap(lambda k, p: plan_score(env, state, p, k), in_axes=(0, None)))
+    score = jax.jit(jax.vmap(lambda k, p: plan_score(env, k, state, p), in_axes=(0, None)))
     for plan in ([1, 3, 4, 4, 1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]):
         plan = np.asarray(plan, np.int32)
         expected = exact_plan_value(env, step, state, plan, me)
@@ -347,9 +347,9 @@ def test_rhea_may_plan_any_first_action_and_still_plays_legally():
     firsts = []
     for k in range(8):
         key = jax.random.PRNGKey(k)
-        assert bool(state.legal_action_mask[int(legal_first(state, key).action)])
-        assert np.all(np.asarray(legal_first(state, key).population[:, 0]) != 0)
-        result = any_first(state, key)
+        assert bool(state.legal_action_mask[int(legal_first(key, state).action)])
+        assert np.all(np.asarray(legal_first(key, state).population[:, 0]) != 0)
+        result = any_first(key, state)
         assert bool(state.legal_action_mask[int(result.action)])  # played move is legal
         firsts.extend(np.asarray(result.population[:, 0]).tolist())
     assert 0 in firsts  # plans may start with the illegal column in this reading

@@ -87,7 +87,7 @@ def search_rollout_keys(key, sims, batch):
 @functools.lru_cache(maxsize=None)
 def recorded_rollout(game):
     env = setup(game)[0]
-    return jax.jit(lambda s, k: rollout(env, s, k, record=env.max_plies + 1))
+    return jax.jit(lambda s, k: rollout(env, k, s, record=env.max_plies + 1))
 
 
 def reference_for(game, variant, states, b, key, sims, all_players=False):
@@ -316,7 +316,7 @@ def test_rollout_mean_matches_exact_expectation(game):
     expected = exact_value(env, step, state, me)
     n = 4000
     keys = jax.random.split(jax.random.key(11), n)
-    values = np.asarray(jax.jit(jax.vmap(lambda k: rollout(env, state, k).value))(keys))
+    values = np.asarray(jax.jit(jax.vmap(lambda k: rollout(env, k, state).value))(keys))
     assert set(np.unique(values)) <= {-1.0, 0.0, 1.0}
     stderr = values.std(ddof=1) / np.sqrt(n)
     assert abs(values.mean() - expected) < 3 * stderr + 1e-9, (values.mean(), expected, stderr)

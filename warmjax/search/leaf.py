@@ -37,7 +37,7 @@ def make_leaf_evaluator(
     use_network: bool = True,
     record: int = 0,
 ) -> Callable:
-    """Builds `evaluate(params, states, key, weight) -> LeafEvaluation`.
+    """Builds `evaluate(params, key, states, weight) -> LeafEvaluation`.
 
     Args:
       env: the game environment.
@@ -58,7 +58,7 @@ def make_leaf_evaluator(
         raise ValueError(f"leaf evaluator {kind!r} needs a network")
     needs_rollout = kind in ("rollout", "mix")
 
-    def evaluate(params, states, key, weight) -> LeafEvaluation:
+    def evaluate(params, key, states, weight) -> LeafEvaluation:
         batch = states.current_player.shape[0]
         if use_network:
             logits, net_value = apply_fn(params, states.observation)
@@ -67,7 +67,7 @@ def make_leaf_evaluator(
             net_value = jnp.zeros((batch,), jnp.float32)
         if needs_rollout:
             keys = jax.random.split(key, batch)
-            played = jax.vmap(lambda s, k: rollout(env, s, k, record))(states, keys)
+            played = jax.vmap(lambda k, s: rollout(env, k, s, record))(keys, states)
         else:
             played = Rollout(
                 value=jnp.zeros((batch,), jnp.float32),

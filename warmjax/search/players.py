@@ -191,7 +191,7 @@ def make_player(
         def act(params, key, states, weight):
             del params, weight
             keys = jax.random.split(key, states.current_player.shape[0])
-            actions = evolve(states, keys).action
+            actions = evolve(keys, states).action
             return actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32)
 
         return Player(name, act, weight)

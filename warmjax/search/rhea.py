@@ -71,7 +71,7 @@ class RheaResult(NamedTuple):
     playouts: jax.Array  # [] int32, playouts spent
 
 
-def plan_score(env: Any, state: Any, plan: jax.Array, key: jax.Array) -> jax.Array:
+def plan_score(env: Any, key: jax.Array, state: Any, plan: jax.Array) -> jax.Array:
     """One playout of `plan` from `state` (unbatched). Returns Q / h for the root player."""
     me = state.current_player
     horizon = plan.shape[0]
@@ -117,14 +117,14 @@ def mutate(key: jax.Array, plan: jax.Array, root_legal: jax.Array, rate: float,
 
 
 def make_rhea(env: Any, config: RheaConfig = RheaConfig()):
-    """Builds `rhea(state, key) -> RheaResult` for one root state (vmap it over games)."""
+    """Builds `rhea(key, state) -> RheaResult` for one root state (vmap it over games)."""
     pop, n, horizon = config.population, config.playouts_per_eval, config.horizon
 
     def fitness(state, plan, key):
         keys = jax.random.split(key, n)
-        return jnp.mean(jax.vmap(lambda k: plan_score(env, state, plan, k))(keys))
+        return jnp.mean(jax.vmap(lambda k: plan_score(env, k, state, plan))(keys))
 
-    def rhea(state, key) -> RheaResult:
+    def rhea(key, state) -> RheaResult:
         legal = state.legal_action_mask
         k_init, k_eval, k_gen = jax.random.split(key, 3)
         if not config.legal_first:  # extra key only in this reading: the default is unchanged

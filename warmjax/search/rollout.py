@@ -33,7 +33,7 @@ class Rollout(NamedTuple):
     length: jax.Array  # [] int32
 
 
-def rollout(env: Any, state: Any, key: jax.Array, record: int = 0) -> Rollout:
+def rollout(env: Any, key: jax.Array, state: Any, record: int = 0) -> Rollout:
     """Plays uniformly random legal moves from `state` to the end of the game.
 
     Works on one state; vmap it with one key per game. A terminal `state` gives value 0 and

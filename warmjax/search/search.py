@@ -222,7 +222,7 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
             parent, action = jax.vmap(lambda p: p.last_edge())(path)
             parent_states = jax.tree_util.tree_map(lambda x: x[rows, parent], tree.node_states)
             new_states = jax.vmap(env.step)(parent_states, action)
-            leaf = evaluate(params, new_states, leaf_key, weight)
+            leaf = evaluate(params, leaf_key, new_states, weight)
             prior = masked_prior(leaf.logits, new_states.legal_action_mask)
             tree = jax.vmap(backup)(
                 tree, path, new_states, prior, leaf.value, leaf.rollout, start + sim
