@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def write_tiny_run(folder: Path, game: str = "connect_four") -> Path:
     """A run folder holding an untrained tiny network (4 channels) and its config."""
+    folder.mkdir(parents=True, exist_ok=True)
     env = make(game)
     model = ModelConfig(preset=None, channels=4, fc=(8, 8))
     config = RunConfig(game=GameConfig(name=game), model=model,
