@@ -99,17 +99,27 @@ def test_advance_keeps_at_most_keep_nodes_with_their_parents():
     player, memory, action = searched()
     assert player.keep == SIMS + 1  # capacity 2m + 1 less the m nodes a search may add
     followed = jax.device_get(reuse.advance(memory, jnp.asarray(action), keep=5))
+    truncated = 0
     for b in range(len(action)):
         count = int(followed.count[b])
-        assert 1 <= count <= 5
+        # The oldest nodes of the child's subtree (lowest old indices) are the ones kept,
+        # packed in the same order.
+        child = int(memory.tree.children_index[b, Tree.ROOT, action[b]])
+        oldest = sorted(walk(memory.tree, b, child))[:5]
+        assert count == len(oldest)
+        truncated += len(walk(memory.tree, b, child)) > 5
+        for new, old in enumerate(oldest):
+            np.testing.assert_array_equal(
+                np.asarray(followed.tree.node_states.observation[b, new]),
+                np.asarray(memory.tree.node_states.observation[b, old]))
         children = np.asarray(followed.tree.children_index[b, :count])
         assert np.all(children < count)  # no pointer to a dropped node
         # The kept nodes are exactly those reachable from the new root.
         assert sorted(walk(followed.tree, b, 0)) == list(range(count))
         # Edge statistics survive even where the child node was dropped.
-        child = int(memory.tree.children_index[b, Tree.ROOT, action[b]])
         np.testing.assert_array_equal(np.asarray(followed.tree.children_visits[b, 0]),
                                       np.asarray(memory.tree.children_visits[b, child]))
+    assert truncated > 0  # the limit did cut some subtree
 
 
 def test_the_next_search_goes_on_from_the_grandchild():
