@@ -59,12 +59,16 @@ def advance_one(tree: Tree, count: jax.Array, action: jax.Array, keep: int):
     new_root = jnp.where(count > 0, tree.children_index[Tree.ROOT, action], Tree.UNVISITED)
     parent = parents(tree)
 
-    # Membership in the subtree, in index order: a parent always precedes its child.
-    def mark(n, inside):
-        return inside.at[n].set(inside[n] | ((parent[n] >= 0) & inside[parent[n]]))
-
+    # Membership in the subtree by pointer jumping: after round k, `up[n]` is n's ancestor
+    # 2^k generations up (−1 past the root) and `inside[n]` says whether the new root lies on
+    # the path from n up to (not including) `up[n]`. ceil(log2 N) + 1 rounds reach the top,
+    # in whole-array steps instead of one step per node.
     inside = jnp.arange(num_nodes) == new_root
-    inside = jax.lax.fori_loop(0, num_nodes, mark, inside)
+    up = parent
+    for _ in range(max(num_nodes - 1, 1).bit_length() + 1):
+        above = up >= 0
+        inside = inside | (above & inside[jnp.maximum(up, 0)])
+        up = jnp.where(above, up[jnp.maximum(up, 0)], -1)
     inside = inside & (new_root >= 0)
     rank = jnp.cumsum(inside) - 1  # new index of each kept node, the new root at 0
     kept = inside & (rank < keep)
