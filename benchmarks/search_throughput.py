@@ -30,11 +30,11 @@ import mctx
 
 from warmjax.games import make
 from warmjax.nets import make_network
-from warmjax.search import SearchConfig, make_search
-from warmjax.search.players import SEARCH_VARIANTS
+from warmjax.search import SearchConfig, variant_search
+from warmjax.search.variants import SEARCH_VARIANTS
 
 
-def mctx_search(env, apply_fn, num_simulations, c_puct):
+def mctx_search(env, apply_fn, simulations, c_puct):
     """`mctx.muzero_policy` as AlphaZero PUCT on a pgx-style game."""
 
     def recurrent_fn(params, rng_key, action, state):
@@ -58,7 +58,7 @@ def mctx_search(env, apply_fn, num_simulations, c_puct):
         logits, value = apply_fn(params, states.observation)
         root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
         return mctx.muzero_policy(
-            params, key, root, recurrent_fn, num_simulations,
+            params, key, root, recurrent_fn, simulations,
             invalid_actions=~states.legal_action_mask,
             qtransform=raw_q, dirichlet_fraction=0.0, pb_c_init=c_puct, pb_c_base=1e12,
         )
@@ -107,9 +107,8 @@ def main():
             mctx_rate = total / time_call(reference, params, key, states, repeats=args.repeats)
             print(f"{net_name:>8} {batch:>5} {'mctx':>10} {mctx_rate:>10.0f} {1.0:>8.2f}")
             for variant in args.variants:
-                config = SearchConfig(num_simulations=args.sims, **SEARCH_VARIANTS[variant])
-                apply_fn = net.apply if config.use_network else None
-                search = jax.jit(make_search(env, apply_fn, config))
+                config = SearchConfig(simulations=args.sims)
+                search = jax.jit(variant_search(variant, env, net.apply, config))
                 seconds = time_call(search, params, key, states, jnp.float32(0.5),
                                     repeats=args.repeats)
                 rate = total / seconds

@@ -80,10 +80,10 @@ def main(argv=None):
     env = make(args.game)
     net = make_network(env.num_actions, env.observation_shape, args.preset)
     params = net.init(jax.random.PRNGKey(0))
-    kwargs = dict(num_simulations=args.simulations, temperature_moves=15)
+    kwargs = dict(simulations=args.simulations, temperature_moves=15)
     baseline = make_player("mcts", env, net.apply, **kwargs)
     enhancement = make_player(args.enhancement, env, net.apply, **kwargs)
-    selfplay = jax.jit(make_selfplay(env, baseline, enhancement, args.games, 15))
+    selfplay = jax.jit(make_selfplay(env, baseline, enhancement, args.games))
     reference = jax.jit(whole_batch_reference(env, baseline, enhancement, args.games))
     key = jax.random.PRNGKey(1)
 

@@ -1,18 +1,32 @@
-"""Helpers shared by several test modules: the repository root and a tiny run folder."""
+"""Helpers shared by several test modules: the repository root, a composed run config and a
+tiny run folder."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import jax
+from hydra import compose, initialize_config_dir
 
 from warmjax.games import make
 from warmjax.nets import make_network
+from warmjax.run import CONF_DIR, to_run_config
 from warmjax.train import run_folder
-from warmjax.train.config import GameConfig, ModelConfig, RunConfig, SearchSettings
+from warmjax.train.config import GameConfig, ModelConfig, RunConfig, SearchConfig
 from warmjax.train.network_io import save_network
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# A three-iteration smoke run of adaptive Connect Four.
+SMOKE = ["+experiment=adaptive_c4", "profile=smoke", "train.iterations=3", "tensorboard=false"]
+
+
+def compose_config(overrides, run_dir) -> RunConfig:
+    """The `RunConfig` that `python -m warmjax.run <overrides>` would train, in `run_dir`."""
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[*overrides, f"run_dir={run_dir}"])
+    return to_run_config(cfg)
 
 
 def write_tiny_run(folder: Path, game: str = "connect_four") -> Path:
@@ -21,7 +35,7 @@ def write_tiny_run(folder: Path, game: str = "connect_four") -> Path:
     env = make(game)
     model = ModelConfig(preset=None, channels=4, fc=(8, 8))
     config = RunConfig(game=GameConfig(name=game), model=model,
-                       search=SearchSettings(simulations=4))
+                       search=SearchConfig(simulations=4, temperature_moves=15))
     network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8))
     save_network(folder, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
     run_folder.write_config(folder, config.to_dict())

@@ -64,7 +64,7 @@ def reference_search(
     root_state,
     step,
     evaluate,
-    num_simulations,
+    simulations,
     c=1.0,
     rave=False,
     all_players=False,
@@ -79,17 +79,17 @@ def reference_search(
         non-terminal state, value for its player to move, rollout_moves a list of
         (action, player) (empty without a rollout). `sim` is the simulation index (the
         root's evaluation gets sim = -1).
-      num_simulations: m.
+      simulations: m.
 
     Returns:
       The root `Node`.
     """
     num_actions = len(np.asarray(root_state.legal_action_mask))
-    equivalence = num_simulations if equivalence is None else equivalence
+    equivalence = simulations if equivalence is None else equivalence
     logits, _, _ = evaluate(root_state, -1)
     root = Node(root_state, softmax_legal(logits, np.asarray(root_state.legal_action_mask)),
                 num_actions)
-    for sim in range(num_simulations):
+    for sim in range(simulations):
         node, path, rollout_moves = root, [], []
         while True:
             if node.terminal:

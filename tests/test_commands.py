@@ -24,7 +24,7 @@ from warmjax.evaluate.experiment_cli import config_from_dict
 from warmjax.evaluate.match import chunking
 from warmjax.headtohead import HeadToHeadConfig
 from warmjax.orientation import OrientationConfig
-from warmjax.search.players import ENHANCEMENTS
+from warmjax.search.variants import ENHANCEMENTS
 
 CONF_DIR = str(pathlib.Path(__file__).resolve().parents[1] / "conf")
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -39,7 +39,7 @@ def hydra_config(name: str, overrides: list[str]):
 def orientation_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("orientation") / "orientation.json"
     cfg = hydra_config("orientation", [
-        "game=connect_four", "games_per_pair=6", "playouts=8", "seed=3", f"out={out}",
+        "game=connect_four", "games_per_pair=6", "simulations=8", "seed=3", f"out={out}",
         # 6 games in chunks of at most 4: two calls of 4, two surplus games dropped.
         "max_batch=4", "rhea_population=2", "fast_compile=true",
     ])
@@ -77,7 +77,7 @@ def test_orientation_json(orientation_run):
         assert pair["wins"] + pair["draws"] + pair["losses"] == pair["games"] == 6
         assert matrix[i][j] == pytest.approx((pair["wins"] + 0.5 * pair["draws"]) / 6)
         assert 0 < pair["distinct_games"] <= 6
-    assert written["config"]["playouts"] == 8
+    assert written["config"]["simulations"] == 8
 
 
 def test_orientation_table(orientation_run):
@@ -162,8 +162,8 @@ def test_chunking(games, max_batch, expected):
 @pytest.mark.parametrize("overrides,message", [
     (["games_per_pair=3"], "games_per_pair must be a positive even integer"),
     (["games_per_pair=0"], "games_per_pair must be a positive even integer"),
-    (["playouts=0"], "playouts must be a positive integer"),
-    (["playouts=8"], "too few for RHEA"),
+    (["simulations=0"], "simulations must be a positive integer"),
+    (["simulations=8"], "too few for RHEA"),
     (["games_per_pair=ten"], "games_per_pair must be int"),
     (["players=[random,mcts]"], "unknown player 'mcts'"),
     (["+game.params.size=3"], "bad settings for connect_four"),
@@ -214,7 +214,7 @@ def test_compose_defaults():
     cfg = hydra_config("orientation", ["game=gobang"])
     config = config_from_dict(OrientationConfig, cfg)
     assert config.game == "gobang" and config.game_params == {"size": 6, "win_length": 4}
-    assert config.games_per_pair == 500 and config.playouts == 100 and config.seed == 0
+    assert config.games_per_pair == 500 and config.simulations == 100 and config.seed == 0
     assert config.out_path == "orientation_gobang.json"
     assert config.players == ("random", "pure_mcts", "pure_rave", "rhea")
     # The readings the papers leave open, at their defaults (docs/results.md §3).

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from warmjax.games import make
-from warmjax.search import SearchConfig, make_search
+from warmjax.search import SearchConfig, variant_search
 from warmjax.search.players import make_player, winning_moves
 from warmjax.search.search import add_dirichlet_noise
 from warmjax.search.selection import unvisited_value
@@ -43,7 +43,7 @@ def peaked_network(favourite: int, value: float = 0.0):
 
 def root_visits(fpu, sims):
     states = jax.tree_util.tree_map(lambda x: x[None], C4.init(jax.random.PRNGKey(0)))
-    search = make_search(C4, peaked_network(2), SearchConfig(num_simulations=sims, fpu=fpu))
+    search = variant_search("mcts", C4, peaked_network(2), SearchConfig(simulations=sims, fpu=fpu))
     return np.asarray(jax.jit(search)(None, jax.random.PRNGKey(1), states).visits[0])
 
 
@@ -83,8 +83,9 @@ def test_dirichlet_noise_mixes_over_legal_moves_only():
 def test_noise_changes_the_root_prior_and_only_when_asked():
     states = jax.tree_util.tree_map(lambda x: x[None], C4.init(jax.random.PRNGKey(0)))
     net = peaked_network(2)
-    plain = make_search(C4, net, SearchConfig(num_simulations=8))
-    noisy = make_search(C4, net, SearchConfig(num_simulations=8, dirichlet_fraction=0.5))
+    plain = variant_search("mcts", C4, net, SearchConfig(simulations=8))
+    noisy = variant_search("mcts", C4, net,
+                           SearchConfig(simulations=8, dirichlet_fraction=0.5))
     key = jax.random.PRNGKey(3)
     p_plain = np.asarray(plain(None, key, states).tree.children_prior[0, 0])
     p_noisy = np.asarray(noisy(None, key, states).tree.children_prior[0, 0])
@@ -101,8 +102,8 @@ def test_winning_moves_and_win_check():
     np.testing.assert_array_equal(np.asarray(winning_moves(C4, states))[0],
                                   [True, False, False, False, False, False])
     # A search that loves column 5 and sees one simulation plays it, unless it checks.
-    blind = make_player("mcts", C4, peaked_network(5), num_simulations=1)
-    checked = make_player("mcts", C4, peaked_network(5), num_simulations=1, win_check=True)
+    blind = make_player("mcts", C4, peaked_network(5), simulations=1)
+    checked = make_player("mcts", C4, peaked_network(5), simulations=1, win_check=True)
     key = jax.random.PRNGKey(0)
     assert int(blind(None, key, states)[0][0]) == 5
     action, policy = checked(None, key, states)

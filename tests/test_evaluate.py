@@ -28,7 +28,7 @@ from warmjax.train.config import (
     GameConfig,
     ModelConfig,
     RunConfig,
-    SearchSettings,
+    SearchConfig,
     WarmstartConfig,
 )
 from warmjax.train.network_io import save_network
@@ -45,7 +45,7 @@ def fabricate_run(folder: Path, *, game="connect_four", mode="none", enhancement
     short = {"connect_four": "c4"}.get(game, game)
     config = RunConfig(
         game=GameConfig(game), model=ModelConfig("small", 8, (16, 16)),
-        search=SearchSettings(simulations=simulations, temperature_moves=temperature_moves),
+        search=SearchConfig(simulations=simulations, temperature_moves=temperature_moves),
         warmstart=WarmstartConfig(mode, enhancement, iprime), seed=seed,
         experiment_name=f"{ {'none': 'baseline'}.get(mode, mode)}_{short}",
         profile_name=profile, run_dir=str(folder))

@@ -40,7 +40,7 @@ def trained(tmp_path_factory):
 
 def score(trainer, params_a, player_b, params_b, games=60, seed=0):
     env = trainer.env
-    me = make_player("mcts", env, trainer.network.apply, num_simulations=SIMS,
+    me = make_player("mcts", env, trainer.network.apply, simulations=SIMS,
                      temperature_moves=SAMPLED_PLIES)
     result = jax.device_get(jax.jit(make_match(env, me, player_b, games))(
         params_a, params_b, jax.random.PRNGKey(seed)))

@@ -126,7 +126,7 @@ def test_logged_oracle_is_the_networks_score(smoke_run, shipped):
     env, network, variables = load_network(smoke_run)
     small = shipped.subset(40)
     states = score.replay(env, small)
-    player = make_player("mcts", env, network.apply, num_simulations=4)
+    player = make_player("mcts", env, network.apply, simulations=4)
     actions = player(variables, jax.random.PRNGKey(0), states)[0]
     assert rows[-1]["oracle_optimal"] == pytest.approx(score.judge(small, actions)["optimal"])
     head = score.policy_head_actions(network.apply, variables, states)

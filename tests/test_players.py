@@ -13,8 +13,9 @@ from warmjax.evaluate.match import make_match, mean_score
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import RheaConfig, make_player, make_rhea, plan_score
-from warmjax.search.players import ENHANCEMENTS, PLAYERS
+from warmjax.search.players import PLAYERS
 from warmjax.search.rhea import mutate
+from warmjax.search.variants import ENHANCEMENTS
 
 NETWORK_PLAYERS = ("mcts", *ENHANCEMENTS)
 PURE_PLAYERS = ("pure_mcts", "pure_rave", "rhea")
@@ -123,7 +124,7 @@ def network(game):
 @functools.lru_cache(maxsize=None)
 def jitted_player(game, name, sims=100):
     env, net, _ = network(game)
-    return jax.jit(make_player(name, env, net.apply, num_simulations=sims))
+    return jax.jit(make_player(name, env, net.apply, simulations=sims))
 
 
 def hit_rate(game, name, board, to_move, good, repeats=32):
@@ -301,7 +302,7 @@ def test_unknown_player_and_missing_network():
 def test_match_counts_and_first_mover_split():
     env = make("connect_four")
     random = make_player("random", env)
-    pure = make_player("pure_mcts", env, num_simulations=50)
+    pure = make_player("pure_mcts", env, simulations=50)
     match = jax.jit(make_match(env, pure, random, 20, record=True))
     result = jax.device_get(match(None, None, jax.random.key(0)))
     assert result.wins + result.draws + result.losses == 20
@@ -342,8 +343,8 @@ def test_rhea_may_plan_any_first_action_and_still_plays_legally():
     for _ in range(6):
         state = env.step(state, jnp.int32(0))
     assert not bool(state.legal_action_mask[0])
-    legal_first = jax.jit(make_rhea(env, RheaConfig(budget=40)))
-    any_first = jax.jit(make_rhea(env, RheaConfig(budget=40, legal_first=False)))
+    legal_first = jax.jit(make_rhea(env, RheaConfig(simulations=40)))
+    any_first = jax.jit(make_rhea(env, RheaConfig(simulations=40, legal_first=False)))
     firsts = []
     for k in range(8):
         key = jax.random.PRNGKey(k)
@@ -358,15 +359,15 @@ def test_rhea_may_plan_any_first_action_and_still_plays_legally():
 def test_amaf_counts_playout_moves_only_when_asked():
     # One simulation of pure RAVE from the start: the tree path is one root edge; the
     # playout then plays on to the end of the game.
-    from warmjax.search import SearchConfig, make_search
+    from warmjax.search import SearchConfig, variant_search
 
     env = make("connect_four")
     states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 4))
 
     def root_amaf(rollout_moves):
-        config = SearchConfig(num_simulations=1, leaf="rollout", use_network=False, rave=True,
-                              rave_rollout_moves=rollout_moves)
-        out = jax.jit(make_search(env, None, config))(None, jax.random.PRNGKey(1), states)
+        config = SearchConfig(simulations=1, rave_rollout_moves=rollout_moves)
+        out = jax.jit(variant_search("pure_rave", env, None, config))(
+            None, jax.random.PRNGKey(1), states)
         return np.asarray(out.tree.rave_visits[:, 0]), np.asarray(out.visits)
 
     path_only, visits = root_amaf(False)

@@ -37,7 +37,7 @@ def midgame_states(batch=3, plies=5, seed=0):
 @functools.lru_cache(maxsize=None)
 def searched(name="pure_rave"):
     """A reusing player's memory after one search from `midgame_states()`, and its move."""
-    player = make_player(name, C4, num_simulations=SIMS, reuse_tree=True)
+    player = make_player(name, C4, simulations=SIMS, reuse_tree=True)
     states = midgame_states()
     action, _, memory = jax.jit(player.play)(None, jax.random.PRNGKey(1), states, None,
                                              player.start(states))
@@ -142,8 +142,8 @@ def test_a_reusing_player_without_a_tree_plays_as_before(name):
     network = make_network(C4.num_actions, C4.observation_shape, "small", channels=8,
                            fc=(16, 16))
     params = network.init(jax.random.PRNGKey(0))
-    plain = make_player(name, C4, network.apply, num_simulations=SIMS, temperature_moves=2)
-    reusing = make_player(name, C4, network.apply, num_simulations=SIMS, temperature_moves=2,
+    plain = make_player(name, C4, network.apply, simulations=SIMS, temperature_moves=2)
+    reusing = make_player(name, C4, network.apply, simulations=SIMS, temperature_moves=2,
                           reuse_tree=True)
     states = midgame_states(batch=4, plies=1)
     key = jax.random.PRNGKey(5)
@@ -155,8 +155,8 @@ def test_a_reusing_player_without_a_tree_plays_as_before(name):
 
 
 def test_matches_with_and_without_reuse():
-    plain = make_player("pure_mcts", C4, num_simulations=SIMS)
-    reusing = make_player("pure_mcts", C4, num_simulations=SIMS, reuse_tree=True)
+    plain = make_player("pure_mcts", C4, simulations=SIMS)
+    reusing = make_player("pure_mcts", C4, simulations=SIMS, reuse_tree=True)
     key = jax.random.PRNGKey(3)
     off = jax.jit(make_match(C4, plain, plain, 8, record=True))(None, None, key)
     again = jax.jit(make_match(C4, plain, plain, 8, record=True))(None, None, key)

@@ -13,8 +13,7 @@ import pytest
 
 from warmjax.games import make
 from warmjax.nets import make_network
-from warmjax.search import SearchConfig, make_search, random_legal_action, rollout
-from warmjax.search.players import SEARCH_VARIANTS
+from warmjax.search import SearchConfig, random_legal_action, rollout, variant_search
 
 from .ref_search import reference_search
 
@@ -68,9 +67,8 @@ def one(states, b):
 @functools.lru_cache(maxsize=None)
 def jitted_search(game, variant, sims, all_players=False):
     env, net, _, _, _ = setup(game)
-    config = SearchConfig(num_simulations=sims, rave_all_players=all_players,
-                          **SEARCH_VARIANTS[variant])
-    return jax.jit(make_search(env, net.apply if config.use_network else None, config))
+    config = SearchConfig(simulations=sims, rave_all_players=all_players)
+    return jax.jit(variant_search(variant, env, net.apply, config))
 
 
 @functools.partial(jax.jit, static_argnums=(1, 2))
@@ -90,11 +88,24 @@ def recorded_rollout(game):
     return jax.jit(lambda s, k: rollout(env, k, s, record=env.max_plies + 1))
 
 
+# The variants as method.md §2–§4 describe them, written out here independently of the
+# package's variant table: (leaf value, network prior, UCT_rave selection with AMAF).
+REFERENCE_VARIANTS = {
+    "mcts": ("network", True, False),
+    "rollout": ("rollout", True, False),
+    "rave": ("network", True, True),
+    "rora": ("rollout", True, True),
+    "wro": ("mix", True, False),
+    "wrora": ("mix", True, True),
+    "pure_mcts": ("rollout", False, False),
+    "pure_rave": ("rollout", False, True),
+}
+
+
 def reference_for(game, variant, states, b, key, sims, all_players=False):
     """Runs the reference on position b, replaying the search's rollout keys."""
     env, _, params, step, apply_one = setup(game)
-    spec = SEARCH_VARIANTS[variant]
-    leaf, use_net = spec["leaf"], spec.get("use_network", True)
+    leaf, use_net, rave = REFERENCE_VARIANTS[variant]
     batch = states.current_player.shape[0]
     leaf_keys = search_rollout_keys(key, sims, batch)[:, b]
     play = recorded_rollout(game)
@@ -113,7 +124,7 @@ def reference_for(game, variant, states, b, key, sims, all_players=False):
             v = rv if leaf == "rollout" else (1 - WEIGHT) * float(v) + WEIGHT * rv
         return logits, float(v), moves
 
-    return reference_search(one(states, b), step, evaluate, sims, rave=spec.get("rave", False),
+    return reference_search(one(states, b), step, evaluate, sims, rave=rave,
                             all_players=all_players)
 
 
@@ -188,8 +199,9 @@ def test_rave_statistics_by_hand():
     stats = {}
     for sims in (1, 2, 3):
         for all_players in (False, True):
-            config = SearchConfig(num_simulations=sims, rave=True, rave_all_players=all_players)
-            out = jax.jit(make_search(env, scripted_apply, config))(None, jax.random.key(0), states)
+            config = SearchConfig(simulations=sims, rave_all_players=all_players)
+            out = jax.jit(variant_search("rave", env, scripted_apply, config))(
+                None, jax.random.key(0), states)
             stats[sims, all_players] = (np.asarray(out.tree.rave_visits[0]),
                                         np.asarray(out.tree.rave_value_sums[0]),
                                         np.asarray(out.tree.children_index[0]))
@@ -249,8 +261,9 @@ def test_rora_counts_rollout_moves_by_hand():
     state = env.from_ascii("\n".join(board), to_move="X")
     assert np.asarray(state.legal_action_mask).tolist() == [True] + [False] * 5
     states = jax.tree_util.tree_map(lambda x: x[None], state)
-    config = SearchConfig(num_simulations=1, rave=True, leaf="rollout")
-    out = jax.jit(make_search(env, scripted_apply, config))(None, jax.random.key(0), states)
+    config = SearchConfig(simulations=1)
+    out = jax.jit(variant_search("rora", env, scripted_apply, config))(
+        None, jax.random.key(0), states)
     n, w = np.asarray(out.tree.rave_visits[0]), np.asarray(out.tree.rave_value_sums[0])
     final = env.step(env.step(state, 0), 0)
     result_for_x = float(final.rewards[state.current_player])
@@ -369,7 +382,7 @@ def test_terminal_root_and_forced_pass():
 
 def test_search_compiles_once():
     env, net, params, _, _ = setup("connect_four")
-    search = make_search(env, net.apply, SearchConfig(num_simulations=4))
+    search = variant_search("mcts", env, net.apply, SearchConfig(simulations=4))
     traced = jax.jit(chex.assert_max_traces(search, n=1))
     states = positions("connect_four", 4)
     for seed in range(3):

@@ -60,7 +60,9 @@ from warmjax.evaluate.experiment_cli import (
 )
 from warmjax.games import make
 from warmjax.nets import PRESETS, make_network
-from warmjax.search.players import ENHANCEMENTS, TIE_BREAKS, make_player
+from warmjax.search.config import TIE_BREAKS
+from warmjax.search.players import make_player
+from warmjax.search.variants import ENHANCEMENTS
 
 BASELINE = "mcts"
 NETWORKS = ("pair", "shared")
@@ -166,7 +168,7 @@ def run(config: HeadToHeadConfig) -> dict:
         return network.init_each(key_a, pairs), network.init_each(key_b, pairs)
 
     def player(name, **kwargs):
-        return make_player(name, env, apply, num_simulations=config.simulations,
+        return make_player(name, env, apply, simulations=config.simulations,
                            temperature_moves=0, tie_break=config.tie_break,
                            reuse_tree=config.reuse_tree, **kwargs)
 

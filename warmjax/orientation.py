@@ -1,12 +1,12 @@
 """The papers' orientation experiment: network-free players against each other (method.md §4, §10).
 
     JAX_PLATFORMS=cpu python -m warmjax.orientation game=connect_four games_per_pair=500 \
-        playouts=100 seed=0 out=orientation_connect_four.json
+        simulations=100 seed=0 out=orientation_connect_four.json
 
 Random, MCTS (`pure_mcts`: PUCT with a uniform prior and random-rollout leaf values), RAVE
 (`pure_rave`: the same with AMAF statistics) and RHEA meet in a round robin: every one of
 the 6 pairs plays `games_per_pair` games, each side moving first in half of them. Every
-search gets m = `playouts` simulations per move; RHEA gets a budget of `playouts` playouts
+search gets m = `simulations` per move; RHEA gets a budget of m playouts
 (10 plans of 2 playouts, then one child per 2 playouts, as in method.md §4).
 
 Moves are the argmax of the search's policy from the first ply (T′ = 0), as in the papers'
@@ -71,7 +71,7 @@ class OrientationConfig:
       game: "othello", "connect_four" or "gobang".
       game_params: the game's constructor settings (board size, line length); {} is 6×6.
       games_per_pair: games of every pair, even (each side first in half).
-      playouts: m, simulations per move of MCTS and RAVE, and RHEA's playout budget.
+      simulations: m, simulations per move of MCTS and RAVE, and RHEA's playout budget.
       seed: the root of all randomness.
       out: the JSON file to write; None means `orientation_<game>.json` (see `out_path`).
       players: the players of the round robin (network-free ones).
@@ -92,7 +92,7 @@ class OrientationConfig:
     game: str = "connect_four"
     game_params: dict = dataclasses.field(default_factory=dict)
     games_per_pair: int = 500
-    playouts: int = 100
+    simulations: int = 100
     seed: int = 0
     out: str | None = None
     players: tuple[str, ...] = ORIENTATION_PLAYERS
@@ -111,7 +111,7 @@ class OrientationConfig:
     def __post_init__(self):
         check_game(self.game, self.game_params)
         check_games(self.games_per_pair, "games_per_pair")
-        check_positive(self.playouts, "playouts")
+        check_positive(self.simulations, "simulations")
         if self.c_puct < 0:
             raise ValueError(f"c_puct must be non-negative, got {self.c_puct}")
         check_max_batch(self.max_batch)
@@ -128,7 +128,7 @@ class OrientationConfig:
                 _ = self.rhea  # RheaConfig checks that the budget fits the first population
             except ValueError as err:
                 raise ValueError(
-                    f"playouts={self.playouts} is too few for RHEA: {err}; lower "
+                    f"simulations={self.simulations} is too few for RHEA: {err}; lower "
                     "rhea_population or rhea_playouts_per_eval, or leave rhea out of players"
                 ) from None
 
@@ -142,7 +142,7 @@ class OrientationConfig:
             horizon=self.rhea_horizon,
             population=self.rhea_population,
             playouts_per_eval=self.rhea_playouts_per_eval,
-            budget=self.playouts,
+            simulations=self.simulations,
             mutation_rate=self.rhea_mutation_rate,
             legal_first=self.rhea_legal_first,
         )
@@ -171,7 +171,7 @@ def run(config: OrientationConfig) -> dict:
     """Plays the round robin, writes `config.out` and returns the JSON payload."""
     env = make(config.game, **config.game_params)
     players = {
-        name: make_player(name, env, num_simulations=config.playouts, temperature_moves=0,
+        name: make_player(name, env, simulations=config.simulations, temperature_moves=0,
                           reuse_tree=config.reuse_tree, c_puct=config.c_puct,
                           rave_all_players=config.rave_all_players,
                           rave_rollout_moves=config.rave_rollout_moves,
@@ -208,7 +208,7 @@ def run(config: OrientationConfig) -> dict:
         "matrix": matrix,
         "pairs": pairs,
         "games_per_pair": config.games_per_pair,
-        "playouts": config.playouts,
+        "simulations": config.simulations,
         "temperature_moves": 0,
         **provenance(config, started),
     }
@@ -222,8 +222,8 @@ def main(cfg: DictConfig) -> None:
     payload = run(config)
     height, width = payload["board"]
     print(f"\nOrientation, {config.game} {height}x{width}: row player's mean score against "
-          f"the column player ({config.games_per_pair} games per pair, {config.playouts} "
-          f"playouts per move, T' = 0, seed {config.seed})\n")
+          f"the column player ({config.games_per_pair} games per pair, {config.simulations} "
+          f"simulations per move, T' = 0, seed {config.seed})\n")
     print(markdown_matrix(payload["players"], payload["matrix"]))
     print(f"\nwrote {config.out_path} ({payload['wall_s']:.0f} s)")
 

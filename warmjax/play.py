@@ -21,9 +21,10 @@ import numpy as np
 
 from warmjax import cli
 from warmjax.games.env import EMPTY
+from warmjax.search.config import SearchConfig
 from warmjax.search.players import NETWORK_FREE, PLAYERS, make_player
 from warmjax.train import run_folder
-from warmjax.train.network_io import load_network, search_options
+from warmjax.train.network_io import load_network
 
 CHARS = {0: ".", 1: "X", 2: "O"}
 
@@ -137,12 +138,16 @@ def main(argv=None, stdin=None, out=None) -> int:
         config = run_folder.read_config(args.run_dir)
     except (ValueError, OSError) as err:
         cli.fail(err)
-    search = config["search"]
-    m = args.simulations or int(search["simulations"])
-    if m < 1:
+    if args.simulations is not None and args.simulations < 1:
         parser.error("--simulations must be at least 1")
-    options = {} if args.player in NETWORK_FREE else search_options(config)
-    agent = make_player(args.player, env, network.apply, num_simulations=m, **options)
+    try:  # the run's own search (not for the network-free players), argmax from the first ply
+        search = (SearchConfig() if args.player in NETWORK_FREE
+                  else run_folder.search_config(config))
+    except ValueError as err:
+        cli.fail(err)
+    m = args.simulations or run_folder.search_config(config).simulations
+    agent = make_player(args.player, env, network.apply, search, simulations=m,
+                        temperature_moves=0)
     act = jax.jit(lambda key, state: agent(variables, key, jax.tree_util.tree_map(
         lambda x: x[None], state)))
     human = "X" if args.colour == "first" else "O"

@@ -1,8 +1,8 @@
 """What the experiment commands (`warmjax.orientation`, `warmjax.headtohead`) share.
 
 - Config: the Hydra config becomes the command's frozen dataclass once
-  (`config_from_dict`), with the project's `game` and `model` groups flattened onto plain
-  fields; the `check_*` functions validate settings in the dataclasses' `__post_init__`.
+  (`config_from_dict`: the project's `game` and `model` groups flattened onto plain fields,
+  then `warmjax.settings.from_mapping`, the converter `RunConfig` uses too); the `check_*` functions validate settings in the dataclasses' `__post_init__`.
 - Running: `play_pairings` plays a list of pairings with `match.play_pair` under one rich
   progress bar on stderr (plain log lines when stderr is not a terminal).
 - Output: `provenance` (seed, resolved settings, wall time, JAX) for the JSON payload,
@@ -16,8 +16,6 @@ import json
 import pathlib
 import sys
 import time
-import types
-import typing
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -30,6 +28,7 @@ from warmjax import cli
 from warmjax.evaluate.match import PairOutcome, play_pair
 from warmjax.games import GAMES, make
 from warmjax.search.players import Player
+from warmjax.settings import from_mapping
 
 # --------------------------------------------------------------------------------------
 # Validation.
@@ -89,42 +88,12 @@ def flatten_groups(raw: dict) -> dict:
     return raw
 
 
-def _coerce(name: str, value: Any, hint: Any) -> Any:
-    """`value` as the annotated type `hint`; no silent conversions of strings or floats."""
-    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
-    options = typing.get_args(hint) if union else (hint,)
-    if value is None and type(None) in options:
-        return None
-    for option in options:
-        kind = typing.get_origin(option) or option
-        if kind is tuple and isinstance(value, (list, tuple)):
-            return tuple(value)
-        if kind is dict and isinstance(value, dict):
-            return dict(value)
-        if isinstance(value, bool) and kind is not bool:
-            continue
-        if kind is float and isinstance(value, int):
-            return float(value)
-        if kind is not type(None) and isinstance(value, kind):
-            return value
-    names = " or ".join(getattr(o, "__name__", str(o)) for o in options)
-    raise ValueError(f"{name} must be {names}, got {value!r}")
-
-
 def config_from_dict(cls: type, cfg: DictConfig | dict) -> Any:
-    """Turns a (Hydra) mapping into the frozen dataclass `cls`, once, with clear errors.
-
-    Values must have the field's type (an int where a float goes is fine); unknown keys are
-    named. The dataclass then validates the settings themselves.
-    """
+    """Turns a (Hydra) mapping into the frozen dataclass `cls`, once, with clear errors:
+    the project's one converter (`warmjax.settings.from_mapping`) after the shared groups
+    are flattened."""
     raw = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else cfg
-    raw = flatten_groups(raw)
-    hints = typing.get_type_hints(cls)
-    fields = [f.name for f in dataclasses.fields(cls)]
-    unknown = sorted(set(raw) - set(fields))
-    if unknown:
-        raise ValueError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(fields)}")
-    return cls(**{name: _coerce(name, value, hints[name]) for name, value in raw.items()})
+    return from_mapping(cls, flatten_groups(raw))
 
 
 def config_or_exit(cls: type, cfg: DictConfig, command: str) -> Any:

@@ -16,6 +16,7 @@ at once is taken where one exists; writes the same as JSON (`--out`, default
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -26,7 +27,7 @@ from warmjax import cli
 from warmjax.oracle import positions, score
 from warmjax.search.players import make_player
 from warmjax.train import run_folder
-from warmjax.train.network_io import load_network, search_options
+from warmjax.train.network_io import load_network
 
 PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
@@ -55,17 +56,15 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
         labelled = labelled.subset(count)
     states = score.replay(env, labelled)
     immediate = positions.immediate_wins(labelled)
-    if simulations is None:
-        simulations = int(config["search"]["simulations"])
-    options = search_options(config)
-    fpu = options["fpu"] if fpu is None else fpu
-    win_check = options["win_check"] if win_check is None else win_check
-    search = dict(num_simulations=simulations, c_puct=float(config["search"]["c_puct"]),
-                  fpu=fpu, win_check=win_check)
+    # The run's search, one move per position: argmax from the first ply, no tree carried.
+    overrides = dict(simulations=simulations, fpu=fpu, win_check=win_check)
+    search = dataclasses.replace(run_folder.search_config(config), temperature_moves=0,
+                                 reuse_tree=False,
+                                 **{k: v for k, v in overrides.items() if v is not None})
     key = jax.random.PRNGKey(seed)
     key, net_key = jax.random.split(key)
-    trained = make_player("mcts", env, network.apply, **search)
-    pure = make_player("pure_mcts", env, num_simulations=playouts)
+    trained = make_player("mcts", env, network.apply, search)
+    pure = make_player("pure_mcts", env, simulations=playouts)
     rand = make_player("random", env)
     # Everything is an argument of the jitted functions: closed-over arrays would be
     # constant-folded by XLA at compile time, slowly.
@@ -86,9 +85,9 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
         results[name] = score.judge(labelled, actions, immediate)
         results[name]["seconds"] = time.perf_counter() - tic
         log(f"{name}: {results[name]['optimal']:.1%} optimal")
-    settings = dict(run_dir=str(run_dir), simulations=simulations, playouts=playouts,
+    settings = dict(run_dir=str(run_dir), simulations=search.simulations, playouts=playouts,
                     seed=seed, positions=len(labelled), labelled_set=str(labelled_path),
-                    fpu=search["fpu"], win_check=search["win_check"])
+                    fpu=search.fpu, win_check=search.win_check)
     return {"settings": settings, "players": results}
 
 

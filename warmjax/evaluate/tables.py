@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from warmjax.search.players import ENHANCEMENTS
+from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train import run_folder
 
 DDOF = 1

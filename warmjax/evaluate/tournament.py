@@ -136,7 +136,7 @@ class TournamentConfig:
                 raise ValueError(f"unknown anchor {name!r}; choose from {', '.join(ANCHORS)}")
         if "rhea" in self.anchors:
             try:
-                RheaConfig(budget=self.playouts)
+                RheaConfig(simulations=self.playouts)
             except ValueError as err:
                 raise ValueError(f"--playouts {self.playouts} is too few for rhea: {err}") \
                     from None
@@ -350,10 +350,10 @@ def _player(kind: tuple, env, settings: dict):
         _, channels, fc = kind
         network = make_network(env.num_actions, env.observation_shape, None, channels=channels,
                                fc=fc)
-        return make_player("mcts", env, network.apply, num_simulations=settings["simulations"],
+        return make_player("mcts", env, network.apply, simulations=settings["simulations"],
                            c_puct=settings["c_puct"],
                            temperature_moves=settings["temperature_moves"])
-    return make_player(kind[1], env, num_simulations=settings["playouts"],
+    return make_player(kind[1], env, simulations=settings["playouts"],
                        temperature_moves=settings["temperature_moves"])
 
 

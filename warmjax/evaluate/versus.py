@@ -26,7 +26,7 @@ from warmjax import cli
 from warmjax.evaluate.match import make_match, mean_score
 from warmjax.search.players import make_player
 from warmjax.train import run_folder
-from warmjax.train.network_io import load_network, search_options
+from warmjax.train.network_io import load_network
 
 OPPONENTS = ("random", "untrained", "pure_mcts", "pure_rave", "rhea")
 
@@ -39,17 +39,13 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
     the "untrained" opponent, which is the same search with a fresh network)."""
     run_dir = Path(run_dir)
     env, network, variables = load_network(run_dir)
-    config = run_folder.read_config(run_dir)
-    if simulations is None:
-        simulations = config["search"]["simulations"]
-    if temperature_moves is None:
-        temperature_moves = config["search"]["temperature_moves"]
     # The run's own search: its departures from the papers (fpu, win check) come along.
-    options = search_options(config)
-    if reuse_tree is not None:
-        options["reuse_tree"] = reuse_tree
-    me = make_player("mcts", env, network.apply, num_simulations=simulations,
-                     temperature_moves=temperature_moves, **options)
+    search = run_folder.search_config(run_folder.read_config(run_dir))
+    overrides = dict(simulations=simulations, temperature_moves=temperature_moves,
+                     reuse_tree=reuse_tree)
+    me = make_player("mcts", env, network.apply, search,
+                     **{k: v for k, v in overrides.items() if v is not None})
+    temperature_moves = me.config.temperature_moves
     results = {}
     key = jax.random.PRNGKey(seed)
     for name in opponents:
@@ -61,7 +57,7 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
             other_params = network.init(k_net)
         else:
             # The reference opponents stay fixed (no tree reuse), whatever the agent does.
-            other = make_player(name, env, num_simulations=playouts,
+            other = make_player(name, env, simulations=playouts,
                                 temperature_moves=temperature_moves)
             other_params = None
         tic = time.perf_counter()

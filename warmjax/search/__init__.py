@@ -1,24 +1,19 @@
 """Batched tree search (PUCT, RAVE, rollouts), RHEA and the uniform player interface."""
 
-from warmjax.search.players import (
-    ENHANCEMENTS,
-    NETWORK_FREE,
-    PLAYERS,
-    SEARCH_VARIANTS,
-    Player,
-    choose_actions,
-    make_player,
-)
+from warmjax.search.config import TIE_BREAKS, SearchConfig
+from warmjax.search.players import NETWORK_FREE, PLAYERS, Player, choose_actions, make_player
 from warmjax.search.rhea import RheaConfig, RheaResult, make_rhea, plan_score
 from warmjax.search.rollout import Rollout, random_legal_action, rollout
-from warmjax.search.search import SearchConfig, SearchOutput, make_search, visit_policy
+from warmjax.search.search import SearchOutput, make_search, visit_policy
 from warmjax.search.tree import Tree, init_tree
+from warmjax.search.variants import ENHANCEMENTS, SEARCH_VARIANTS, Variant, variant_search
 
 __all__ = [
     "ENHANCEMENTS",
     "NETWORK_FREE",
     "PLAYERS",
     "SEARCH_VARIANTS",
+    "TIE_BREAKS",
     "Player",
     "RheaConfig",
     "RheaResult",
@@ -26,6 +21,7 @@ __all__ = [
     "SearchConfig",
     "SearchOutput",
     "Tree",
+    "Variant",
     "choose_actions",
     "init_tree",
     "make_player",
@@ -34,5 +30,6 @@ __all__ = [
     "plan_score",
     "random_legal_action",
     "rollout",
+    "variant_search",
     "visit_policy",
 ]

@@ -1,6 +1,8 @@
 """Backup after a simulation: negamax values on the path and RAVE's AMAF statistics.
 
-Both work on one (unbatched) tree and are vmapped by the search.
+Both work on one (unbatched) tree and are vmapped by the search. The parts a variant hands
+the search (`variants.py`) are `value_backup(config)` and `amaf_backup(config)`, each a
+`Backup` whose `update(tree, path, leaf, leaf_value, played)` runs after `add_leaf`.
 
 Value backup (method.md §2): each edge (s_t, a_t) on the path gets N += 1 and the leaf value seen
 from the player to move in s_t (+v for the leaf's player, −v for the other), so Q is the
@@ -18,11 +20,12 @@ reading of the papers' formula).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
 
+from warmjax.search.config import SearchConfig
 from warmjax.search.rollout import Rollout
 from warmjax.search.tree import Tree
 
@@ -135,3 +138,34 @@ def backup_amaf(
         rave_visits=tree.rave_visits.at[nodes].add(counted.astype(jnp.int32)),
         rave_value_sums=tree.rave_value_sums.at[nodes].add(values),
     )
+
+
+class Backup(NamedTuple):
+    """A backup part: `update` of one tree after a simulation, and whether it counts the
+    playout's moves (then the leaf evaluator records them)."""
+
+    update: Callable  # (tree, path, leaf, leaf_value, played: Rollout) -> tree, unbatched
+    playout_moves: bool
+
+
+def value_backup(config: SearchConfig) -> Backup:
+    """Negamax values only (PUCT variants)."""
+    del config
+
+    def update(tree, path, leaf, leaf_value, played):
+        del played
+        return backup_values(tree, path, leaf, leaf_value)
+
+    return Backup(update, playout_moves=False)
+
+
+def amaf_backup(config: SearchConfig) -> Backup:
+    """Negamax values and AMAF statistics (RAVE variants), with the config's reading of
+    whose moves count and whether the playout's do."""
+    all_players = config.rave_all_players
+
+    def update(tree, path, leaf, leaf_value, played):
+        tree = backup_values(tree, path, leaf, leaf_value)
+        return backup_amaf(tree, path, leaf, leaf_value, played, all_players)
+
+    return Backup(update, playout_moves=config.rave_rollout_moves)

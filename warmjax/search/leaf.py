@@ -1,12 +1,17 @@
 """Leaf evaluators: where a new node's prior and value come from (method.md §2–§4).
 
-- "network": prior and value from the network (the baseline and plain RAVE).
-- "rollout": prior from the network, value from a uniformly random playout (Rollout, RoRa).
-- "mix": prior from the network, value (1 − w) · v_network + w · v_rollout (WRo, WRoRa).
+The parts a variant hands the search (`variants.py`), each `part(env, apply_fn, record) ->
+Leaf`:
 
-Without a network (`use_network=False`, the pure players of §4) the prior is uniform over
-legal actions and the value comes from the playout. A terminal state's value is always the
-game result.
+- `network_leaf`: prior and value from the network (the baseline and plain RAVE).
+- `rollout_leaf`: prior from the network, value from a uniformly random playout (Rollout,
+  RoRa).
+- `mix_leaf`: prior from the network, value (1 − w) · v_network + w · v_rollout (WRo, WRoRa).
+- `playout_leaf`: no network: a uniform prior over the legal actions and the playout's
+  value (the pure players of §4).
+
+A terminal state's value is always the game result. `record` is how many playout moves to
+keep for the AMAF backup (0: none).
 """
 
 from __future__ import annotations
@@ -27,6 +32,46 @@ class LeafEvaluation(NamedTuple):
     logits: jax.Array  # [B, A] float32 prior logits (illegal entries are masked later)
     value: jax.Array  # [B] float32, for the player to move in each state
     rollout: Rollout  # leaves [B, ...]; empty moves unless recording
+
+
+class Leaf(NamedTuple):
+    """A leaf evaluator part: the root's prior and the new nodes' evaluation."""
+
+    prior: Callable  # (params, states) -> logits [B, A] of the root states
+    evaluate: Callable  # (params, key, states, weight) -> LeafEvaluation
+
+
+def network_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
+    """Prior and value from the network."""
+    return _leaf(env, apply_fn, "network", True, record)
+
+
+def rollout_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
+    """Prior from the network, value from a random playout."""
+    return _leaf(env, apply_fn, "rollout", True, record)
+
+
+def mix_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
+    """Prior from the network, value (1 − w)·network + w·playout."""
+    return _leaf(env, apply_fn, "mix", True, record)
+
+
+def playout_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
+    """No network: uniform prior, value from a random playout (`apply_fn` is ignored)."""
+    del apply_fn
+    return _leaf(env, None, "rollout", False, record)
+
+
+def _leaf(env, apply_fn, kind, use_network, record) -> Leaf:
+    evaluate = make_leaf_evaluator(env, apply_fn, kind, use_network=use_network,
+                                   record=record)
+
+    def prior(params, states):
+        if use_network:
+            return apply_fn(params, states.observation)[0]
+        return jnp.zeros(states.legal_action_mask.shape, jnp.float32)
+
+    return Leaf(prior, evaluate)
 
 
 def make_leaf_evaluator(

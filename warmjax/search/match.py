@@ -63,17 +63,17 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
       keep_actions: record the moves and which games were live at each ply.
       keep_examples: also record observations, policies, movers and counted moves.
     """
-    num_games = states.current_player.shape[0]
+    games = states.current_player.shape[0]
     max_plies = int(env.max_plies)
     t_moves = max_plies if (keep_actions or keep_examples) else 0
     t_examples = max_plies if keep_examples else 0
     record = Record(
-        actions=jnp.zeros((t_moves, num_games), jnp.int32),
-        live=jnp.zeros((t_moves, num_games), jnp.bool_),
+        actions=jnp.zeros((t_moves, games), jnp.int32),
+        live=jnp.zeros((t_moves, games), jnp.bool_),
         obs=jnp.zeros((t_examples, *states.observation.shape), jnp.bool_),
-        policy=jnp.zeros((t_examples, num_games, env.num_actions), jnp.float32),
-        movers=jnp.zeros((t_examples, num_games), jnp.int32),
-        valid=jnp.zeros((t_examples, num_games), jnp.bool_),
+        policy=jnp.zeros((t_examples, games, env.num_actions), jnp.float32),
+        movers=jnp.zeros((t_examples, games), jnp.int32),
+        valid=jnp.zeros((t_examples, games), jnp.bool_),
     )
 
     def cond(carry):
@@ -99,7 +99,7 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
         results = results + states.rewards
         return states, ply + 1, results, record, key, memories
 
-    init = (states, jnp.int32(0), jnp.zeros((num_games, 2), jnp.float32), record, key,
+    init = (states, jnp.int32(0), jnp.zeros((games, 2), jnp.float32), record, key,
             turn.start(states))
     states, _, results, record, _, _ = jax.lax.while_loop(cond, body, init)
     return Played(states, results, record)
@@ -197,7 +197,7 @@ def make_match(
     env: Any,
     player_a: Player,
     player_b: Player,
-    num_games: int,
+    games: int,
     *,
     record: bool = False,
 ) -> Callable:
@@ -206,20 +206,20 @@ def make_match(
     Args:
       env: the game.
       player_a, player_b: players (see `warmjax.search.players`).
-      num_games: G, even; games [0, G/2) have A first.
+      games: G, even; games [0, G/2) have A first.
       record: keep the moves of every game.
 
     Returns:
       A pure, jit-able function.
     """
-    if num_games < 2 or num_games % 2:
-        raise ValueError(f"a match needs an even, positive number of games, got {num_games}")
-    half = num_games // 2
+    if games < 2 or games % 2:
+        raise ValueError(f"a match needs an even, positive number of games, got {games}")
+    half = games // 2
 
     def match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult:
         key, init_key = jax.random.split(key)
-        states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-        a_first = jnp.arange(num_games) < half
+        states = jax.vmap(env.init)(jax.random.split(init_key, games))
+        a_first = jnp.arange(games) < half
         a_id = jnp.where(a_first, states.current_player, 1 - states.current_player)
         turn = TwoSides(player_a, player_b, params_a, params_b, weight_a, weight_b)
         played = play_out(env, states, key, turn, keep_actions=record)

@@ -10,23 +10,11 @@ memory is `()` and `play` is the plain call.
 `params` are the network variables (ignored by network-free players). `policy` is the
 search's move distribution: the root visit distribution for tree searches (the training
 target), one-hot for RHEA, uniform over legal moves for the random player.
-Moves are sampled from the policy while a game is in its first `temperature_moves` plies
-(`state._step_count < temperature_moves`) and are its argmax after that (method.md §2).
-
-Variants (method.md §2–§4):
-
-| name      | selection | leaf value                      | prior    |
-|-----------|-----------|---------------------------------|----------|
-| mcts      | PUCT      | network                         | network  |
-| rollout   | PUCT      | random playout                  | network  |
-| rave      | UCT_rave  | network                         | network  |
-| rora      | UCT_rave  | random playout                  | network  |
-| wro       | PUCT      | (1 − w)·network + w·playout     | network  |
-| wrora     | UCT_rave  | (1 − w)·network + w·playout     | network  |
-| pure_mcts | PUCT      | random playout                  | uniform  |
-| pure_rave | UCT_rave  | random playout                  | uniform  |
-| rhea      | rolling horizon evolution (rhea.py)                    |
-| random    | uniform over legal moves                               |
+Moves are sampled from the policy while a game is in its first T′ plies
+(`state._step_count < config.temperature_moves`) and are its argmax after that (method.md §2).
+Every player is built from a `SearchConfig` (settings) and a name: the tree-search variants
+of `variants.py` (mcts, rollout, rave, rora, wro, wrora, pure_mcts, pure_rave), RHEA
+(`rhea.py`) and the uniformly random player.
 """
 
 from __future__ import annotations
@@ -38,22 +26,12 @@ import jax
 import jax.numpy as jnp
 
 from warmjax.search import reuse
+from warmjax.search.config import TIE_BREAKS, SearchConfig
 from warmjax.search.rhea import RheaConfig, make_rhea
 from warmjax.search.rollout import random_legal_action
-from warmjax.search.search import SearchConfig, make_search
 from warmjax.search.tree import init_tree
+from warmjax.search.variants import SEARCH_VARIANTS, variant_search
 
-SEARCH_VARIANTS: dict[str, dict[str, Any]] = {
-    "mcts": dict(leaf="network"),
-    "rollout": dict(leaf="rollout"),
-    "rave": dict(leaf="network", rave=True),
-    "rora": dict(leaf="rollout", rave=True),
-    "wro": dict(leaf="mix"),
-    "wrora": dict(leaf="mix", rave=True),
-    "pure_mcts": dict(leaf="rollout", use_network=False),
-    "pure_rave": dict(leaf="rollout", use_network=False, rave=True),
-}
-ENHANCEMENTS = ("rollout", "rave", "rora", "wro", "wrora")
 PLAYERS = (*SEARCH_VARIANTS, "rhea", "random")
 NETWORK_FREE = ("pure_mcts", "pure_rave", "rhea", "random")
 
@@ -64,6 +42,7 @@ class Player:
 
     Attributes:
       name: the variant's name.
+      config: the settings it was built with (`config.temperature_moves` is its T′).
       act: `(params, key, states, weight) -> (action [B], policy [B, A])`.
       weight: default w for WRo/WRoRa; a call may pass a (traced) weight instead.
       keep: for a player that carries its search tree between moves, the most nodes
@@ -71,6 +50,7 @@ class Player:
     """
 
     name: str
+    config: SearchConfig
     act: Callable
     weight: float = 0.5
     keep: int = 0
@@ -98,9 +78,6 @@ class Player:
         return reuse.advance(memory, actions, self.keep)
 
 
-TIE_BREAKS = ("first", "random")
-
-
 def choose_actions(key: jax.Array, policy: jax.Array, sample: jax.Array,
                    tie_break: str = "first") -> jax.Array:
     """Samples from `policy [B, A]` where `sample [B]`, argmax elsewhere.
@@ -124,56 +101,38 @@ def make_player(
     name: str,
     env: Any,
     apply_fn: Callable | None = None,
+    config: SearchConfig | None = None,
     *,
-    num_simulations: int = 100,
-    c_puct: float = 1.0,
-    temperature_moves: int = 0,
     weight: float = 0.5,
-    rave_all_players: bool = False,
-    rave_rollout_moves: bool = True,
-    rave_equivalence: float | None = None,
-    fpu: float | str = 0.0,
-    dirichlet_fraction: float = 0.0,
-    dirichlet_alpha: float = 1.0,
-    win_check: bool = False,
-    tie_break: str = "first",
-    reuse_tree: bool = False,
     rhea: RheaConfig | None = None,
+    **settings: Any,
 ) -> Player:
-    """Builds a player by name (see the module docstring for the variants).
+    """Builds a player by name.
 
     Args:
       name: one of PLAYERS.
       env: the game.
       apply_fn: the network's inference function; needed unless the player is network-free.
-      num_simulations: m, simulations per move of tree searches.
-      c_puct: the PUCT constant.
-      temperature_moves: T′, plies at the start of a game whose move is sampled.
+      config: the search settings (`SearchConfig`); None: the defaults.
       weight: default w for wro/wrora.
-      rave_all_players, rave_rollout_moves, rave_equivalence: RAVE settings (see
-        `SearchConfig`).
-      fpu, dirichlet_fraction, dirichlet_alpha: departures from the papers, off by default
-        (see `SearchConfig`).
-      win_check: a departure from the papers, off by default: a tree search plays a move
-        that wins at once whenever one exists (the first such), whatever the visits say; its
-        policy (the training target) stays the visit distribution.
-      tie_break: how a tree search's argmax move settles equal visit counts: "first"
-        (lowest index) or "random" (see `choose_actions`).
-      reuse_tree: a tree search goes on from the subtree its last move left (`reuse.py`);
-        only loops that use `start` / `play` / `follow` carry it.
-      rhea: RHEA settings (defaults to method.md §4, with budget = num_simulations).
+      rhea: RHEA settings (defaults to method.md §4 with `config.simulations` playouts).
+      **settings: `SearchConfig` fields that replace the config's, as in
+        `make_player("mcts", env, apply, simulations=64, temperature_moves=0)`.
 
     Raises:
-      ValueError: unknown name, or a network player without `apply_fn`.
+      ValueError: unknown name or setting, or a network player without `apply_fn`.
     """
+    known = {f.name for f in dataclasses.fields(SearchConfig)}
+    unknown = sorted(set(settings) - known)
+    if unknown:
+        raise ValueError(f"unknown search setting(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(sorted(known))}")
+    config = dataclasses.replace(config or SearchConfig(), **settings)
     if name not in PLAYERS:
         raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYERS)}")
     uses_network = name not in NETWORK_FREE
     if uses_network and apply_fn is None:
         raise ValueError(f"player {name!r} needs a network")
-    if tie_break not in TIE_BREAKS:
-        raise ValueError(f"unknown tie_break {tie_break!r}; choose from {', '.join(TIE_BREAKS)}")
-
     if name == "random":
 
         def act(params, key, states, weight):
@@ -183,10 +142,10 @@ def make_player(
             actions = jax.vmap(random_legal_action)(keys, legal)
             return actions, legal / jnp.sum(legal, axis=-1, keepdims=True)
 
-        return Player(name, act, weight)
+        return Player(name, config, act, weight)
 
     if name == "rhea":
-        evolve = jax.vmap(make_rhea(env, rhea or RheaConfig(budget=num_simulations)))
+        evolve = jax.vmap(make_rhea(env, rhea or RheaConfig(simulations=config.simulations)))
 
         def act(params, key, states, weight):
             del params, weight
@@ -194,26 +153,14 @@ def make_player(
             actions = evolve(keys, states).action
             return actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32)
 
-        return Player(name, act, weight)
+        return Player(name, config, act, weight)
 
-    config = SearchConfig(
-        num_simulations=num_simulations,
-        c_puct=c_puct,
-        rave_all_players=rave_all_players,
-        rave_rollout_moves=rave_rollout_moves,
-        rave_equivalence=rave_equivalence,
-        fpu=fpu,
-        dirichlet_fraction=dirichlet_fraction,
-        dirichlet_alpha=dirichlet_alpha,
-        reuse_tree=reuse_tree,
-        **SEARCH_VARIANTS[name],
-    )
-    search = make_search(env, apply_fn if uses_network else None, config)
+    search = variant_search(name, env, apply_fn if uses_network else None, config)
 
     def decide(key, states, out):
-        sample = states._step_count < temperature_moves
-        actions = choose_actions(key, out.policy, sample, tie_break)
-        if win_check:
+        sample = states._step_count < config.temperature_moves
+        actions = choose_actions(key, out.policy, sample, config.tie_break)
+        if config.win_check:
             wins = winning_moves(env, states)
             actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)
         return actions.astype(jnp.int32)
@@ -223,14 +170,14 @@ def make_player(
         out = search(params, search_key, states, weight)
         return decide(act_key, states, out), out.policy
 
-    if not reuse_tree:
-        return Player(name, act, weight)
+    if not config.reuse_tree:
+        return Player(name, config, act, weight)
 
     def act_memory(params, key, states, weight, memory):
         search_key, act_key = jax.random.split(key)
         out = search(params, search_key, states, weight, memory)
         count = memory.count
-        used = jnp.where(count > 0, count, 1) + num_simulations
+        used = jnp.where(count > 0, count, 1) + config.simulations
         return decide(act_key, states, out), out.policy, reuse.Memory(out.tree, used)
 
     def empty_memory(states):
@@ -238,7 +185,7 @@ def make_player(
         tree = init_tree(states, jnp.zeros((batch, num_actions), jnp.float32), config.capacity)
         return reuse.Memory(tree, jnp.zeros(batch, jnp.int32))
 
-    return Player(name, act, weight, keep=config.capacity - num_simulations,
+    return Player(name, config, act, weight, keep=config.capacity - config.simulations,
                   act_memory=act_memory, empty_memory=empty_memory)
 
 

@@ -10,8 +10,8 @@ end, so quick wins and slow losses score best. Fitness is the mean over n playou
 
 Evolution: a population of P random plans, then generations of (P + 1) truncation: clone a
 uniformly chosen parent, replace each action with probability p_mut by a random one, evaluate
-the child, and remove the worst of the P + 1 (on a tie the child goes). The budget counts
-playouts: P·n for the first population, n per child after that (100 playouts, n = 2: 10
+the child, and remove the worst of the P + 1 (on a tie the child goes). The budget (m,
+`simulations`) counts playouts: P·n for the first population, n per child after that (100 playouts, n = 2: 10
 initial plans and 40 children). The move played is the first action of the best plan.
 
 Plans draw actions uniformly from the whole action space, except the first action, which is
@@ -39,7 +39,7 @@ class RheaConfig:
     horizon: int = 10
     population: int = 10
     playouts_per_eval: int = 2
-    budget: int = 100  # playouts per move
+    simulations: int = 100  # m: playouts per move, the budget
     mutation_rate: float = 0.2
     legal_first: bool = True  # a plan's first action is drawn from the root's legal moves
 
@@ -48,9 +48,10 @@ class RheaConfig:
             raise ValueError(f"RHEA sizes must be positive: {self}")
         if not 0.0 <= self.mutation_rate <= 1.0:
             raise ValueError(f"mutation_rate must be in [0, 1], got {self.mutation_rate}")
-        if self.budget < self.population * self.playouts_per_eval:
+        if self.simulations < self.population * self.playouts_per_eval:
             raise ValueError(
-                f"a budget of {self.budget} playouts cannot evaluate the first population "
+                f"a budget of {self.simulations} playouts (simulations) cannot evaluate the "
+                f"first population "
                 f"({self.population} x {self.playouts_per_eval})"
             )
 
@@ -58,7 +59,7 @@ class RheaConfig:
     def generations(self) -> int:
         """Children evaluated after the first population."""
         initial = self.population * self.playouts_per_eval
-        return (self.budget - initial) // self.playouts_per_eval
+        return (self.simulations - initial) // self.playouts_per_eval
 
 
 class RheaResult(NamedTuple):

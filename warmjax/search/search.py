@@ -9,83 +9,24 @@ Per simulation, for all B games at once:
 3. backup: add the node, back the value up the path with negamax, and with RAVE update the
    AMAF statistics (vmapped per game).
 
-The variants differ only in the pluggable parts: `SearchConfig.rave` picks the selection
-rule and the AMAF backup, `SearchConfig.leaf` and `use_network` the leaf evaluator.
+The variants differ only in the parts handed to `make_search`, as mctx hands its search
+its selection functions: the selection rule (`selection.py`), the leaf evaluator, which also
+gives the root's prior (`leaf.py`), and the backup (`backup.py`). `variants.py` maps each
+variant's name to its parts.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
 
 from warmjax.search import backup as backup_lib
-from warmjax.search.backup import Path
-from warmjax.search.leaf import LEAF_KINDS, make_leaf_evaluator
-from warmjax.search.selection import puct_scores, rave_scores
+from warmjax.search.backup import Backup, Path
+from warmjax.search.config import SearchConfig
+from warmjax.search.leaf import Leaf
 from warmjax.search.tree import Tree, init_tree
-
-
-@dataclasses.dataclass(frozen=True)
-class SearchConfig:
-    """Static settings of a search (Python values; they fix shapes and code paths).
-
-    Attributes:
-      num_simulations: m, simulations per move.
-      c_puct: c in PUCT and in U_rave.
-      leaf: "network", "rollout" or "mix" (see `leaf.py`).
-      use_network: False for the network-free players (uniform prior, rollout values).
-      rave: use UCT_rave selection and the AMAF backup.
-      rave_rollout_moves: count the playout's moves in AMAF, not only the tree path's
-        (default; the other reading of the papers' equations counts the path only).
-      rave_all_players: count moves of both players in AMAF (default: only the node's
-        player's, as Gelly and Silver).
-      rave_equivalence: the equivalence parameter of β; None means m, as in the papers.
-      fpu: first-play urgency, the Q of untried edges: 0.0 (the papers), another number, or
-        "parent" (see `selection.py`). A named departure from the papers.
-      dirichlet_fraction, dirichlet_alpha: root noise P ← (1 − ε)·P + ε·Dir(α) over the
-        legal moves (AlphaZero's; the papers use none, ε = 0). Meant for self-play only.
-      reuse_tree: the tree has room for 2m + 1 nodes and a search may start from the
-        subtree its previous move left (`reuse.py`); the player carries it.
-    """
-
-    num_simulations: int = 100
-    c_puct: float = 1.0
-    leaf: str = "network"
-    use_network: bool = True
-    rave: bool = False
-    rave_all_players: bool = False
-    rave_rollout_moves: bool = True
-    rave_equivalence: float | None = None
-    fpu: float | str = 0.0
-    dirichlet_fraction: float = 0.0
-    dirichlet_alpha: float = 1.0
-    reuse_tree: bool = False
-
-    def __post_init__(self):
-        if self.num_simulations < 1:
-            raise ValueError(f"num_simulations must be at least 1, got {self.num_simulations}")
-        if self.c_puct < 0:
-            raise ValueError(f"c_puct must be non-negative, got {self.c_puct}")
-        if not (self.fpu == "parent" or isinstance(self.fpu, (int, float))):
-            raise ValueError(f"fpu must be a number or 'parent', got {self.fpu!r}")
-        if not 0.0 <= self.dirichlet_fraction <= 1.0 or self.dirichlet_alpha <= 0:
-            raise ValueError("dirichlet_fraction must be in [0, 1] and dirichlet_alpha > 0, "
-                             f"got {self.dirichlet_fraction}, {self.dirichlet_alpha}")
-        if self.leaf not in LEAF_KINDS:
-            raise ValueError(f"unknown leaf evaluator {self.leaf!r}; choose from {LEAF_KINDS}")
-
-    @property
-    def capacity(self) -> int:
-        """Nodes the tree has room for: m + 1, or 2m + 1 when reusing trees."""
-        return (2 if self.reuse_tree else 1) * self.num_simulations + 1
-
-    @property
-    def equivalence(self) -> float:
-        return float(self.num_simulations if self.rave_equivalence is None
-                     else self.rave_equivalence)
 
 
 class SearchOutput(NamedTuple):
@@ -117,14 +58,16 @@ def add_dirichlet_noise(key, prior, legal, fraction: float, alpha: float) -> jax
     return (1.0 - fraction) * prior + fraction * noise
 
 
-def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Callable:
-    """Builds the search function for a game, a network and a configuration.
+def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Leaf,
+                backup: Backup) -> Callable:
+    """Builds the search function from its parts.
 
     Args:
       env: a `warmjax.games.GameEnv` (any pgx env with `max_plies` works).
-      apply_fn: `apply(params, obs [B, H, W, C]) -> (logits [B, A], value [B])`, or None
-        for the network-free players.
-      config: static settings.
+      config: static settings (m, root noise, tree reuse; the parts carry the rest).
+      selection: `scores(tree, node) -> [A]` of one unbatched tree; the walk takes the argmax.
+      leaf: the root prior and the new nodes' evaluation (`leaf.Leaf`).
+      backup: `update(tree, path, leaf, leaf_value, played)` after the new node is written.
 
     Returns:
       `search(params, key, states, weight=0.0, memory=None) -> SearchOutput`, pure and
@@ -132,23 +75,12 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
       float is fine). With `config.reuse_tree`, `memory` (a `reuse.Memory` whose roots are
       `states`) gives each game the tree to go on from; games with `count` 0 start afresh.
     """
-    num_sims = config.num_simulations
+    simulations = config.simulations
     num_nodes = config.capacity
-    max_plies = int(getattr(env, "max_plies", num_sims))
+    max_plies = int(getattr(env, "max_plies", simulations))
     depth_slots = min(num_nodes - 1, max_plies) + 1
-    record = max_plies + 1 if config.rave and config.leaf != "network" else 0
-    evaluate = make_leaf_evaluator(
-        env, apply_fn, config.leaf, use_network=config.use_network, record=record
-    )
-    if config.rave:
-        equivalence = config.equivalence
-
-        def scores(tree, node):
-            return rave_scores(tree, node, config.c_puct, equivalence, config.fpu)
-    else:
-
-        def scores(tree, node):
-            return puct_scores(tree, node, config.c_puct, config.fpu)
+    scores = selection
+    evaluate = leaf.evaluate
 
     def select(tree: Tree) -> Path:
         def cond(carry):
@@ -171,24 +103,14 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
         node, depth, nodes, actions, expand, _ = jax.lax.while_loop(cond, body, init)
         return Path(nodes=nodes, actions=actions, depth=depth, expand=expand, leaf=node)
 
-    def backup(tree, path, state, prior, value, played, index):
-        tree, leaf, leaf_value = backup_lib.add_leaf(tree, path, state, prior, value, index)
-        tree = backup_lib.backup_values(tree, path, leaf, leaf_value)
-        if config.rave:
-            if not config.rave_rollout_moves:
-                played = played._replace(length=jnp.zeros_like(played.length))
-            tree = backup_lib.backup_amaf(
-                tree, path, leaf, leaf_value, played, config.rave_all_players
-            )
-        return tree
+    def add_and_backup(tree, path, state, prior, value, played, index):
+        tree, node, node_value = backup_lib.add_leaf(tree, path, state, prior, value, index)
+        return backup.update(tree, path, node, node_value, played)
 
     def search(params, key, states, weight=0.0, memory=None) -> SearchOutput:
         batch = states.current_player.shape[0]
         rows = jnp.arange(batch)
-        if config.use_network:
-            root_logits, _ = apply_fn(params, states.observation)
-        else:
-            root_logits = jnp.zeros(states.legal_action_mask.shape, jnp.float32)
+        root_logits = leaf.prior(params, states)
         root_prior = masked_prior(root_logits, states.legal_action_mask)
         if config.dirichlet_fraction > 0:
             key, noise_key = jax.random.split(key)
@@ -222,14 +144,14 @@ def make_search(env: Any, apply_fn: Callable | None, config: SearchConfig) -> Ca
             parent, action = jax.vmap(lambda p: p.last_edge())(path)
             parent_states = jax.tree_util.tree_map(lambda x: x[rows, parent], tree.node_states)
             new_states = jax.vmap(env.step)(parent_states, action)
-            leaf = evaluate(params, leaf_key, new_states, weight)
-            prior = masked_prior(leaf.logits, new_states.legal_action_mask)
-            tree = jax.vmap(backup)(
-                tree, path, new_states, prior, leaf.value, leaf.rollout, start + sim
+            evaluated = evaluate(params, leaf_key, new_states, weight)
+            prior = masked_prior(evaluated.logits, new_states.legal_action_mask)
+            tree = jax.vmap(add_and_backup)(
+                tree, path, new_states, prior, evaluated.value, evaluated.rollout, start + sim
             )
             return tree, key
 
-        tree, _ = jax.lax.fori_loop(0, num_sims, simulate, (tree, key))
+        tree, _ = jax.lax.fori_loop(0, simulations, simulate, (tree, key))
         visits = tree.root_visits()
         return SearchOutput(
             visits=visits,

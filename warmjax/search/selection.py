@@ -1,6 +1,8 @@
 """Selection rules: AlphaZero's PUCT (method.md §2) and RAVE's UCT_rave (method.md §3).
 
 Both score one node's edges; the search takes the argmax (the first one on exact ties).
+`puct_rule(config)` and `uct_rave_rule(config)` are the parts a variant hands the search
+(`variants.py`): `scores(tree, node) -> [A]` with the config's c, k and first-play urgency.
 
 PUCT:      U(s,a) = Q(s,a) + c · P(s,a) · sqrt(N(s)) / (1 + N(s,a)),  N(s) = Σ_a N(s,a)
 RAVE:      (1 − β) · U(s,a) + β · [Q_rave(s,a) + c · P(s,a) · sqrt(N_rave(s)) / (1 + N_rave(s,a))]
@@ -19,6 +21,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from warmjax.search.config import SearchConfig
 from warmjax.search.tree import Tree
 
 TIE_EPSILON = 1e-8
@@ -64,3 +67,22 @@ def rave_scores(tree: Tree, node: jax.Array, c: float, equivalence: float,
     beta = jnp.sqrt(equivalence / (3.0 * total + equivalence))
     scores = (1.0 - beta) * u + beta * u_rave
     return jnp.where(tree.node_legal[node], scores, -jnp.inf)
+
+
+def puct_rule(config: SearchConfig):
+    """The PUCT selection part: `scores(tree, node) -> [A]`."""
+
+    def scores(tree: Tree, node: jax.Array) -> jax.Array:
+        return puct_scores(tree, node, config.c_puct, config.fpu)
+
+    return scores
+
+
+def uct_rave_rule(config: SearchConfig):
+    """The UCT_rave selection part: `scores(tree, node) -> [A]` with k = `config.equivalence`."""
+    equivalence = config.equivalence
+
+    def scores(tree: Tree, node: jax.Array) -> jax.Array:
+        return rave_scores(tree, node, config.c_puct, equivalence, config.fpu)
+
+    return scores

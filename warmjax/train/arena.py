@@ -32,9 +32,9 @@ def accept(wins, losses, threshold: float) -> jax.Array:
     return (decisive > 0) & (ratio >= threshold - 1e-6)
 
 
-def make_arena(env: Any, player: Player, num_games: int, threshold: float):
+def make_arena(env: Any, player: Player, games: int, threshold: float):
     """Builds `arena(new_params, best_params, key) -> ArenaResult`."""
-    match = make_match(env, player, player, num_games)
+    match = make_match(env, player, player, games)
 
     def arena(new_params, best_params, key) -> ArenaResult:
         result = match(new_params, best_params, key)

@@ -1,7 +1,9 @@
 """Typed run configuration: what the Hydra config turns into, once, before any compiling.
 
 Jitted code never sees a DictConfig: `RunConfig.from_dict` builds these frozen dataclasses
-and `validate` rejects impossible settings with a message that names the problem.
+through the project's one converter (`warmjax.settings.from_mapping`), and `validate`
+rejects impossible settings with a message that names the problem. The `search` section is
+the search's own `SearchConfig`, the same object every player is built from.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from typing import Any
 
 from warmjax.games import GAMES
 from warmjax.nets import PRESETS
-from warmjax.search.players import ENHANCEMENTS
+from warmjax.search.config import SearchConfig
+from warmjax.search.variants import ENHANCEMENTS
+from warmjax.settings import ConfigError, from_mapping
 from warmjax.train.warmstart import MODES
 
-
-class ConfigError(ValueError):
-    """An impossible or unknown setting."""
+__all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "OracleConfig",
+           "RunConfig", "SearchConfig", "TrainConfig", "WarmstartConfig", "validate"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -27,26 +30,11 @@ class GameConfig:
 
 @dataclasses.dataclass(frozen=True)
 class ModelConfig:
-    preset: str = "small"
+    preset: str | None = "small"
     channels: int | None = None
     fc: tuple[int, ...] | None = None
     dropout: float = 0.3
     train_conv: str = "auto"  # training convolution: auto (patches on CPU, XLA's elsewhere)
-
-
-@dataclasses.dataclass(frozen=True)
-class SearchSettings:
-    simulations: int = 100  # m
-    c_puct: float = 1.0
-    temperature_moves: int = 15  # T′
-    rave_all_players: bool = False
-    rave_equivalence: float | None = None  # None: m
-    reuse_tree: bool = False  # keep the played move's subtree for the next search
-    # Departures from the papers, off in profile=paper (method.md §2):
-    fpu: float | str = 0.0  # Q of untried edges: a number, or "parent"
-    dirichlet_fraction: float = 0.0  # ε of root noise in self-play (not in arena or matches)
-    dirichlet_alpha: float = 1.0  # α of that noise
-    win_check: bool = False  # play a move that wins at once whenever one exists
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,7 +77,7 @@ class ArenaConfig:
 class RunConfig:
     game: GameConfig = GameConfig()
     model: ModelConfig = ModelConfig()
-    search: SearchSettings = SearchSettings()
+    search: SearchConfig = SearchConfig(temperature_moves=15)  # the papers' T′
     warmstart: WarmstartConfig = WarmstartConfig()
     train: TrainConfig = TrainConfig()
     arena: ArenaConfig = ArenaConfig()
@@ -109,46 +97,19 @@ class RunConfig:
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "RunConfig":
-        """Builds the config from plain nested dicts (e.g. `OmegaConf.to_container`).
+        """Builds and validates the config from plain nested dicts (e.g.
+        `OmegaConf.to_container`, or a run folder's config.yaml).
 
-        Unknown keys raise `ConfigError` naming them.
+        Raises:
+          ConfigError: an unknown key, a value of the wrong type or an impossible setting,
+            named.
         """
-        sections = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = set(raw) - set(sections)
-        if unknown:
-            raise ConfigError(f"unknown config keys: {sorted(unknown)}")
-        kwargs = {}
-        for name, field in sections.items():
-            if name not in raw:
-                continue
-            value = raw[name]
-            if dataclasses.is_dataclass(field.default):
-                kwargs[name] = _section(field.default.__class__, name, value)
-            else:
-                kwargs[name] = value
-        config = cls(**kwargs)
+        config = from_mapping(cls, raw)
         validate(config)
         return config
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
-
-
-def _section(kind, name, value):
-    if value is None:
-        return kind()
-    if not isinstance(value, dict):
-        raise ConfigError(f"config section {name!r} must be a mapping, got {value!r}")
-    fields = {f.name for f in dataclasses.fields(kind)}
-    unknown = set(value) - fields
-    if unknown:
-        raise ConfigError(f"unknown keys in {name}: {sorted(unknown)} (known: {sorted(fields)})")
-    value = dict(value)
-    if "fc" in value and value["fc"] is not None:
-        value["fc"] = tuple(value["fc"])
-    if "params" in value:
-        value["params"] = dict(value["params"] or {})
-    return kind(**value)
 
 
 def validate(config: RunConfig) -> None:
@@ -177,10 +138,9 @@ def validate(config: RunConfig) -> None:
     if c.warmstart.mode == "adaptive" and c.train.games % 2:
         problems.append(f"adaptive warm-start needs an even train.games (E), got {c.train.games}"
                         " (half the games start with each side)")
-    if c.search.simulations < 1:
-        problems.append(f"search.simulations (m) must be at least 1, got {c.search.simulations}")
-    if c.search.temperature_moves < 0 or c.arena.temperature_moves < 0:
-        problems.append("temperature_moves (T′) must be non-negative")
+    if c.arena.temperature_moves < 0:
+        problems.append(f"arena.temperature_moves (T′) must be non-negative, "
+                        f"got {c.arena.temperature_moves}")
     if c.arena.games < 1:
         problems.append(f"arena.games (n) must be at least 1, got {c.arena.games}")
     elif c.arena.games % 2:
@@ -197,11 +157,6 @@ def validate(config: RunConfig) -> None:
         problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
     if c.train.learning_rate <= 0:
         problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
-    if not (c.search.fpu == "parent" or isinstance(c.search.fpu, (int, float))):
-        problems.append(f"search.fpu must be a number or 'parent', got {c.search.fpu!r}")
-    if not 0.0 <= c.search.dirichlet_fraction <= 1.0 or c.search.dirichlet_alpha <= 0:
-        problems.append("search.dirichlet_fraction must be in [0, 1] and "
-                        "search.dirichlet_alpha positive")
     if c.oracle.every < 0 or (c.oracle.positions is not None and c.oracle.positions < 1):
         problems.append("oracle.every must be ≥ 0 and oracle.positions ≥ 1 (or null)")
     if c.model.train_conv not in ("auto", "patches", "xla"):

@@ -21,7 +21,7 @@ def seconds_per_evaluation(config: RunConfig, repeats: int = 3) -> float:
 
     from warmjax.games import make
     from warmjax.nets import make_network
-    from warmjax.search import SearchConfig, make_search
+    from warmjax.search import SearchConfig, variant_search
 
     env = make(config.game.name, **config.game.params)
     net = make_network(env.num_actions, env.observation_shape, config.model.preset,
@@ -29,7 +29,7 @@ def seconds_per_evaluation(config: RunConfig, repeats: int = 3) -> float:
     params = net.init(jax.random.PRNGKey(0))
     sims = 4
     games = min(config.train.games, 16)
-    search = jax.jit(make_search(env, net.apply, SearchConfig(num_simulations=sims)))
+    search = jax.jit(variant_search("mcts", env, net.apply, SearchConfig(simulations=sims)))
     states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(1), games))
     jax.block_until_ready(search(params, jax.random.PRNGKey(2), states))
     best = float("inf")

@@ -14,6 +14,8 @@ AlphaZero General. The optimizer state is kept with the accepted network; by def
 
 from __future__ import annotations
 
+import dataclasses
+
 import time
 from typing import Any
 
@@ -94,25 +96,19 @@ class Trainer:
             train_conv=c.model.train_conv,
         )
         self.optimizer = optax.adam(c.train.learning_rate)
-        search = dict(num_simulations=c.search.simulations, c_puct=c.search.c_puct,
-                      rave_all_players=c.search.rave_all_players,
-                      rave_equivalence=c.search.rave_equivalence, fpu=c.search.fpu,
-                      win_check=c.search.win_check, reuse_tree=c.search.reuse_tree)
-        noise = dict(dirichlet_fraction=c.search.dirichlet_fraction,
-                     dirichlet_alpha=c.search.dirichlet_alpha)
         apply = self.network.apply
-        t_self = c.search.temperature_moves
-        self.baseline = make_player("mcts", self.env, apply, temperature_moves=t_self,
-                                    **search, **noise)
+        # Self-play searches with the run's search settings, root noise included; the arena
+        # and the oracle judge without it.
+        judging = dataclasses.replace(c.search, dirichlet_fraction=0.0)
+        self.baseline = make_player("mcts", self.env, apply, c.search)
         self.enhancement = None
         if c.warmstart.mode != "none":
-            self.enhancement = make_player(c.warmstart.enhancement, self.env, apply,
-                                           temperature_moves=t_self, **search, **noise)
-        arena_player = make_player("mcts", self.env, apply,
-                                   temperature_moves=c.arena.temperature_moves, **search)
-        self.oracle, self.oracle_states = self._make_oracle(search)
+            self.enhancement = make_player(c.warmstart.enhancement, self.env, apply, c.search)
+        arena_player = make_player("mcts", self.env, apply, judging,
+                                   temperature_moves=c.arena.temperature_moves)
+        self.oracle, self.oracle_states = self._make_oracle(judging)
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
-                                      t_self, c.train.random_opening)
+                                      c.train.random_opening)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size)
         self.arena = make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
@@ -133,8 +129,7 @@ class Trainer:
         labelled = positions.load(path)
         if c.oracle.positions is not None:
             labelled = labelled.subset(c.oracle.positions)
-        player = make_player("mcts", self.env, self.network.apply, temperature_moves=0,
-                             **search)
+        player = make_player("mcts", self.env, self.network.apply, search, temperature_moves=0)
         return make_oracle(self.env, labelled, player, self.network.apply)
 
     def init_state(self) -> TrainState:

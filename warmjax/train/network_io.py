@@ -46,15 +46,6 @@ def save_network(folder: Path, config, network, variables: Any, iteration: int) 
     atomic_write(folder / "network.json", json.dumps(meta, indent=2).encode())
 
 
-def search_options(run_config: dict) -> dict:
-    """The run's search settings that a player of its network should keep (`make_player`
-    keywords): its departures from the papers and tree reuse, from its `config.yaml`; older
-    runs have none of them."""
-    search = run_config.get("search") or {}
-    return {"fpu": search.get("fpu", 0.0), "win_check": bool(search.get("win_check", False)),
-            "reuse_tree": bool(search.get("reuse_tree", False))}
-
-
 def load_network(path: Path):
     """Loads `(env, network, variables)` from a run folder or its `network.json`.
 

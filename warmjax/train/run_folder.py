@@ -9,8 +9,8 @@ A training run leaves in its folder
 
 The training loop writes through `write_config`, `write_metrics` and `append_metrics`; every
 command and report reads through `read_config`, `read_metrics`, `read_run` and
-`is_run_folder`, and so do the tests. A missing or corrupt file is a `ValueError` that names
-it.
+`is_run_folder`, and so do the tests; `search_config` gives the search a player of the
+run's network plays. A missing or corrupt file is a `ValueError` that names it.
 """
 
 from __future__ import annotations
@@ -19,9 +19,14 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import dataclasses
+
 import yaml
 
+from warmjax.search.config import SearchConfig
+from warmjax.settings import from_mapping
 from warmjax.train.checkpoint import atomic_write
+from warmjax.train.config import RunConfig
 
 CONFIG = "config.yaml"
 METRICS = "metrics.jsonl"
@@ -79,6 +84,19 @@ def read_metrics(run_dir: Path | str) -> list[dict]:
 def read_run(run_dir: Path | str) -> RunRecord:
     """A run folder's configuration and metrics (the network: `network_io.load_network`)."""
     return RunRecord(Path(run_dir), read_config(run_dir), read_metrics(run_dir))
+
+
+def search_config(run_config: dict) -> SearchConfig:
+    """The search a player of the run's network plays: the run's `search` settings (its
+    departures from the papers and tree reuse included; settings an older run did not save
+    at their defaults) without self-play's root noise.
+
+    Raises:
+      ValueError: a saved search setting that is unknown or impossible, named.
+    """
+    search = from_mapping(SearchConfig, run_config.get("search") or {}, "search",
+                          base=RunConfig().search)
+    return dataclasses.replace(search, dirichlet_fraction=0.0)
 
 
 def write_config(run_dir: Path | str, config: dict[str, Any]) -> None:

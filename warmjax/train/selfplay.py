@@ -42,27 +42,30 @@ def make_selfplay(
     env: Any,
     baseline: Player,
     enhancement: Player | None,
-    num_games: int,
-    temperature_moves: int,
+    games: int,
     random_opening: int = 0,
 ):
     """Builds `selfplay(params, key, kind, weight) -> SelfPlayResult`.
 
     Args:
       env: the game.
-      baseline: the baseline MCTS player (it samples its own first T′ moves; the targets
-        here follow the same T′).
-      enhancement: the warm-start player, or None when no warm start is configured.
-      num_games: E.
-      temperature_moves: T′.
+      baseline: the baseline MCTS player. Its `config.temperature_moves` is T′: both players
+        sample their first T′ moves, and the stored targets follow the same T′.
+      enhancement: the warm-start player (with the baseline's T′), or None when no warm
+        start is configured.
+      games: E.
       random_opening: K, the most uniformly random opening moves of a game; 0: none.
     """
-    half = num_games // 2
+    temperature_moves = baseline.config.temperature_moves
+    if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
+        raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
+                         f"differs from the baseline's ({temperature_moves})")
+    half = games // 2
     num_actions = env.num_actions
-    first_half = jnp.arange(num_games) < half
+    first_half = jnp.arange(games) < half
 
     def nothing(memory):
-        return (jnp.zeros(num_games, jnp.int32), jnp.zeros((num_games, num_actions), jnp.float32),
+        return (jnp.zeros(games, jnp.int32), jnp.zeros((games, num_actions), jnp.float32),
                 memory)
 
     def one_player(player, params, key, states, weight, memory, needed):
@@ -134,12 +137,12 @@ def make_selfplay(
 
     def selfplay(params, key, kind, weight) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
-        states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
+        states = jax.vmap(env.init)(jax.random.split(init_key, games))
         first_mover = states.current_player
-        opening = jnp.zeros(num_games, jnp.int32)
+        opening = jnp.zeros(games, jnp.int32)
         if random_opening > 0:  # extra keys only when on, so off stays bit-identical
             key, k_open = jax.random.split(key)
-            opening = jax.random.randint(k_open, (num_games,), 0, random_opening + 1)
+            opening = jax.random.randint(k_open, (games,), 0, random_opening + 1)
         turn = SelfPlayTurn(params, jnp.asarray(kind, jnp.int32), weight, opening)
         played = match.play_out(env, states, key, turn, keep_examples=True)
         record = played.record

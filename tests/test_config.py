@@ -1,0 +1,90 @@
+"""The run configuration: Hydra composition, named errors, the one converter (train/config.py,
+warmjax/settings.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from warmjax.train.config import ConfigError, RunConfig
+
+from .helpers import compose_config
+
+
+def test_hydra_compose_smoke_and_experiments(tmp_path):
+    config = compose_config(["+experiment=adaptive_c4", "profile=smoke"], tmp_path)
+    assert config.game.name == "connect_four" and config.warmstart.mode == "adaptive"
+    assert config.train.iterations == 2 and config.profile_name == "smoke"
+    paper = compose_config(["+experiment=fixed_othello"], tmp_path)
+    assert paper.profile_name == "paper" and paper.model.preset == "azg512"
+    assert (paper.train.iterations, paper.train.games, paper.search.simulations) == (100, 50, 100)
+    assert (paper.train.replay_iterations, paper.train.epochs, paper.train.batch_size) == (20, 10, 64)
+    assert (paper.arena.games, paper.arena.threshold, paper.warmstart.iprime) == (40, 0.6, 5)
+    assert paper.train.learning_rate == 0.005 and paper.model.dropout == 0.3
+    for name in ("baseline", "fixed", "adaptive"):
+        for game, full in (("c4", "connect_four"), ("othello", "othello"), ("gobang", "gobang")):
+            c = compose_config([f"+experiment={name}_{game}", "profile=quick",
+                                "warmstart.enhancement=wrora", "warmstart.iprime=3"], tmp_path)
+            assert c.game.name == full and c.warmstart.enhancement == "wrora"
+    # A command-line model choice wins over the profile's.
+    assert compose_config(["model=azg64"], tmp_path).model.preset == "azg64"
+
+
+@pytest.mark.parametrize("overrides,needle", [
+    (["game=othello", "game.name=chess"], "unknown game 'chess'"),
+    (["warmstart=fixed", "warmstart.enhancement=mcts2"], "unknown enhancement 'mcts2'"),
+    (["warmstart=fixed", "warmstart.iprime=9", "train.iterations=5"], "exceeds"),
+    (["warmstart=adaptive", "train.games=7"], "even train.games"),
+    (["search.simulations=0"], "search.simulations (m)"),
+    (["arena.games=0"], "arena.games (n)"),
+    (["arena.threshold=1.5"], "arena.threshold (u)"),
+    (["arena.threshold=0"], "arena.threshold (u)"),
+])
+def test_impossible_settings_are_named(tmp_path, overrides, needle):
+    with pytest.raises(ConfigError, match=needle.replace("(", r"\(").replace(")", r"\)")):
+        compose_config(overrides, tmp_path)
+
+
+def test_unknown_keys_are_rejected():
+    with pytest.raises(ConfigError, match=r"unknown setting\(s\) in train: gamez"):
+        RunConfig.from_dict({"train": {"gamez": 3}})
+
+
+def test_one_converter_types_paths_and_defaults():
+    from warmjax.orientation import OrientationConfig
+    from warmjax.search import SearchConfig
+    from warmjax.settings import from_mapping
+
+    config = RunConfig.from_dict({"search": {"simulations": 4, "c_puct": 2},
+                                  "model": {"fc": [16, 8]}})
+    assert type(config.search) is SearchConfig  # the search's own config type
+    assert config.search.c_puct == 2.0 and isinstance(config.search.c_puct, float)
+    assert config.model.fc == (16, 8)
+    # A section keeps the run's defaults for the keys it leaves out (the papers' T′ = 15).
+    assert config.search.temperature_moves == 15 == RunConfig().search.temperature_moves
+    for raw, needle in [
+        ({"search": {"simulations": "4"}}, "search.simulations must be int, got '4'"),
+        ({"search": {"simulations": True}}, "search.simulations must be int, got True"),
+        ({"search": {"simulations": 0}}, r"search.simulations \(m\) must be at least 1"),
+        ({"search": {"sims": 4}}, r"unknown setting\(s\) in search: sims"),
+        ({"seeds": 1}, r"unknown setting\(s\): seeds"),
+    ]:
+        with pytest.raises(ConfigError, match=needle):
+            RunConfig.from_dict(raw)
+    # The experiment commands go through the same converter, with the same messages.
+    assert from_mapping(OrientationConfig, {"simulations": 40}).simulations == 40
+    with pytest.raises(ConfigError, match="simulations must be int, got 4.5"):
+        from_mapping(OrientationConfig, {"simulations": 4.5})
+
+
+def test_temperature_moves_is_held_by_the_players():
+    from warmjax.games import make
+    from warmjax.search import make_player
+    from warmjax.train.selfplay import make_selfplay
+
+    env = make("connect_four")
+    base = make_player("pure_mcts", env, simulations=2, temperature_moves=3)
+    assert base.config.temperature_moves == 3
+    with pytest.raises(ValueError, match="T′"):
+        make_selfplay(env, base, make_player("pure_rave", env, simulations=2), 4)
+    with pytest.raises(ValueError, match="unknown search setting.*num_simulations"):
+        make_player("mcts", env, lambda p, o: None, num_simulations=2)

@@ -1,0 +1,102 @@
+"""Runs (train/loop.py): outputs, exact resume after kill -9, corrupt checkpoints."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jax
+import numpy as np
+import pytest
+
+from warmjax.train.config import ConfigError
+from warmjax.train.loop import train
+
+from .helpers import ROOT, SMOKE, compose_config
+
+
+def read_metrics(run_dir):
+    rows = [json.loads(line) for line in (Path(run_dir) / "metrics.jsonl").read_text().splitlines()]
+    return [{k: v for k, v in row.items() if not k.startswith("seconds")} for row in rows]
+
+
+def params_of(state):
+    return jax.tree_util.tree_leaves(jax.device_get(state.params))
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("reference")
+    config = compose_config(SMOKE, run_dir)
+    state = train(config, log=lambda _: None)
+    return run_dir, state
+
+
+def test_run_writes_its_outputs(reference_run):
+    run_dir, state = reference_run
+    rows = read_metrics(run_dir)
+    assert [r["iteration"] for r in rows] == [1, 2, 3]
+    for key in ("warmstart_active", "weight", "switched", "r_balance", "arena_wins",
+                "arena_draws", "arena_losses", "accepted", "loss_value", "loss_policy",
+                "examples"):
+        assert key in rows[0]
+    raw = json.loads((run_dir / "metrics.jsonl").read_text().splitlines()[0])
+    assert {"seconds_selfplay", "seconds_train", "seconds_arena"} <= set(raw)
+    assert (run_dir / "config.yaml").exists() and (run_dir / "network.json").exists()
+    names = sorted(p.name for p in (run_dir / "checkpoints").iterdir())
+    assert "best.msgpack" in names and "state_000003.ckpt" in names
+    from warmjax.train.network_io import load_network
+
+    env, network, variables = load_network(run_dir)
+    for a, b in zip(jax.tree_util.tree_leaves(variables), params_of(state)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    # A different configuration in the same folder is refused.
+    with pytest.raises(ConfigError, match="different configuration"):
+        train(compose_config([*SMOKE, "search.simulations=5"], run_dir), log=lambda _: None)
+
+
+def test_kill_and_resume_is_exact(reference_run, tmp_path):
+    ref_dir, ref_state = reference_run
+    run_dir = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "warmjax.run", *SMOKE, f"hydra.run.dir={run_dir}"]
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    first = run_dir / "checkpoints" / "state_000001.ckpt"
+    deadline = time.time() + 300
+    while not first.exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert first.exists(), "the run was killed before its first checkpoint"
+    done = sorted(p.name for p in (run_dir / "checkpoints").glob("state_*.ckpt"))
+    assert "state_000003.ckpt" not in done  # it really was interrupted
+    messages = []
+    state = train(compose_config(SMOKE, run_dir), log=messages.append)
+    assert any("resuming" in m for m in messages)
+    assert read_metrics(run_dir) == read_metrics(ref_dir)
+    for a, b in zip(params_of(state), params_of(ref_state)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_corrupt_checkpoint_falls_back(reference_run, tmp_path):
+    ref_dir, ref_state = reference_run
+    run_dir = tmp_path / "corrupt"
+    config = compose_config(SMOKE, run_dir)
+    train(config, log=lambda _: None, stop_after=2)
+    latest = run_dir / "checkpoints" / "state_000002.ckpt"
+    data = latest.read_bytes()
+    latest.write_bytes(data[: len(data) // 2])  # a partial write
+    messages = []
+    state = train(config, log=messages.append)
+    warned = [m for m in messages if "state_000002.ckpt is corrupt" in m]
+    assert len(warned) == 1 and warned[0].startswith("[warning]")  # said once
+    assert any("after iteration 1" in m for m in messages)
+    assert read_metrics(run_dir) == read_metrics(ref_dir)
+    for a, b in zip(params_of(state), params_of(ref_state)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

@@ -1,0 +1,66 @@
+"""The search variants, each a name for three parts handed to the one search (method.md §2–§4).
+
+| name      | selection (`selection.py`) | leaf (`leaf.py`)                          | backup (`backup.py`) |
+|-----------|----------------------------|-------------------------------------------|----------------------|
+| mcts      | PUCT                       | network prior and value                   | values               |
+| rollout   | PUCT                       | network prior, playout value              | values               |
+| rave      | UCT_rave                   | network prior and value                   | values + AMAF        |
+| rora      | UCT_rave                   | network prior, playout value              | values + AMAF        |
+| wro       | PUCT                       | network prior, (1 − w)·network + w·playout | values               |
+| wrora     | UCT_rave                   | network prior, (1 − w)·network + w·playout | values + AMAF        |
+| pure_mcts | PUCT                       | uniform prior, playout value              | values               |
+| pure_rave | UCT_rave                   | uniform prior, playout value              | values + AMAF        |
+
+A part is a builder: `selection(config)`, `leaf(env, apply_fn, record)`, `backup(config)`.
+`variant_search` builds the three and hands them to `search.make_search`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+from warmjax.search import backup, leaf, selection
+from warmjax.search.config import SearchConfig
+from warmjax.search.search import make_search
+
+
+class Variant(NamedTuple):
+    """The parts of one search variant (builders, see the module docstring)."""
+
+    selection: Callable  # (config) -> scores(tree, node)
+    leaf: Callable  # (env, apply_fn, record) -> leaf.Leaf
+    backup: Callable  # (config) -> backup.Backup
+    uses_network: bool = True
+
+
+SEARCH_VARIANTS: dict[str, Variant] = {
+    "mcts": Variant(selection.puct_rule, leaf.network_leaf, backup.value_backup),
+    "rollout": Variant(selection.puct_rule, leaf.rollout_leaf, backup.value_backup),
+    "rave": Variant(selection.uct_rave_rule, leaf.network_leaf, backup.amaf_backup),
+    "rora": Variant(selection.uct_rave_rule, leaf.rollout_leaf, backup.amaf_backup),
+    "wro": Variant(selection.puct_rule, leaf.mix_leaf, backup.value_backup),
+    "wrora": Variant(selection.uct_rave_rule, leaf.mix_leaf, backup.amaf_backup),
+    "pure_mcts": Variant(selection.puct_rule, leaf.playout_leaf, backup.value_backup, False),
+    "pure_rave": Variant(selection.uct_rave_rule, leaf.playout_leaf, backup.amaf_backup, False),
+}
+ENHANCEMENTS = ("rollout", "rave", "rora", "wro", "wrora")
+
+
+def variant_search(name: str, env: Any, apply_fn: Callable | None,
+                   config: SearchConfig) -> Callable:
+    """`search(params, key, states, weight=0.0, memory=None)` of the variant `name`.
+
+    Raises:
+      ValueError: an unknown name, or a variant that needs a network without `apply_fn`.
+    """
+    if name not in SEARCH_VARIANTS:
+        raise ValueError(f"unknown search variant {name!r}; choose from "
+                         f"{', '.join(SEARCH_VARIANTS)}")
+    variant = SEARCH_VARIANTS[name]
+    if variant.uses_network and apply_fn is None:
+        raise ValueError(f"search variant {name!r} needs a network")
+    update = variant.backup(config)
+    # Room for a whole game's moves when the backup counts the playout's.
+    record = int(getattr(env, "max_plies", config.simulations)) + 1 if update.playout_moves else 0
+    return make_search(env, config, selection=variant.selection(config),
+                       leaf=variant.leaf(env, apply_fn, record), backup=update)

@@ -1,0 +1,96 @@
+"""The one path from a Hydra config to frozen dataclasses, for training and every command.
+
+`from_mapping(cls, raw)` turns plain nested mappings (`OmegaConf.to_container` of a
+composed config, or a run folder's `config.yaml`) into the dataclass `cls`, once, before
+anything compiles:
+
+- a field whose type is a dataclass is built from its sub-mapping, recursively (None or a
+  missing key keeps the field's default);
+- every value must have its field's annotated type: an int where a float goes is widened, a
+  list where a tuple goes becomes a tuple, and nothing else is converted (no strings to
+  numbers, no bools to ints);
+- unknown keys are named, with the known ones;
+- a dataclass's own checks (`__post_init__`) run as it is built; their `ValueError`s come
+  out as `ConfigError` with the section's dotted path in front (so a check that names its
+  field, "simulations must be …", reads "search.simulations must be …").
+
+The run's `RunConfig` (train/config.py) and the experiment commands' configs
+(evaluate/experiment_cli.py) both go through here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """An impossible or unknown setting."""
+
+
+def coerce(name: str, value: Any, hint: Any) -> Any:
+    """`value` as the annotated type `hint`; no silent conversions of strings or floats."""
+    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    options = typing.get_args(hint) if union else (hint,)
+    if value is None and type(None) in options:
+        return None
+    for option in options:
+        kind = typing.get_origin(option) or option
+        if kind is tuple and isinstance(value, (list, tuple)):
+            return tuple(value)
+        if kind is dict and isinstance(value, dict):
+            return dict(value)
+        if isinstance(value, bool) and kind is not bool:
+            continue
+        if kind is float and isinstance(value, int):
+            return float(value)
+        if kind is not type(None) and isinstance(value, kind):
+            return value
+    names = " or ".join(getattr(o, "__name__", str(o)) for o in options)
+    raise ConfigError(f"{name} must be {names}, got {value!r}")
+
+
+def from_mapping(cls: type, raw: Any, where: str = "", base: Any = None) -> Any:
+    """The frozen dataclass `cls` from the mapping `raw` (see the module docstring).
+
+    Args:
+      cls: a dataclass type.
+      raw: a mapping of its field names to values (sub-mappings for dataclass fields), or
+        None for all defaults.
+      where: the dotted path of `raw` in the whole config, for messages ("" at the top).
+      base: an instance of `cls` whose values the missing keys keep; None: the class's
+        defaults. (A section's base is its field's default in the enclosing dataclass.)
+
+    Raises:
+      ConfigError: an unknown key, a value of the wrong type, or a failed check.
+    """
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"config section {where!r} must be a mapping, got {raw!r}")
+    hints = typing.get_type_hints(cls)
+    fields = [f.name for f in dataclasses.fields(cls)]
+    unknown = sorted(set(raw) - set(fields))
+    if unknown:
+        place = f" in {where}" if where else ""
+        raise ConfigError(f"unknown setting(s){place}: {', '.join(unknown)} "
+                          f"(known: {', '.join(fields)})")
+    defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+    values = {}
+    for name, value in raw.items():
+        path = f"{where}.{name}" if where else name
+        hint = hints[name]
+        if dataclasses.is_dataclass(hint):
+            inner = getattr(base, name) if base is not None else defaults[name]
+            inner = inner if dataclasses.is_dataclass(inner) else None
+            values[name] = from_mapping(hint, value, path, inner)
+        else:
+            values[name] = coerce(path, value, hint)
+    try:
+        return dataclasses.replace(base, **values) if base is not None else cls(**values)
+    except ConfigError:
+        raise
+    except ValueError as err:
+        raise ConfigError(f"{where}.{err}" if where else str(err)) from None
