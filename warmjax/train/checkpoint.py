@@ -99,12 +99,27 @@ class CheckpointDir:
                 found.append((int(m.group(1)), p))
         return sorted(found)
 
-    def save(self, state: Any, iteration: int, header: dict) -> Path:
+    def save(self, state: Any, iteration: int, header: dict, prune: bool = True) -> Path:
+        """Writes the state after `iteration` atomically; then, with `prune`, deletes all
+        but the newest `keep` (a group of runs prunes only once every run has saved)."""
         path = self.path / f"state_{iteration:06d}.ckpt"
         atomic_write(path, encode(state, dict(header, iteration=iteration)))
+        if prune:
+            self.prune()
+        return path
+
+    def prune(self) -> None:
+        """Deletes all but the newest `keep` checkpoints."""
         for _, old in self.files()[:-self.keep]:
             old.unlink(missing_ok=True)
-        return path
+
+    def load(self, template: Any, iteration: int) -> tuple[Any, dict] | None:
+        """The checkpoint after `iteration`, or None if it is missing or corrupt."""
+        path = self.path / f"state_{iteration:06d}.ckpt"
+        try:
+            return decode(path.read_bytes(), template)
+        except (CorruptCheckpoint, OSError):
+            return None
 
     def save_best(self, variables: Any) -> None:
         atomic_write(self.path / "best.msgpack", serialization.to_bytes(jax.device_get(variables)))

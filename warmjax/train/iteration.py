@@ -132,9 +132,10 @@ class Trainer:
         player = make_player("mcts", self.env, self.network.apply, search, temperature_moves=0)
         return make_oracle(self.env, labelled, player, self.network.apply)
 
-    def init_state(self) -> TrainState:
-        """The state before iteration 1: a random network and an empty buffer."""
-        key = jax.random.PRNGKey(self.config.seed)
+    def init_state(self, seed: int | None = None) -> TrainState:
+        """The state before iteration 1: a random network and an empty buffer (for `seed`,
+        None: the config's)."""
+        key = jax.random.PRNGKey(self.config.seed if seed is None else seed)
         key, net_key = jax.random.split(key)
         params = self.network.init(net_key)
         buffer = empty_buffer(self.config.train.replay_iterations, self.slot_size,
@@ -163,12 +164,17 @@ class Trainer:
             valid=jnp.repeat(games.valid.reshape(-1), copies),
         )
 
-    def iteration(self, state: TrainState):
-        """One iteration. Returns `(new_state, metrics)`; metrics are device scalars."""
+    def iteration(self, state: TrainState, iprime: jax.Array | int | None = None):
+        """One iteration. Returns `(new_state, metrics)`; metrics are device scalars.
+
+        `iprime` is I′ of the fixed mode; None: the config's. A traced value lets runs with
+        different I′ share one program (`group.py` vmaps this function over runs).
+        """
         c = self.config
         it = state.iteration + 1
         rng, k_self, k_train, k_arena = jax.random.split(state.rng, 4)
-        plan = warmstart.schedule(c.warmstart.mode, it, state.switched, c.warmstart.iprime)
+        iprime = c.warmstart.iprime if iprime is None else iprime
+        plan = warmstart.schedule(c.warmstart.mode, it, state.switched, iprime)
 
         games = self.selfplay(state.params, k_self, plan.selfplay, plan.weight)
         switched = warmstart.adaptive_switch(state.switched, plan.active, games.baseline_balance)

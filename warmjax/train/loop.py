@@ -109,6 +109,74 @@ def use_compilation_cache(config: RunConfig, run_dir: Path) -> None:
     jax.config.update("jax_compilation_cache_dir", str(path))
 
 
+class RunOutputs:
+    """What one run leaves in its folder as it trains (the module docstring's outputs).
+
+    `train` keeps one; a group of runs sharing a compiled program (`group.py`) keeps one per
+    run.
+    """
+
+    def __init__(self, config: RunConfig, network):
+        self.config = config
+        self.dir = Path(config.run_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        _check_config(self.dir, config)
+        self.network = network
+        self.checkpoints = CheckpointDir(self.dir / "checkpoints", config.keep_checkpoints)
+        self.history: list[dict] = []
+        self.writer = None
+
+    def resume(self, template: TrainState, log: Callable[[str], None],
+               iteration: int | None = None) -> TrainState:
+        """The newest sound checkpoint's state (or the one after `iteration`), with the
+        metrics it stored written back to `metrics.jsonl`; `template` if there is none."""
+        if iteration is None:
+            loaded = self.checkpoints.latest(template, log=log)
+        else:
+            loaded = self.checkpoints.load(template, iteration) if iteration > 0 else None
+        state, self.history = template, []
+        if loaded is not None:
+            state, header = loaded
+            self.history = [row for row in header["metrics"]
+                            if row["iteration"] <= header["iteration"]]
+            log(f"resuming {self.dir} after iteration {header['iteration']}")
+        run_folder.write_metrics(self.dir, self.history)
+        return state
+
+    def open(self) -> None:
+        """Opens the TensorBoard writer (if the config asks for one)."""
+        if self.config.tensorboard:
+            from tensorboardX import SummaryWriter
+
+            self.writer = SummaryWriter(str(self.dir / "tb"))
+
+    def record(self, state: TrainState, row: dict, prune: bool = True) -> None:
+        """Writes everything after the iteration `row` describes: checkpoint, best network,
+        `network.json/.msgpack`, the metrics line and TensorBoard scalars."""
+        self.history.append(row)
+        it = row["iteration"]
+        self.checkpoints.save(state, it, {"metrics": self.history}, prune=prune)
+        if row["accepted"] or it == 1:
+            self.checkpoints.save_best(state.params)
+        save_network(self.dir, self.config, self.network, state.params, it)
+        run_folder.append_metrics(self.dir, row)
+        if self.writer is not None:
+            for key, value in row.items():
+                if key != "iteration" and math.isfinite(float(value)):
+                    self.writer.add_scalar(key, float(value), it)
+            self.writer.flush()
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def plain_row(metrics: dict) -> dict:
+    """Device metrics of one run → a JSON-ready row."""
+    return {k: _plain(v) for k, v in metrics.items()}
+
+
 def train(config: RunConfig, log: Callable[[str], None] = print,
           stop_after: int | None = None) -> TrainState:
     """Runs (or resumes) a training run to `config.train.iterations`.
@@ -121,26 +189,16 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
     Returns:
       The final training state.
     """
-    run_dir = Path(config.run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    _check_config(run_dir, config)
-    use_compilation_cache(config, run_dir)
+    outputs = RunOutputs(config, None)
+    use_compilation_cache(config, outputs.dir)
     trainer = Trainer(config)
-    template = trainer.init_state()
-    checkpoints = CheckpointDir(run_dir / "checkpoints", config.keep_checkpoints)
-    history: list[dict] = []
-    state = template
-    loaded = checkpoints.latest(template, log=log)
-    if loaded is not None:
-        state, header = loaded
-        history = [row for row in header["metrics"] if row["iteration"] <= header["iteration"]]
-        log(f"resuming {run_dir} after iteration {header['iteration']}")
-    run_folder.write_metrics(run_dir, history)
+    outputs.network = trainer.network
+    state = outputs.resume(trainer.init_state(), log)
 
     start = int(state.iteration)
     total = config.train.iterations
     if start >= total:
-        log(f"{run_dir} is complete ({start} iterations)")
+        log(f"{outputs.dir} is complete ({start} iterations)")
         return state
     tic = time.perf_counter()
     step = jax.jit(trainer.iteration, donate_argnums=0).lower(state).compile()
@@ -150,41 +208,25 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
     oracle = None
     if trainer.oracle is not None:
         oracle = jax.jit(trainer.oracle)
-    writer = None
-    if config.tensorboard:
-        from tensorboardX import SummaryWriter
-
-        writer = SummaryWriter(str(run_dir / "tb"))
+    outputs.open()
     done = 0
     try:
         while int(state.iteration) < total and (stop_after is None or done < stop_after):
             trainer.clock.start()
             tic = time.perf_counter()
             state, metrics = step(state)
-            row = {k: _plain(v) for k, v in jax.device_get(metrics).items()}
+            row = plain_row(jax.device_get(metrics))
             row.update(trainer.clock.durations())
             row["seconds_total"] = time.perf_counter() - tic
             if oracle is not None and row["iteration"] % config.oracle.every == 0:
                 # The search is deterministic (argmax, network leaves), so the key is fixed.
                 tic = time.perf_counter()
                 probe = oracle(state.params, jax.random.PRNGKey(0), trainer.oracle_states)
-                row.update({k: _plain(v) for k, v in jax.device_get(probe).items()})
+                row.update(plain_row(jax.device_get(probe)))
                 row["seconds_oracle"] = time.perf_counter() - tic
-            history.append(row)
-            it = row["iteration"]
-            checkpoints.save(state, it, {"metrics": history})
-            if row["accepted"] or it == 1:
-                checkpoints.save_best(state.params)
-            save_network(run_dir, config, trainer.network, state.params, it)
-            run_folder.append_metrics(run_dir, row)
-            if writer is not None:
-                for key, value in row.items():
-                    if key != "iteration" and math.isfinite(float(value)):
-                        writer.add_scalar(key, float(value), it)
-                writer.flush()
+            outputs.record(state, row)
             log(progress_line(row, total, config))
             done += 1
     finally:
-        if writer is not None:
-            writer.close()
+        outputs.close()
     return state

@@ -37,7 +37,8 @@ def schedule(mode: str, iteration: jax.Array, switched: jax.Array, iprime: int) 
       mode: one of MODES (static).
       iteration: the iteration about to run, counting from 1.
       switched: adaptive mode's switch flag before this iteration.
-      iprime: I′ for the fixed mode.
+      iprime: I′ for the fixed mode (a Python int, or a traced int when runs with different
+        I′ share one compiled program).
     """
     i = jnp.asarray(iteration, jnp.float32)
     switched = jnp.asarray(switched, jnp.bool_)
@@ -45,7 +46,7 @@ def schedule(mode: str, iteration: jax.Array, switched: jax.Array, iprime: int) 
         return Schedule(jnp.bool_(False), jnp.float32(0.0), jnp.int32(BASELINE))
     if mode == "fixed":
         active = iteration <= iprime
-        weight = jnp.where(active, 1.0 - (i - 1.0) / max(iprime, 1), 0.0)
+        weight = jnp.where(active, 1.0 - (i - 1.0) / jnp.maximum(iprime, 1), 0.0)
         return Schedule(active, weight, jnp.where(active, ENHANCED, BASELINE).astype(jnp.int32))
     if mode == "adaptive":
         active = ~switched

@@ -1,0 +1,1 @@
+"""warmjax's Hydra launcher `hydra/launcher=vmap` (see `vmap_launcher.py`)."""

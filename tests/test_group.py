@@ -1,0 +1,158 @@
+"""Many runs in one compiled program (train/group.py): equal to the lone runs, resume, sharding."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import numpy as np
+import pytest
+
+from warmjax.train import group, run_folder
+from warmjax.train.config import ConfigError
+from warmjax.train.loop import train
+
+from .helpers import ROOT, compose_config
+
+# No stage times, so that JAX's persistent cache (shared by the module's runs) holds the
+# compiled iterations: each program compiles once for all the tests here.
+FIXED = ["+experiment=fixed_c4", "profile=smoke", "train.iterations=2", "tensorboard=false",
+         "oracle.positions=16", "stage_times=false"]
+# The two runs differ in both traced settings: the seed and I′.
+SETTINGS = [(0, 1), (1, 2)]
+# Metrics a group computes with other XLA batching than a lone run: float sums may differ in
+# the last bits. Everything else (games, counts, decisions) must be equal.
+FLOAT_KEYS = ("loss_value", "loss_policy", "r_balance", "weight")
+
+
+def configs(root, cache):
+    return [compose_config([*FIXED, f"seed={seed}", f"warmstart.iprime={iprime}",
+                            f"compilation_cache={cache}"], root / f"seed{seed}_i{iprime}")
+            for seed, iprime in SETTINGS]
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("jax_cache")
+
+
+def rows(run_dir):
+    return [{k: v for k, v in row.items() if not k.startswith("seconds")}
+            for row in run_folder.read_metrics(run_dir)]
+
+
+def assert_same_metrics(a, b):
+    assert [r["iteration"] for r in a] == [r["iteration"] for r in b]
+    for x, y in zip(a, b):
+        assert x.keys() == y.keys()
+        for key in x:
+            if key in FLOAT_KEYS:
+                assert x[key] == pytest.approx(y[key], rel=1e-4, abs=1e-5), key
+            else:
+                assert x[key] == y[key], key
+
+
+@pytest.fixture(scope="module")
+def lone_and_group(tmp_path_factory, cache):
+    root = tmp_path_factory.mktemp("group")
+    lone = configs(root / "lone", cache)
+    lone_states = [train(c, log=lambda _: None) for c in lone]
+    together = configs(root / "together", cache)
+    group_states = group.train_group(together, log=lambda _: None)
+    return lone, lone_states, together, group_states
+
+
+def test_group_runs_as_the_lone_runs(lone_and_group):
+    lone, lone_states, together, group_states = lone_and_group
+    for a, b, sa, sb in zip(lone, together, lone_states, group_states):
+        # Iteration 1's self-play games, as stored in the buffer: the same positions.
+        np.testing.assert_array_equal(np.asarray(sa.buffer.obs), np.asarray(sb.buffer.obs))
+        np.testing.assert_array_equal(np.asarray(sa.buffer.valid), np.asarray(sb.buffer.valid))
+        np.testing.assert_allclose(np.asarray(sa.buffer.policy), np.asarray(sb.buffer.policy),
+                                   atol=1e-6)
+        assert_same_metrics(rows(a.run_dir), rows(b.run_dir))
+        for x, y in zip(jax.tree_util.tree_leaves(sa.params), jax.tree_util.tree_leaves(sb.params)):
+            np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-4, atol=1e-5)
+        # Each run keeps its own folder with the outputs of a lone run.
+        folder = Path(b.run_dir)
+        names = {p.name for p in (folder / "checkpoints").iterdir()}
+        assert {"best.msgpack", "state_000002.ckpt"} <= names
+        assert (folder / "network.json").exists() and (folder / "config.yaml").exists()
+    # The two runs really differ (seed and I′).
+    first, second = (rows(c.run_dir) for c in together)
+    assert [r["warmstart_active"] for r in first] == [True, False]
+    assert [r["warmstart_active"] for r in second] == [True, True]
+
+
+def test_group_resumes_from_the_common_iteration(lone_and_group, cache, tmp_path):
+    _, _, together, _ = lone_and_group
+    runs = configs(tmp_path, cache)
+    group.train_group(runs, log=lambda _: None, stop_after=1)
+    # A kill between two runs' writes: run 0 went on alone to iteration 2.
+    train(runs[0], log=lambda _: None)
+    assert len(rows(runs[0].run_dir)) == 2 and len(rows(runs[1].run_dir)) == 1
+    messages = []
+    group.train_group(runs, log=messages.append)
+    assert any("after iteration 1" in m for m in messages)
+    for done, reference in zip(runs, together):
+        assert_same_metrics(rows(done.run_dir), rows(reference.run_dir))
+
+
+def test_groups_split_by_program_and_size(tmp_path):
+    runs = configs(tmp_path, tmp_path / "cache")
+    other = dataclasses.replace(runs[0], run_dir=str(tmp_path / "x"),
+                                search=dataclasses.replace(runs[0].search, simulations=5))
+    assert group.groups([runs[0], other, runs[1]], max_runs=8) == [[0, 2], [1]]
+    assert group.groups(runs, max_runs=1) == [[0], [1]]
+    with pytest.raises(ConfigError, match="cannot share one compiled program"):
+        group.train_group([runs[0], other])
+    with pytest.raises(ConfigError, match="share a run folder"):
+        group.train_group([runs[0], runs[0]])
+
+
+SHARDED = """
+import json, sys
+import jax
+from warmjax.train import group, run_folder
+from tests.helpers import compose_config
+assert jax.device_count() == 2, jax.devices()
+assert group.runs_sharding(2) is not None
+root = sys.argv[1]
+runs = [compose_config({fixed!r} + [f"seed={{s}}", f"warmstart.iprime={{i}}"], f"{{root}}/seed{{s}}_i{{i}}")
+        for s, i in {settings!r}]
+group.train_group(runs, log=print)
+"""
+
+
+def test_runs_axis_sharded_over_two_host_devices(lone_and_group, tmp_path):
+    lone, _, _, _ = lone_and_group
+    script = SHARDED.format(fixed=FIXED, settings=SETTINGS)
+    env = dict(os.environ, JAX_PLATFORMS="cpu",
+               XLA_FLAGS="--xla_force_host_platform_device_count=2",
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "sharded over 2 devices" in done.stdout
+    for (seed, iprime), reference in zip(SETTINGS, lone):
+        assert_same_metrics(rows(tmp_path / f"seed{seed}_i{iprime}"), rows(reference.run_dir))
+
+
+def test_vmap_launcher_sweep_and_resume(lone_and_group, cache, tmp_path):
+    # `hydra/launcher=vmap`: a 2-job sweep becomes one group, each job in its own folder.
+    lone, _, _, _ = lone_and_group
+    cmd = [sys.executable, "-m", "warmjax.run", "-m", *FIXED, "seed=0,1", "warmstart.iprime=1",
+           "hydra/launcher=vmap", f"run_root={tmp_path}", f"compilation_cache={cache}"]
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "group of 2 runs" in done.stdout and "compiled the iteration of 2 runs" in done.stdout
+    folders = sorted(p for p in (tmp_path / "fixed_c4").iterdir() if p.is_dir())
+    assert len(folders) == 2 and "seed=0" in folders[0].name
+    assert_same_metrics(rows(folders[0]), rows(lone[0].run_dir))  # seed 0, I′ = 1
+    again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and "complete (2 iterations)" in again.stdout
