@@ -32,3 +32,31 @@ def test_training_convolutions_agree():
         np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match="unknown train_conv 'cudnn'"):
         make_network(6, (6, 6, 2), "small", train_conv="cudnn")
+
+
+def test_mixed_precision_keeps_float32_weights_and_close_outputs():
+    # bfloat16 multiplications (8 bits of mantissa) against the float32 network on the same
+    # parameters: outputs agree to bfloat16's precision, and the weights stay float32.
+    f32 = make_network(6, (6, 6, 2), "small", dropout=0.0)
+    bf16 = make_network(6, (6, 6, 2), "small", dropout=0.0, mixed_precision=True)
+    variables = f32.init(jax.random.PRNGKey(0))
+    assert all(x.dtype == jnp.float32 for x in jax.tree_util.tree_leaves(
+        bf16.init(jax.random.PRNGKey(0))))
+    obs = jax.random.bernoulli(jax.random.PRNGKey(1), 0.3, (32, 6, 6, 2))
+    (la, va), (lb, vb) = f32.apply(variables, obs), bf16.apply(variables, obs)
+    assert lb.dtype == vb.dtype == jnp.float32
+    assert not np.array_equal(np.asarray(la), np.asarray(lb))  # it really is another product
+    np.testing.assert_allclose(np.asarray(lb), np.asarray(la), atol=0.05 * float(jnp.abs(la).max()))
+    np.testing.assert_allclose(np.asarray(vb), np.asarray(va), atol=0.02)
+
+    def loss(net, params):
+        (logits, value), _ = net.apply_train({**variables, "params": params}, obs,
+                                             jax.random.PRNGKey(2))
+        return jnp.mean(value ** 2) + jnp.mean(jax.nn.logsumexp(logits, axis=-1))
+
+    grads = jax.grad(lambda p: loss(bf16, p))(variables["params"])
+    reference = jax.grad(lambda p: loss(f32, p))(variables["params"])
+    for g, r in zip(jax.tree_util.tree_leaves(grads), jax.tree_util.tree_leaves(reference)):
+        assert g.dtype == jnp.float32 and np.all(np.isfinite(np.asarray(g)))
+        cosine = float(jnp.vdot(g, r) / (jnp.linalg.norm(g) * jnp.linalg.norm(r) + 1e-12))
+        assert cosine > 0.95  # bfloat16 rounding, not another direction

@@ -66,8 +66,9 @@ def flatten_groups(raw: dict) -> dict:
 
     `conf/game/<name>.yaml` is `{name, params}` and becomes `game`, `game_params`;
     `conf/model/<preset>.yaml` is `{preset, channels, fc, dropout, train_conv}` and becomes
-    `model`, `model_channels`, `model_fc` (dropout and the training convolution play no part
-    at inference and are dropped).
+    `model`, `model_channels`, `model_fc` (dropout, the training convolution and mixed
+    precision, a training setting, are dropped: these commands play untrained networks in
+    float32).
     """
     raw = dict(raw)
     if isinstance(raw.get("game"), dict):
@@ -83,6 +84,7 @@ def flatten_groups(raw: dict) -> dict:
         raw["model_fc"] = group.pop("fc", None)
         group.pop("dropout", None)
         group.pop("train_conv", None)
+        group.pop("mixed_precision", None)
         if group:
             raise ValueError(f"unknown setting(s) in model: {', '.join(sorted(group))}")
     return raw

@@ -7,6 +7,11 @@ policy head (logits over actions) and a tanh value head.
 AlphaZero General uses 512 channels and fully connected sizes (1024, 512); the authors'
 own fork used 256 channels. `small` presets keep the shape of the network with fewer
 channels and units for CPU work.
+
+Mixed precision (`mixed_precision=True`, off by default; a named setting, not the papers'):
+the convolutions and the two hidden fully connected layers multiply bfloat16 activations by
+bfloat16 copies of the weights; the weights themselves (the optimiser's master copy), batch
+norm, the heads and the losses stay float32.
 """
 
 from __future__ import annotations
@@ -41,20 +46,24 @@ class Conv3x3(nn.Module):
     features: int
     padding: str = "SAME"
     impl: str = "patches"
+    dtype: Any = jnp.float32  # of the multiplication; the kernel is stored in float32
 
     @nn.compact
     def __call__(self, x: jax.Array) -> jax.Array:
         channels = x.shape[-1]
         kernel = self.param("kernel", nn.initializers.lecun_normal(),
                             (3, 3, channels, self.features))
+        x, kernel = x.astype(self.dtype), kernel.astype(self.dtype)
         if self.impl == "xla":
-            return jax.lax.conv_general_dilated(
+            out = jax.lax.conv_general_dilated(
                 x, kernel, (1, 1), self.padding, dimension_numbers=("NHWC", "HWIO", "NHWC"))
+            return out.astype(jnp.float32)
         if self.padding == "SAME":
             x = jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
         h, w = x.shape[1] - 2, x.shape[2] - 2
         views = [x[:, dy:dy + h, dx:dx + w, :] for dy in range(3) for dx in range(3)]
-        return jnp.concatenate(views, axis=-1) @ kernel.reshape(9 * channels, self.features)
+        out = jnp.concatenate(views, axis=-1) @ kernel.reshape(9 * channels, self.features)
+        return out.astype(jnp.float32)
 
 
 class AZNet(nn.Module):
@@ -65,6 +74,7 @@ class AZNet(nn.Module):
       channels: convolution channels (512 in AlphaZero General).
       fc: sizes of the two fully connected layers.
       dropout: dropout rate after each fully connected layer.
+      mixed_precision: bfloat16 multiplications in the hidden layers (module docstring).
     """
 
     num_actions: int
@@ -72,19 +82,21 @@ class AZNet(nn.Module):
     fc: tuple[int, ...] = (1024, 512)
     dropout: float = 0.3
     conv_impl: str = "patches"
+    mixed_precision: bool = False
 
     @nn.compact
     def __call__(self, obs: jax.Array, train: bool) -> tuple[jax.Array, jax.Array]:
         """Args: obs `[B, H, W, C]` (bool or float). Returns `(logits [B, A], value [B])`."""
         x = obs.astype(jnp.float32)
+        dtype = jnp.bfloat16 if self.mixed_precision else jnp.float32
         for padding in ("SAME", "SAME", "VALID", "VALID"):
-            x = Conv3x3(self.channels, padding=padding, impl=self.conv_impl)(x)
+            x = Conv3x3(self.channels, padding=padding, impl=self.conv_impl, dtype=dtype)(x)
             x = nn.BatchNorm(use_running_average=not train, momentum=BN_MOMENTUM,
                              epsilon=BN_EPSILON)(x)
             x = nn.relu(x)
         x = x.reshape(x.shape[0], -1)
         for units in self.fc:
-            x = nn.Dense(units, use_bias=False)(x)
+            x = nn.Dense(units, use_bias=False, dtype=dtype)(x).astype(jnp.float32)
             x = nn.BatchNorm(use_running_average=not train, momentum=BN_MOMENTUM,
                              epsilon=BN_EPSILON)(x)
             x = nn.relu(x)
@@ -188,11 +200,13 @@ def make_network(
     fc: tuple[int, ...] | None = None,
     dropout: float = 0.3,
     train_conv: str = "auto",
+    mixed_precision: bool = False,
 ) -> Network:
     """Builds a `Network` from a preset name, with optional overrides.
 
     `train_conv` picks the training convolution: "auto" (patches on a CPU, XLA's elsewhere),
     "patches" or "xla"; both compute the same function on the same parameters.
+    `mixed_precision` multiplies in bfloat16 (the module docstring); off by default.
 
     Raises:
       ValueError: unknown preset, non-positive sizes, or a board too small for the two
@@ -218,7 +232,8 @@ def make_network(
     h, w, _ = obs_shape
     if h < 5 or w < 5:
         raise ValueError(f"board {h}x{w} is too small for two unpadded 3x3 convolutions")
-    module = AZNet(num_actions=num_actions, dropout=dropout, **settings)
+    module = AZNet(num_actions=num_actions, dropout=dropout, mixed_precision=mixed_precision,
+                   **settings)
     return Network(module=module, obs_shape=tuple(obs_shape), train_conv=train_conv)
 
 

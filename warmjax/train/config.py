@@ -35,6 +35,9 @@ class ModelConfig:
     fc: tuple[int, ...] | None = None
     dropout: float = 0.3
     train_conv: str = "auto"  # training convolution: auto (patches on CPU, XLA's elsewhere)
+    # bfloat16 multiplications with float32 master weights (nets/azg.py); a departure from
+    # the papers' float32, off by default.
+    mixed_precision: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

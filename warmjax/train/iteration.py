@@ -93,7 +93,7 @@ class Trainer:
         self.network = make_network(
             self.env.num_actions, self.env.observation_shape, c.model.preset,
             channels=c.model.channels, fc=c.model.fc, dropout=c.model.dropout,
-            train_conv=c.model.train_conv,
+            train_conv=c.model.train_conv, mixed_precision=c.model.mixed_precision,
         )
         self.optimizer = optax.adam(c.train.learning_rate)
         apply = self.network.apply

@@ -3,7 +3,8 @@
 A run folder's final network is two files:
 
 - `network.json`: `{"format": "warmjax-network-v1", "game": {"name", "params"},
-  "model": {"preset", "channels", "fc", "dropout"}, "num_actions", "obs_shape",
+  "model": {"preset", "channels", "fc", "dropout", "mixed_precision"}, "num_actions",
+  "obs_shape",
   "iteration", "sha256"}`, enough to rebuild the Flax module, with the SHA-256 of the
   msgpack file (checked on loading; files written before it was added have none);
 - `network.msgpack`: Flax's msgpack serialization (`flax.serialization.to_bytes`) of the
@@ -36,7 +37,8 @@ def save_network(folder: Path, config, network, variables: Any, iteration: int) 
         "format": FORMAT,
         "game": {"name": config.game.name, "params": dict(config.game.params)},
         "model": {"preset": config.model.preset, "channels": network.module.channels,
-                  "fc": list(network.module.fc), "dropout": network.module.dropout},
+                  "fc": list(network.module.fc), "dropout": network.module.dropout,
+                  "mixed_precision": network.module.mixed_precision},
         "num_actions": network.num_actions,
         "obs_shape": list(network.obs_shape),
         "iteration": int(iteration),
@@ -67,7 +69,8 @@ def load_network(path: Path):
     model = meta["model"]
     network = make_network(env.num_actions, env.observation_shape, None,
                            channels=model["channels"], fc=tuple(model["fc"]),
-                           dropout=model["dropout"])
+                           dropout=model["dropout"],
+                           mixed_precision=bool(model.get("mixed_precision", False)))
     template = network.init(jax.random.PRNGKey(0))
     msgpack = folder / "network.msgpack"
     try:
