@@ -18,6 +18,7 @@ them (the output says so), and R stays small.
     python benchmarks/study_time.py                                   # a GPU: R = 1, 8, 16, 32
     JAX_PLATFORMS=cpu python benchmarks/study_time.py --nets azg64 --runs 1 2 4 \
         --games 4 --simulations 8 --arena-games 4 --train-steps 10
+    python benchmarks/study_time.py --precision float32 mixed     # bf16's effect on speed
 """
 
 from __future__ import annotations
@@ -39,8 +40,11 @@ STUDY_RUNS = 144
 ITERATIONS = 100
 
 
-def sized(preset: str, games: int | None, simulations: int | None, arena_games: int | None):
+def sized(preset: str, games: int | None, simulations: int | None, arena_games: int | None,
+          mixed_precision: bool = False):
     config = paper_config(preset)
+    config = dataclasses.replace(config, model=dataclasses.replace(
+        config.model, mixed_precision=mixed_precision))
     train = dataclasses.replace(config.train, games=games or config.train.games)
     search = dataclasses.replace(config.search,
                                  simulations=simulations or config.search.simulations)
@@ -100,6 +104,9 @@ def main():
                         help="m (default: the papers' 100)")
     parser.add_argument("--arena-games", type=int, default=None,
                         help="n (default: the papers' 40)")
+    parser.add_argument("--precision", nargs="+", choices=("float32", "mixed"),
+                        default=["float32"],
+                        help="float32 (the papers') and/or mixed (model.mixed_precision)")
     args = parser.parse_args()
     if min(args.runs) < 1 or args.train_steps < 1:
         parser.error("--runs and --train-steps must be positive")
@@ -108,10 +115,11 @@ def main():
     print(f"device: {device.platform} ({device.device_kind}), jax {jax.__version__}")
     print("Othello 6x6, 20-iteration buffer, 10 epochs x bs 64"
           + (" — sizes SHRUNK from the papers' (E, m, n):" if shrunk else ", the papers' sizes:"))
-    for preset in args.nets:
-        config = sized(preset, args.games, args.simulations, args.arena_games)
-        print(f"\n{preset}: E = {config.train.games}, m = {config.search.simulations}, "
-              f"n = {config.arena.games}")
+    for preset, precision in [(p, q) for p in args.nets for q in args.precision]:
+        config = sized(preset, args.games, args.simulations, args.arena_games,
+                       mixed_precision=precision == "mixed")
+        print(f"\n{preset}, {precision}: E = {config.train.games}, "
+              f"m = {config.search.simulations}, n = {config.arena.games}")
         print("| R | self-play s | train s* | arena s | s per run-iteration | vs R = 1 "
               "| ms per run-step | 144-run study |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|")
