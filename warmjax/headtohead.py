@@ -53,10 +53,9 @@ from warmjax.evaluate.experiment_cli import (
     check_games,
     check_max_batch,
     check_positive,
-    config_or_exit,
+    finish,
     play_pairings,
-    provenance,
-    write_json,
+    run_command,
 )
 from warmjax.games import make
 from warmjax.nets import PRESETS, make_network
@@ -202,26 +201,25 @@ def run(config: HeadToHeadConfig) -> dict:
         "networks": config.networks,
         "tie_break": config.tie_break,
         "reuse_tree": config.reuse_tree,
-        "temperature_moves": 0,
-        **provenance(config, started),
     }
-    write_json(config.out_path, payload)
-    return payload
+    return finish(config, payload, started)
+
+
+def describe(config: HeadToHeadConfig, payload: dict) -> tuple[str, str]:
+    """The printed heading and table of a finished head-to-head."""
+    height, width = payload["board"]
+    networks = ("a fresh pair of networks per game pair" if config.networks == "pair"
+                else "one network shared by both sides")
+    return (f"Head-to-head, {config.game} {height}x{width}: each enhancement's mean score "
+            f"against {BASELINE} ({config.games} games each, untrained '{config.model}' "
+            f"networks: {networks}; m = {config.simulations}, w = {config.weight}, T' = 0, "
+            f"ties: {config.tie_break}, seed {config.seed})",
+            markdown_scores(payload["results"], BASELINE))
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="headtohead")
 def main(cfg: DictConfig) -> None:
-    config = config_or_exit(HeadToHeadConfig, cfg, "headtohead")
-    payload = run(config)
-    height, width = payload["board"]
-    networks = ("a fresh pair of networks per game pair" if config.networks == "pair"
-                else "one network shared by both sides")
-    print(f"\nHead-to-head, {config.game} {height}x{width}: each enhancement's mean score against "
-          f"{BASELINE} ({config.games} games each, untrained '{config.model}' networks: "
-          f"{networks}; m = {config.simulations}, w = {config.weight}, T' = 0, ties: "
-          f"{config.tie_break}, seed {config.seed})\n")
-    print(markdown_scores(payload["results"], BASELINE))
-    print(f"\nwrote {config.out_path} ({payload['wall_s']:.0f} s)")
+    run_command(HeadToHeadConfig, cfg, "headtohead", run, describe)
 
 
 if __name__ == "__main__":

@@ -51,10 +51,9 @@ from warmjax.evaluate.experiment_cli import (
     check_games,
     check_max_batch,
     check_positive,
-    config_or_exit,
+    finish,
     play_pairings,
-    provenance,
-    write_json,
+    run_command,
 )
 from warmjax.games import make
 from warmjax.search.players import NETWORK_FREE, make_player
@@ -209,23 +208,22 @@ def run(config: OrientationConfig) -> dict:
         "pairs": pairs,
         "games_per_pair": config.games_per_pair,
         "simulations": config.simulations,
-        "temperature_moves": 0,
-        **provenance(config, started),
     }
-    write_json(config.out_path, payload)
-    return payload
+    return finish(config, payload, started)
+
+
+def describe(config: OrientationConfig, payload: dict) -> tuple[str, str]:
+    """The printed heading and table of a finished round robin."""
+    height, width = payload["board"]
+    return (f"Orientation, {config.game} {height}x{width}: row player's mean score against the "
+            f"column player ({config.games_per_pair} games per pair, {config.simulations} "
+            f"simulations per move, T' = 0, seed {config.seed})",
+            markdown_matrix(payload["players"], payload["matrix"]))
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="orientation")
 def main(cfg: DictConfig) -> None:
-    config = config_or_exit(OrientationConfig, cfg, "orientation")
-    payload = run(config)
-    height, width = payload["board"]
-    print(f"\nOrientation, {config.game} {height}x{width}: row player's mean score against "
-          f"the column player ({config.games_per_pair} games per pair, {config.simulations} "
-          f"simulations per move, T' = 0, seed {config.seed})\n")
-    print(markdown_matrix(payload["players"], payload["matrix"]))
-    print(f"\nwrote {config.out_path} ({payload['wall_s']:.0f} s)")
+    run_command(OrientationConfig, cfg, "orientation", run, describe)
 
 
 if __name__ == "__main__":

@@ -201,3 +201,25 @@ def write_json(path: str, payload: dict) -> None:
     if target.parent != pathlib.Path(""):
         target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(payload, indent=2) + "\n")
+
+
+def finish(config: Any, payload: dict, started: float) -> dict:
+    """Adds the provenance (argmax play, T′ = 0, and `provenance`) to a command's JSON
+    payload, writes it to `config.out_path` and returns it."""
+    payload = {**payload, "temperature_moves": 0, **provenance(config, started)}
+    write_json(config.out_path, payload)
+    return payload
+
+
+def run_command(cls: type, cfg: DictConfig, command: str, run: Callable[[Any], dict],
+                describe: Callable[[Any, dict], tuple[str, str]]) -> dict:
+    """The body of an experiment command: the config (`config_or_exit`), `run(config)`,
+    then a heading and a Markdown table (`describe(config, payload)`) on stdout and where
+    the JSON went. Returns the payload."""
+    config = config_or_exit(cls, cfg, command)
+    payload = run(config)
+    heading, table = describe(config, payload)
+    print(f"\n{heading}\n")
+    print(table)
+    print(f"\nwrote {config.out_path} ({payload['wall_s']:.0f} s)")
+    return payload
