@@ -217,9 +217,16 @@ def test_compose_defaults():
     assert config.games_per_pair == 500 and config.simulations == 100 and config.seed == 0
     assert config.out_path == "orientation_gobang.json"
     assert config.players == ("random", "pure_mcts", "pure_rave", "rhea")
-    # The readings the papers leave open, at their defaults (docs/results.md §3).
-    assert (config.c_puct, config.rave_all_players, config.rave_rollout_moves,
-            config.rhea_legal_first, config.reuse_tree) == (1.0, False, True, True, False)
+    # The readings the papers leave open: per game, the one closest to their table
+    # (docs/results.md §3) unless a setting says otherwise.
+    assert (config.c_puct, config.rave_rollout_moves, config.reuse_tree) == (1.0, True, False)
+    assert config.reading == {"rave_all_players": False, "rhea_legal_first": True}
+    othello = config_from_dict(OrientationConfig, hydra_config("orientation", ["game=othello"]))
+    assert othello.reading == {"rave_all_players": True, "rhea_legal_first": False}
+    assert not othello.rhea.legal_first
+    given = config_from_dict(OrientationConfig, hydra_config(
+        "orientation", ["game=othello", "rhea_legal_first=true"]))
+    assert given.reading == {"rave_all_players": True, "rhea_legal_first": True}
 
     cfg = hydra_config("headtohead", ["game=othello", "model=azg512"])
     config = config_from_dict(HeadToHeadConfig, cfg)

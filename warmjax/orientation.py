@@ -61,6 +61,15 @@ from warmjax.search.rhea import RheaConfig
 
 ORIENTATION_PLAYERS = ("random", "pure_mcts", "pure_rave", "rhea")
 
+# The papers do not say whose moves AMAF counts or whether RHEA's plans start with a legal
+# move. Per game, the reading that reproduces PPSN 2020 Table 1 best at 500 games per pair
+# (docs/results.md §3) is the default; a setting given explicitly wins.
+PAPER_READINGS: dict[str, dict[str, bool]] = {
+    "othello": {"rave_all_players": True, "rhea_legal_first": False},
+    "connect_four": {"rave_all_players": False, "rhea_legal_first": True},
+    "gobang": {"rave_all_players": False, "rhea_legal_first": True},
+}
+
 
 @dataclasses.dataclass(frozen=True)
 class OrientationConfig:
@@ -81,9 +90,11 @@ class OrientationConfig:
       c_puct: c of the network-free MCTS and RAVE (uniform prior; the papers do not state
         it).
       rave_all_players, rave_rollout_moves: whose moves, and whether the playout's moves,
-        count in RAVE's AMAF statistics (the readings of method.md §3).
+        count in RAVE's AMAF statistics (the readings of method.md §3); None (for
+        rave_all_players): the game's entry in PAPER_READINGS.
       rhea_legal_first: RHEA plans start with a legal move (False: any action, and an
-        illegal best first action becomes a random legal move).
+        illegal best first action becomes a random legal move); None: the game's entry in
+        PAPER_READINGS.
       rhea_horizon, rhea_population, rhea_playouts_per_eval, rhea_mutation_rate: RHEA's
         settings (method.md §4); the population times playouts per evaluation must fit the budget.
     """
@@ -99,9 +110,9 @@ class OrientationConfig:
     fast_compile: bool = False
     reuse_tree: bool = False
     c_puct: float = 1.0
-    rave_all_players: bool = False
+    rave_all_players: bool | None = None
     rave_rollout_moves: bool = True
-    rhea_legal_first: bool = True
+    rhea_legal_first: bool | None = None
     rhea_horizon: int = 10
     rhea_population: int = 10
     rhea_playouts_per_eval: int = 2
@@ -136,6 +147,13 @@ class OrientationConfig:
         return self.out or f"orientation_{self.game}.json"
 
     @property
+    def reading(self) -> dict[str, bool]:
+        """The readings in force: the settings given, else the game's PAPER_READINGS."""
+        given = {"rave_all_players": self.rave_all_players,
+                 "rhea_legal_first": self.rhea_legal_first}
+        return {k: PAPER_READINGS[self.game][k] if v is None else v for k, v in given.items()}
+
+    @property
     def rhea(self) -> RheaConfig:
         return RheaConfig(
             horizon=self.rhea_horizon,
@@ -143,7 +161,7 @@ class OrientationConfig:
             playouts_per_eval=self.rhea_playouts_per_eval,
             simulations=self.simulations,
             mutation_rate=self.rhea_mutation_rate,
-            legal_first=self.rhea_legal_first,
+            legal_first=self.reading["rhea_legal_first"],
         )
 
 
@@ -172,7 +190,7 @@ def run(config: OrientationConfig) -> dict:
     players = {
         name: make_player(name, env, simulations=config.simulations, temperature_moves=0,
                           reuse_tree=config.reuse_tree, c_puct=config.c_puct,
-                          rave_all_players=config.rave_all_players,
+                          rave_all_players=config.reading["rave_all_players"],
                           rave_rollout_moves=config.rave_rollout_moves,
                           rhea=config.rhea if name == "rhea" else None)
         for name in config.players
@@ -208,6 +226,7 @@ def run(config: OrientationConfig) -> dict:
         "pairs": pairs,
         "games_per_pair": config.games_per_pair,
         "simulations": config.simulations,
+        "reading": config.reading,
     }
     return finish(config, payload, started)
 
