@@ -18,8 +18,16 @@ import numpy as np
 import pytest
 
 from warmjax import report
+from warmjax import tournament as tournament_command
 from warmjax.evaluate import tables
-from warmjax.evaluate import tournament as tour
+from warmjax.evaluate.batches import plan_batches
+from warmjax.evaluate.entrants import (
+    Entrant,
+    anchor_entrants,
+    expand_runs,
+    load_runs,
+    unique_names,
+)
 from warmjax.evaluate.tournament import TournamentConfig, run_tournament
 from warmjax.games import make
 from warmjax.nets import make_network
@@ -178,9 +186,9 @@ def test_command_line(full, runs, tmp_path, capsys):
     out = tmp_path / "cli"
     argv = [str(runs / "*"), "--games", str(GAMES), "--max-games-per-call",
             str(MAX_GAMES_PER_CALL), "--fast-compile", "--out", str(out)]
-    tour.main([*argv, "--max-batches", "3"])
+    tournament_command.main([*argv, "--max-batches", "3"])
     assert "1 pair still to play" in capsys.readouterr().out  # calls of 2, 1 and 2 pairs
-    tour.main(argv)  # resumes; the default anchor is random
+    tournament_command.main(argv)  # resumes; the default anchor is random
     printed = capsys.readouterr().out
     assert "Rank  Name" in printed and "random" in printed
     assert json.loads((out / "games.json").read_text()) == whole.games
@@ -196,25 +204,25 @@ def test_tournament_errors(runs, tmp_path, capsys):
     other = tmp_path / "other"
     fabricate_run(other / "othello", game="othello")
     with pytest.raises(ValueError, match="same game.*othello"):
-        tour.load_runs([runs / "base_s0", other / "othello"])
+        load_runs([runs / "base_s0", other / "othello"])
     # Default settings spelled out or left out: the same game.
     explicit = fabricate_run(other / "explicit")
     meta = json.loads((explicit / "network.json").read_text())
     meta["game"]["params"] = {"rows": 6, "cols": 6, "win_length": 4}
     (explicit / "network.json").write_text(json.dumps(meta))
-    _, game, _, _ = tour.load_runs([runs / "base_s0", explicit])
+    _, game, _, _ = load_runs([runs / "base_s0", explicit])
     assert game == {"name": "connect_four", "params": {"cols": 6, "rows": 6, "win_length": 4}}
     fabricate_run(other / "untrained", network=False)
     with pytest.raises(ValueError, match="no network.json"):
-        tour.load_runs([other / "untrained"])
+        load_runs([other / "untrained"])
     (other / "corrupt").mkdir()
     for name in ("config.yaml", "network.json"):
         (other / "corrupt" / name).write_bytes((runs / "base_s0" / name).read_bytes())
     (other / "corrupt" / "network.msgpack").write_bytes(b"not msgpack")
     with pytest.raises(ValueError, match="corrupt"):
-        tour.load_runs([other / "corrupt"])
+        load_runs([other / "corrupt"])
     with pytest.raises(ValueError, match="matches no run folder"):
-        tour.expand_runs([str(tmp_path / "nothing*")])
+        expand_runs([str(tmp_path / "nothing*")])
     fabricate_run(other / "m8", simulations=8)
     config = TournamentConfig(runs=(str(runs / "base_s0"), str(other / "m8")),
                               out=str(tmp_path / "t"))
@@ -225,17 +233,17 @@ def test_tournament_errors(runs, tmp_path, capsys):
     with pytest.raises(ValueError, match="too few for rhea"):
         TournamentConfig(runs=(), out="x", anchors=("rhea",), playouts=8)
     with pytest.raises(SystemExit) as exit_info:
-        tour.main([str(runs / "base_s0"), str(other / "othello"), "--out", str(tmp_path / "t")])
+        tournament_command.main([str(runs / "base_s0"), str(other / "othello"), "--out", str(tmp_path / "t")])
     assert exit_info.value.code == 2
     assert re.search("tournament: error: .*same game", capsys.readouterr().err)
 
 
 def test_plan_batches_groups_matchups_within_limits():
     net, other = ("network", 8, (16, 16)), ("network", 16, (16, 16))
-    entrants = [tour.Entrant(f"n{i}", {}, net) for i in range(4)]
-    entrants += [tour.Entrant("m", {}, other), tour.Entrant("random", {}, ("anchor", "random"))]
+    entrants = [Entrant(f"n{i}", {}, net) for i in range(4)]
+    entrants += [Entrant("m", {}, other), Entrant("random", {}, ("anchor", "random"))]
     todo = [(i, j) for i in range(6) for j in range(i + 1, 6)]
-    batches = tour.plan_batches(entrants, todo, games=20, max_games_per_call=100,
+    batches = plan_batches(entrants, todo, games=20, max_games_per_call=100,
                                 max_pairs_per_call=4)
     played = sorted(p for b in batches for p in b.pairs)
     assert played == todo  # every pair exactly once
@@ -252,12 +260,12 @@ def test_plan_batches_groups_matchups_within_limits():
 
 
 def test_unique_names():
-    assert tour.unique_names(["x/s0", "x/s0", "y/s0"], [["quick", "a"], ["paper", "b"],
+    assert unique_names(["x/s0", "x/s0", "y/s0"], [["quick", "a"], ["paper", "b"],
                                                         ["quick", "c"]]) == [
         "x/s0/quick", "x/s0/paper", "y/s0"]
-    assert tour.unique_names(["x", "x"], [["p", "a"], ["p", "b"]]) == ["x/p/a", "x/p/b"]
-    assert tour.unique_names(["x", "x"], [["p"], ["p"]]) == ["x/p#1", "x/p#2"]
-    assert [e.name for e in tour.anchor_entrants(["random", "pure_mcts"], 50)] == [
+    assert unique_names(["x", "x"], [["p", "a"], ["p", "b"]]) == ["x/p/a", "x/p/b"]
+    assert unique_names(["x", "x"], [["p"], ["p"]]) == ["x/p#1", "x/p#2"]
+    assert [e.name for e in anchor_entrants(["random", "pure_mcts"], 50)] == [
         "random", "pure_mcts(50)"]
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from warmjax import cli
 from warmjax.evaluate import plots, tables
-from warmjax.evaluate.tournament import expand_runs
+from warmjax.evaluate.entrants import expand_runs
 from warmjax.train import run_folder
 
 

@@ -1,0 +1,66 @@
+"""A tournament's output folder as its resume journal: `tournament.json` (settings and
+players, checked on a rerun) and `batches/batch-NNNN.json` (every finished call's pairs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from warmjax.train.checkpoint import atomic_write
+
+FORMAT = "warmjax-tournament-v1"
+# Settings a resumed tournament must share with the one it continues.
+SHARED_SETTINGS = ("game", "games", "simulations", "c_puct", "temperature_moves", "playouts",
+                   "seed")
+
+
+def write_json(path: Path, payload, *, per_line: bool = False) -> None:
+    """Writes JSON atomically: indented, or a list with one compact item per line."""
+    if per_line:
+        text = "[\n" + ",\n".join(json.dumps(item) for item in payload) + "\n]\n"
+    else:
+        text = json.dumps(payload, indent=1) + "\n"
+    atomic_write(path, text.encode())
+
+
+def read_journal(out: Path) -> list[dict]:
+    """Every pair record in `out/batches/` (in file order)."""
+    pairs = []
+    for path in sorted((out / "batches").glob("batch-*.json")):
+        try:
+            pairs += json.loads(path.read_text())["pairs"]
+        except (ValueError, KeyError) as err:
+            raise ValueError(f"{path} is corrupt ({err}); delete it to replay its pairs") \
+                from None
+    return pairs
+
+
+def check_resume(out: Path, settings: dict, players: dict) -> dict:
+    """Checks `out/tournament.json` against this invocation; returns the merged players.
+
+    Raises:
+      ValueError: different settings, or a player whose network has changed.
+    """
+    path = out / "tournament.json"
+    if not path.exists():
+        return dict(players)
+    saved = json.loads(path.read_text())
+    if saved.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a {FORMAT} file")
+    diff = [f"{k}: {saved['settings'].get(k)!r} there, {settings.get(k)!r} now"
+            for k in SHARED_SETTINGS if saved["settings"].get(k) != settings.get(k)]
+    if diff:
+        raise ValueError(f"{out} holds a tournament with other settings ({'; '.join(diff)}); "
+                         "choose another --out or the same settings")
+    merged = dict(saved["players"])
+    for name, info in players.items():
+        old = merged.get(name)
+        if old is not None and old.get("network_sha256") != info.get("network_sha256"):
+            raise ValueError(f"the network of {name} ({info.get('run_dir')}) differs from the "
+                             f"one this tournament began with ({old.get('run_dir')}); was the "
+                             "run trained further? Use another --out")
+        if old is not None and old.get("kind") != info.get("kind"):
+            raise ValueError(f"{name} was a {old.get('kind')} in this tournament, now a "
+                             f"{info.get('kind')}")
+        merged[name] = info
+    return merged
