@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 
-from warmjax.evaluate import oracle as oracle_cmd
+from warmjax.evaluate import oracle as oracle_body
 from warmjax.games import make
+from warmjax.oracle import __main__ as oracle_cmd
 from warmjax.oracle import positions, score
 from warmjax.oracle.solver import DRAW, LOSS, WIN, Solver
 from warmjax.run import CONF_DIR, to_run_config
@@ -143,7 +144,7 @@ def test_oracle_command(smoke_run, capsys):
     printed = capsys.readouterr().out
     assert "| trained network + MCTS (m = 4) |" in printed and "immediate win taken" in printed
     result = json.loads(out.read_text())
-    assert set(result["players"]) == set(oracle_cmd.PLAYERS)
+    assert set(result["players"]) == set(oracle_body.PLAYERS)
     for r in result["players"].values():
         assert r["positions"] == 60
         total = r["optimal"] + r["win_to_draw"] + r["win_to_loss"] + r["draw_to_loss"]
@@ -175,7 +176,7 @@ def test_oracle_refuses_other_games(tmp_path):
     train(config, log=lambda _: None)
     assert "oracle_optimal" not in (run_dir / "metrics.jsonl").read_text()
     with pytest.raises(ValueError, match="knows Connect Four only"):
-        oracle_cmd.oracle(run_dir)
+        oracle_body.oracle(run_dir)
 
 
 def test_report_plots_oracle_curves_per_variant(tmp_path):

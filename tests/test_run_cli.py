@@ -78,7 +78,7 @@ def test_network_checksum_catches_corruption(tmp_path):
     (["{run}"], "network.msgpack is corrupt"),
 ])
 def test_versus_user_errors(tmp_path, capsys, args, message):
-    from warmjax.evaluate import versus
+    from warmjax import versus
 
     env = make("connect_four")
     network = make_network(env.num_actions, env.observation_shape, "small", channels=4,

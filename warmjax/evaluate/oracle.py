@@ -15,15 +15,12 @@ at once is taken where one exists; writes the same as JSON (`--out`, default
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import time
 from pathlib import Path
 
 import jax
 
-from warmjax import cli
 from warmjax.oracle import positions, score
 from warmjax.search.players import make_player
 from warmjax.train import run_folder
@@ -117,48 +114,3 @@ def markdown(result: dict) -> str:
                      f"{r['win_to_loss']:.1%} | {r['draw_to_loss']:.1%} | "
                      f"{r['immediate_win_taken']:.1%} of {r['immediate_win_positions']} |")
     return "\n".join(lines)
-
-
-def main(argv=None) -> None:
-    parser = cli.ArgumentParser(prog="python -m warmjax.oracle",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("run_dir")
-    parser.add_argument("--simulations", type=int, default=None,
-                        help="m of the trained and untrained searches (default: the run's)")
-    parser.add_argument("--playouts", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--positions", type=int, default=None,
-                        help="score only the first n labelled positions")
-    parser.add_argument("--players", nargs="+", default=list(PLAYERS), choices=PLAYERS)
-    parser.add_argument("--fpu", default=None,
-                        help="the searches' first-play urgency: a number or 'parent' "
-                             "(default: the run's search.fpu)")
-    parser.add_argument("--win-check", default=None, action=argparse.BooleanOptionalAction,
-                        help="play a move that wins at once if one exists (default: the "
-                             "run's search.win_check)")
-    parser.add_argument("--out", default=None, help="JSON output (default: run folder)")
-    args = parser.parse_args(argv)
-    if args.simulations is not None and args.simulations < 1:
-        parser.error("--simulations must be at least 1")
-    if not Path(args.run_dir).is_dir():
-        cli.fail(f"no run folder {args.run_dir}")
-    fpu = args.fpu
-    if fpu is not None and fpu != "parent":
-        try:
-            fpu = float(fpu)
-        except ValueError:
-            parser.error(f"--fpu must be a number or 'parent', got {fpu!r}")
-    try:
-        result = oracle(args.run_dir, args.simulations, args.playouts, args.seed,
-                        args.positions, players=args.players, fpu=fpu,
-                        win_check=args.win_check)
-    except ValueError as err:
-        cli.fail(err)
-    print(markdown(result))
-    out = Path(args.out) if args.out else Path(args.run_dir) / "oracle.json"
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
-
-
-if __name__ == "__main__":
-    main()
