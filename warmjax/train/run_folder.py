@@ -27,17 +27,28 @@ from warmjax.search.config import SearchConfig
 from warmjax.settings import from_mapping
 from warmjax.train.checkpoint import atomic_write
 from warmjax.train.config import RunConfig
+from warmjax.train.network_io import load_network
 
 CONFIG = "config.yaml"
 METRICS = "metrics.jsonl"
 
 
 class RunRecord(NamedTuple):
-    """What `read_run` returns."""
+    """What `read_run` returns: the folder, its configuration and metrics; `run_config()`
+    and `network()` give the typed configuration and the final network."""
 
     path: Path
     config: dict  # the saved configuration, as plain nested dicts
     metrics: list[dict]  # one row per finished iteration
+
+    def run_config(self) -> RunConfig:
+        """The saved configuration as a validated `RunConfig` (settings an older run did not
+        save at their defaults)."""
+        return RunConfig.from_dict(self.config)
+
+    def network(self):
+        """`(env, network, variables)` of the run's final network (`network_io`)."""
+        return load_network(self.path)
 
 
 def is_run_folder(path: Path | str) -> bool:
