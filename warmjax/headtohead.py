@@ -205,12 +205,11 @@ def run(config: HeadToHeadConfig) -> dict:
     return finish(config, payload, started)
 
 
-def describe(config: HeadToHeadConfig, payload: dict) -> tuple[str, str]:
+def describe(config: HeadToHeadConfig, payload: dict, board: str) -> tuple[str, str]:
     """The printed heading and table of a finished head-to-head."""
-    height, width = payload["board"]
     networks = ("a fresh pair of networks per game pair" if config.networks == "pair"
                 else "one network shared by both sides")
-    return (f"Head-to-head, {config.game} {height}x{width}: each enhancement's mean score "
+    return (f"Head-to-head, {config.game} {board}: each enhancement's mean score "
             f"against {BASELINE} ({config.games} games each, untrained '{config.model}' "
             f"networks: {networks}; m = {config.simulations}, w = {config.weight}, T' = 0, "
             f"ties: {config.tie_break}, seed {config.seed})",

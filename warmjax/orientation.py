@@ -231,10 +231,9 @@ def run(config: OrientationConfig) -> dict:
     return finish(config, payload, started)
 
 
-def describe(config: OrientationConfig, payload: dict) -> tuple[str, str]:
+def describe(config: OrientationConfig, payload: dict, board: str) -> tuple[str, str]:
     """The printed heading and table of a finished round robin."""
-    height, width = payload["board"]
-    return (f"Orientation, {config.game} {height}x{width}: row player's mean score against the "
+    return (f"Orientation, {config.game} {board}: row player's mean score against the "
             f"column player ({config.games_per_pair} games per pair, {config.simulations} "
             f"simulations per move, T' = 0, seed {config.seed})",
             markdown_matrix(payload["players"], payload["matrix"]))

@@ -212,13 +212,14 @@ def finish(config: Any, payload: dict, started: float) -> dict:
 
 
 def run_command(cls: type, cfg: DictConfig, command: str, run: Callable[[Any], dict],
-                describe: Callable[[Any, dict], tuple[str, str]]) -> dict:
+                describe: Callable[[Any, dict, str], tuple[str, str]]) -> dict:
     """The body of an experiment command: the config (`config_or_exit`), `run(config)`,
-    then a heading and a Markdown table (`describe(config, payload)`) on stdout and where
-    the JSON went. Returns the payload."""
+    then a heading and a Markdown table (`describe(config, payload, board)`, board "HxW")
+    on stdout and where the JSON went. Returns the payload."""
     config = config_or_exit(cls, cfg, command)
     payload = run(config)
-    heading, table = describe(config, payload)
+    height, width = payload["board"]
+    heading, table = describe(config, payload, f"{height}x{width}")
     print(f"\n{heading}\n")
     print(table)
     print(f"\nwrote {config.out_path} ({payload['wall_s']:.0f} s)")
