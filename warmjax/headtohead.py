@@ -47,16 +47,7 @@ import jax
 from omegaconf import DictConfig
 
 from warmjax import cli
-from warmjax.evaluate.experiment_cli import (
-    Pairing,
-    check_game,
-    check_games,
-    check_max_batch,
-    check_positive,
-    finish,
-    play_pairings,
-    run_command,
-)
+from warmjax.evaluate import experiment_cli as common
 from warmjax.games import make
 from warmjax.nets import PRESETS, make_network
 from warmjax.search.config import TIE_BREAKS
@@ -108,10 +99,10 @@ class HeadToHeadConfig:
     fast_compile: bool = False
 
     def __post_init__(self):
-        check_game(self.game, self.game_params)
-        check_games(self.games, "games")
-        check_positive(self.simulations, "simulations")
-        check_max_batch(self.max_batch)
+        common.check_game(self.game, self.game_params)
+        common.check_games(self.games, "games")
+        common.check_positive(self.simulations, "simulations")
+        common.check_max_batch(self.max_batch)
         if self.model not in PRESETS:
             raise ValueError(f"unknown model {self.model!r}; choose from {', '.join(PRESETS)}")
         env = make(self.game, **self.game_params)
@@ -173,13 +164,13 @@ def run(config: HeadToHeadConfig) -> dict:
 
     baseline = player(BASELINE)
     started = time.perf_counter()
-    outcomes = play_pairings(
+    outcomes = common.play_pairings(
         env,
         config.game,
         (
-            Pairing(f"{name} vs {BASELINE}", player(name, weight=config.weight), baseline,
-                    jax.random.fold_in(games_key, index), params, params,
-                    draw_params if per_pair else None)
+            common.Pairing(f"{name} vs {BASELINE}", player(name, weight=config.weight),
+                           baseline, jax.random.fold_in(games_key, index), params, params,
+                           draw_params if per_pair else None)
             for index, name in enumerate(config.enhancements)
         ),
         config.games,
@@ -202,7 +193,7 @@ def run(config: HeadToHeadConfig) -> dict:
         "tie_break": config.tie_break,
         "reuse_tree": config.reuse_tree,
     }
-    return finish(config, payload, started)
+    return common.finish(config, payload, started)
 
 
 def describe(config: HeadToHeadConfig, payload: dict, board: str) -> tuple[str, str]:
@@ -218,7 +209,7 @@ def describe(config: HeadToHeadConfig, payload: dict, board: str) -> tuple[str, 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="headtohead")
 def main(cfg: DictConfig) -> None:
-    run_command(HeadToHeadConfig, cfg, "headtohead", run, describe)
+    common.run_command(HeadToHeadConfig, cfg, "headtohead", run, describe)
 
 
 if __name__ == "__main__":
