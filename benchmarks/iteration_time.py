@@ -55,6 +55,20 @@ def timed(fn, *args):
     return out, time.perf_counter() - tic
 
 
+def step_buffer(config: RunConfig, slot: ReplayBuffer, train_steps: int):
+    """`(total_steps, buffer)`: the minibatch steps of a full-buffer iteration (10 epochs over
+    20 iterations of examples like `slot`'s), and a buffer of exactly `train_steps`
+    minibatches of `slot`'s examples to time them on."""
+    per_iteration = int(slot.valid.sum())
+    full_buffer = per_iteration * config.train.replay_iterations
+    total_steps = config.train.epochs * (full_buffer // config.train.batch_size)
+    rows = train_steps * config.train.batch_size
+    take = np.resize(np.flatnonzero(np.asarray(slot.valid)), rows)
+    buffer = ReplayBuffer(obs=slot.obs[take], policy=slot.policy[take], value=slot.value[take],
+                          valid=jnp.ones(rows, bool))
+    return total_steps, buffer
+
+
 def matmul_flops_per_second(size: int = 2048, repeats: int = 5) -> float:
     a = jnp.ones((size, size), jnp.float32)
     f = jax.jit(lambda x: x @ x)
@@ -74,17 +88,11 @@ def bench(preset: str, train_steps: int) -> dict:
     jax.block_until_ready(selfplay(params, key, BASELINE, 0.0))  # compile
     games, t_selfplay = timed(selfplay, params, jax.random.PRNGKey(2), BASELINE, 0.0)
     slot = trainer.examples(games)
-    per_iteration = int(slot.valid.sum())
-    full_buffer = per_iteration * config.train.replay_iterations
-    total_steps = config.train.epochs * (full_buffer // config.train.batch_size)
-
+    full_buffer = int(slot.valid.sum()) * config.train.replay_iterations
     # Time `train_steps` minibatches: a buffer with exactly that many minibatches, 1 epoch.
     from warmjax.train.update import make_update
 
-    rows = train_steps * config.train.batch_size
-    take = np.resize(np.flatnonzero(np.asarray(slot.valid)), rows)
-    buffer = ReplayBuffer(obs=slot.obs[take], policy=slot.policy[take], value=slot.value[take],
-                          valid=jnp.ones(rows, bool))
+    total_steps, buffer = step_buffer(config, slot, train_steps)
     update = jax.jit(make_update(trainer.network, trainer.optimizer, 1, config.train.batch_size))
     opt_state = trainer.optimizer.init(params["params"])
     lowered = update.lower(params, opt_state, buffer, key)

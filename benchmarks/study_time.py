@@ -28,10 +28,8 @@ import dataclasses
 
 import jax
 import jax.numpy as jnp
-import numpy as np
-from iteration_time import paper_config, timed
+from iteration_time import paper_config, step_buffer, timed
 
-from warmjax.train.buffer import ReplayBuffer
 from warmjax.train.iteration import Trainer
 from warmjax.train.update import make_update
 from warmjax.train.warmstart import BASELINE
@@ -66,15 +64,7 @@ def bench(config, runs: int, train_steps: int) -> dict:
     games, t_selfplay = timed(selfplay, params, jax.random.split(jax.random.PRNGKey(2), runs),
                               BASELINE, 0.0)
     first = jax.tree_util.tree_map(lambda x: x[0], games)
-    slot = trainer.examples(first)
-    per_iteration = int(slot.valid.sum())
-    full_buffer = per_iteration * config.train.replay_iterations
-    total_steps = config.train.epochs * (full_buffer // config.train.batch_size)
-
-    rows = train_steps * config.train.batch_size
-    take = np.resize(np.flatnonzero(np.asarray(slot.valid)), rows)
-    one = ReplayBuffer(obs=slot.obs[take], policy=slot.policy[take], value=slot.value[take],
-                       valid=jnp.ones(rows, bool))
+    total_steps, one = step_buffer(config, trainer.examples(first), train_steps)
     buffers = stack([one] * runs)
     update = jax.jit(jax.vmap(make_update(trainer.network, trainer.optimizer, 1,
                                           config.train.batch_size)))
