@@ -27,9 +27,9 @@ import argparse
 import dataclasses
 
 import jax
-import jax.numpy as jnp
 from iteration_time import paper_config, step_buffer, timed
 
+from warmjax.train.group import stack
 from warmjax.train.iteration import Trainer
 from warmjax.train.update import make_update
 from warmjax.train.warmstart import BASELINE
@@ -48,10 +48,6 @@ def sized(preset: str, games: int | None, simulations: int | None, arena_games: 
                                  simulations=simulations or config.search.simulations)
     arena = dataclasses.replace(config.arena, games=arena_games or config.arena.games)
     return dataclasses.replace(config, train=train, search=search, arena=arena)
-
-
-def stack(trees):
-    return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *trees)
 
 
 def bench(config, runs: int, train_steps: int) -> dict:

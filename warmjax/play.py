@@ -140,12 +140,13 @@ def main(argv=None, stdin=None, out=None) -> int:
         cli.fail(err)
     if args.simulations is not None and args.simulations < 1:
         parser.error("--simulations must be at least 1")
-    try:  # the run's own search (not for the network-free players), argmax from the first ply
-        search = (SearchConfig() if args.player in NETWORK_FREE
-                  else run_folder.search_config(config))
+    try:
+        run_search = run_folder.search_config(config)
     except ValueError as err:
         cli.fail(err)
-    m = args.simulations or run_folder.search_config(config).simulations
+    # The run's own search (not for the network-free players), argmax from the first ply.
+    search = SearchConfig() if args.player in NETWORK_FREE else run_search
+    m = args.simulations or run_search.simulations
     agent = make_player(args.player, env, network.apply, search, simulations=m,
                         temperature_moves=0)
     act = jax.jit(lambda key, state: agent(variables, key, jax.tree_util.tree_map(

@@ -80,6 +80,11 @@ class SearchConfig:
             raise ValueError(f"rave_equivalence must be positive (or null for m), got "
                              f"{self.rave_equivalence}")
 
+    def without_noise(self) -> "SearchConfig":
+        """The same search without root noise: how the arena, the oracle and the evaluation
+        commands play a run's search (the noise is for self-play only)."""
+        return dataclasses.replace(self, dirichlet_fraction=0.0)
+
     @property
     def capacity(self) -> int:
         """Nodes the tree has room for: m + 1, or 2m + 1 when reusing trees."""

@@ -14,7 +14,6 @@ AlphaZero General. The optimizer state is kept with the accepted network; by def
 
 from __future__ import annotations
 
-import dataclasses
 
 import time
 from typing import Any
@@ -99,7 +98,7 @@ class Trainer:
         apply = self.network.apply
         # Self-play searches with the run's search settings, root noise included; the arena
         # and the oracle judge without it.
-        judging = dataclasses.replace(c.search, dirichlet_fraction=0.0)
+        judging = c.search.without_noise()
         self.baseline = make_player("mcts", self.env, apply, c.search)
         self.enhancement = None
         if c.warmstart.mode != "none":

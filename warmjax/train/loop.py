@@ -189,10 +189,9 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
     Returns:
       The final training state.
     """
-    outputs = RunOutputs(config, None)
+    trainer = Trainer(config)  # builds functions; nothing is compiled or written yet
+    outputs = RunOutputs(config, trainer.network)
     use_compilation_cache(config, outputs.dir)
-    trainer = Trainer(config)
-    outputs.network = trainer.network
     state = outputs.resume(trainer.init_state(), log)
 
     start = int(state.iteration)

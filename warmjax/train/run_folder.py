@@ -19,7 +19,6 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import dataclasses
 
 import yaml
 
@@ -107,7 +106,7 @@ def search_config(run_config: dict) -> SearchConfig:
     """
     search = from_mapping(SearchConfig, run_config.get("search") or {}, "search",
                           base=RunConfig().search)
-    return dataclasses.replace(search, dirichlet_fraction=0.0)
+    return search.without_noise()
 
 
 def write_config(run_dir: Path | str, config: dict[str, Any]) -> None:
