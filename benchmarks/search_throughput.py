@@ -3,7 +3,9 @@
 For each network and batch size B this times one jitted search call (m simulations on B
 root positions) for each warmjax variant, and `mctx.muzero_policy` configured to the same
 AlphaZero PUCT on the same network, game and positions. It prints simulations per second
-(B·m / seconds) and the ratio of our baseline (`mcts`) to mctx.
+(B·m / seconds), the ratio to mctx and the ratio to our baseline (`mcts`, listed first).
+With `--step-playouts` the playout variants are also timed with playouts through the game's
+`step` (`step_rollout`) instead of its playout rules.
 
 mctx is set up to match AlphaZero's Q + c·P·√N/(1+n): pb_c_init = c, a huge pb_c_base,
 raw Q with 0 for unvisited edges, no Dirichlet noise, illegal logits at the dtype minimum
@@ -31,6 +33,7 @@ import mctx
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, variant_search
+from warmjax.search.leaf import network_leaf
 from warmjax.search.variants import SEARCH_VARIANTS
 
 
@@ -84,13 +87,21 @@ def main():
     parser.add_argument("--variants", nargs="+", default=list(SEARCH_VARIANTS))
     parser.add_argument("--sims", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--step-playouts", action="store_true",
+                        help="also time the playout variants with playouts through `env.step` "
+                             "(`step_rollout`, the code before the games' playout rules)")
+    parser.add_argument("--no-mctx", action="store_true", help="skip the mctx reference")
     parser.add_argument("--max-sims-512", type=int, default=30_000,
                         help="skip azg512 runs with more than B·m simulations (CPU time)")
     args = parser.parse_args()
 
     env = make(args.game)
+    # The same game with its playout rules hidden: playouts go through `env.step`.
+    step_env = make(args.game)
+    step_env.playout_rules = lambda: None
     print(f"game {args.game}, m = {args.sims}, device {jax.devices()[0].device_kind}")
-    header = f"{'net':>8} {'B':>5} {'variant':>10} {'sims/s':>10} {'vs mctx':>8}"
+    header = (f"{'net':>8} {'B':>5} {'variant':>15} {'sims/s':>10} {'vs mctx':>8} "
+              f"{'vs mcts':>9}")
     print(header)
     print("-" * len(header))
     for net_name in args.nets:
@@ -98,22 +109,32 @@ def main():
         params = net.init(jax.random.key(0))
         for batch in args.batches:
             if net_name == "azg512" and batch * args.sims > args.max_sims_512:
-                print(f"{net_name:>8} {batch:>5} {'(skipped: raise --max-sims-512)':>30}")
+                print(f"{net_name:>8} {batch:>5} {'(skipped: raise --max-sims-512)':>35}")
                 continue
             states = jax.vmap(env.init)(jax.random.split(jax.random.key(1), batch))
             key = jax.random.key(2)
             total = batch * args.sims
-            reference = jax.jit(mctx_search(env, net.apply, args.sims, 1.0))
-            mctx_rate = total / time_call(reference, params, key, states, repeats=args.repeats)
-            print(f"{net_name:>8} {batch:>5} {'mctx':>10} {mctx_rate:>10.0f} {1.0:>8.2f}")
-            for variant in args.variants:
+            mctx_rate = float("nan")
+            if not args.no_mctx:
+                reference = jax.jit(mctx_search(env, net.apply, args.sims, 1.0))
+                mctx_rate = total / time_call(reference, params, key, states,
+                                              repeats=args.repeats)
+                print(f"{net_name:>8} {batch:>5} {'mctx':>15} {mctx_rate:>10.0f} {1.0:>8.2f}")
+            baseline = None
+            runs = [(v, env, v) for v in args.variants]
+            if args.step_playouts:
+                runs += [(v, step_env, f"{v}/step") for v in args.variants
+                         if SEARCH_VARIANTS[v].leaf is not network_leaf]
+            for variant, game, label in runs:
                 config = SearchConfig(simulations=args.sims)
-                search = jax.jit(variant_search(variant, env, net.apply, config))
+                search = jax.jit(variant_search(variant, game, net.apply, config))
                 seconds = time_call(search, params, key, states, jnp.float32(0.5),
                                     repeats=args.repeats)
                 rate = total / seconds
-                print(f"{net_name:>8} {batch:>5} {variant:>10} {rate:>10.0f} "
-                      f"{rate / mctx_rate:>8.2f}", flush=True)
+                baseline = rate if variant == "mcts" and baseline is None else baseline
+                versus = f"{rate / baseline:>9.2f}" if baseline else f"{'':>9}"
+                print(f"{net_name:>8} {batch:>5} {label:>15} {rate:>10.0f} "
+                      f"{rate / mctx_rate:>8.2f} {versus}", flush=True)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,9 @@ import pytest
 
 from warmjax.games import make
 from warmjax.nets import make_network
+from warmjax.games.playout import kth_legal_action, kth_set_bit
 from warmjax.search import SearchConfig, random_legal_action, rollout, variant_search
+from warmjax.search.rollout import bitboard_rollout, step_rollout
 
 from .ref_search import reference_search
 
@@ -335,6 +337,58 @@ def test_rollout_mean_matches_exact_expectation(game):
     assert abs(values.mean() - expected) < 3 * stderr + 1e-9, (values.mean(), expected, stderr)
     # The playouts are not degenerate: the position has several outcomes.
     assert values.std() > 0.1
+
+
+@pytest.mark.parametrize("game, params", [
+    ("othello", {}), ("othello", {"size": 4}), ("connect_four", {}),
+    ("connect_four", {"rows": 5, "cols": 4}), ("gobang", {}),
+    ("gobang", {"size": 9, "win_length": 5}),
+])
+def test_bitboard_rollouts_play_the_step_rollouts_moves(game, params):
+    # The fast playout (the game's PlayoutRules) and the one through pgx's public `step`
+    # play the same moves, results and lengths from the same keys, on positions from
+    # random play (terminal ones included).
+    env = make(game, **params)
+    rules = env.playout_rules()
+    assert rules is not None
+    batch = 96
+
+    def advance(key, state, plies):
+        def body(i, s):
+            a = random_legal_action(jax.random.fold_in(key, 100 + i), s.legal_action_mask)
+            return jax.lax.cond(s.terminated, lambda: s, lambda: env.step(s, a))
+        return jax.lax.fori_loop(0, plies, body, state)
+
+    keys = jax.random.split(jax.random.key(0), batch)
+    rows, cols = env.board_shape
+    plies = jax.random.randint(jax.random.key(3), (batch,), 0, rows * cols)
+    states = jax.jit(jax.vmap(advance))(keys, jax.vmap(env.init)(keys), plies)
+    record = env.max_plies
+    play_keys = jax.random.split(jax.random.key(5), batch)
+    by_step = jax.jit(jax.vmap(lambda k, s: step_rollout(env, k, s, record)))(play_keys, states)
+    by_rules = jax.jit(jax.vmap(lambda k, s: bitboard_rollout(env, rules, k, s, record)))(
+        play_keys, states)
+    assert 0 < int(states.terminated.sum()) < batch
+    assert len(np.unique(np.asarray(by_step.value))) == 3
+    for name, a, b in zip(by_step._fields, by_step, by_rules):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=name)
+
+
+def test_kth_set_bit_matches_the_mask_choice():
+    # Row bitmasks and the legal mask give the same k-th action, pass included.
+    rng = np.random.default_rng(0)
+    width, rows = 5, 4
+    masks = rng.random((300, rows * width)) < rng.random((300, 1))
+    masks[:10] = False
+    us = rng.random(300).astype(np.float32)
+    bits = (masks.reshape(-1, rows, width) * (1 << np.arange(width))).sum(-1).astype(np.int32)
+    pass_action = rows * width
+    with_pass = np.concatenate([masks, ~masks.any(1, keepdims=True)], axis=1)
+    by_mask = jax.vmap(kth_legal_action)(jnp.asarray(us), jnp.asarray(with_pass))
+    by_bits = jax.vmap(lambda u, b: kth_set_bit(u, [b[i] for i in range(rows)], width,
+                                                pass_action))(jnp.asarray(us), jnp.asarray(bits))
+    np.testing.assert_array_equal(np.asarray(by_mask), np.asarray(by_bits))
+    assert (np.asarray(by_bits) == pass_action).sum() >= 10
 
 
 def test_rollouts_differ_across_the_batch():

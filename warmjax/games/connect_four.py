@@ -85,6 +85,18 @@ class ConnectFour(lines.LineGame):
         # The top row; with no floating stones, a column is full when its top cell is.
         return board[: self._cols] == EMPTY
 
+    def _playout_legal(self, position) -> list:
+        # One legal row, the actions (columns): those whose top cell is empty.
+        mine, theirs = position
+        return [~(mine[0] | theirs[0])]
+
+    def _playout_place(self, mine: list, theirs: list, action) -> list:
+        # The stone falls to the lowest empty cell of its column.
+        bit = jnp.left_shift(jnp.int32(1), action)
+        height = sum((((m | t) & bit) != 0).astype(jnp.int32) for m, t in zip(mine, theirs))
+        land = self._rows - 1 - height
+        return [jnp.where(land == r, m | bit, m) for r, m in enumerate(mine)]
+
     def _check_board(self, board: np.ndarray) -> None:
         """Stones must rest on stones or on the bottom row."""
         filled = board != EMPTY

@@ -20,12 +20,15 @@ Conventions shared by all games:
 from __future__ import annotations
 
 import abc
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import pgx.core
 
 from warmjax.games.symmetry import augment, symmetry_tables
+
+if TYPE_CHECKING:
+    from warmjax.games.playout import PlayoutRules
 
 EMPTY, FIRST, SECOND = 0, 1, 2
 _CHARS = {EMPTY: ".", FIRST: "X", SECOND: "O"}
@@ -79,6 +82,18 @@ class GameEnv(pgx.core.Env):
     @abc.abstractmethod
     def from_board(self, board: np.ndarray, to_move: int, current_player: int = 0):
         """Builds a State from `[rows, cols]` EMPTY/FIRST/SECOND and the colour to move."""
+
+    # ----------------------------------------------------------------------------------
+    # Random playouts on row bitmasks (`warmjax.search.rollout`).
+
+    def playout_rules(self) -> PlayoutRules | None:
+        """The game's rules on row bitmasks, for fast random playouts; None if it has none.
+
+        A playout needs only who wins, so it skips what `step` also builds (observation,
+        legal-action array, pgx's checks). A game that returns None is played out with
+        `step`, which gives the same moves and results (the tests check that they agree).
+        """
+        return None
 
     # ----------------------------------------------------------------------------------
     # Symmetries.

@@ -13,6 +13,7 @@ scripted positions); a game adds only where a stone lands and which moves are le
 from __future__ import annotations
 
 import abc
+import functools
 from typing import ClassVar
 
 import jax
@@ -22,6 +23,7 @@ from flax.struct import dataclass
 from pgx import core
 
 from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
+from warmjax.games.playout import PlayoutRules, kth_set_bit
 
 Array = jax.Array
 
@@ -97,6 +99,25 @@ def completes_line(board: jnp.ndarray, table: jnp.ndarray, cell, colour) -> jnp.
     # of a step that is only a few dozen scalar operations.
     windows = jnp.take(table, cell, axis=0, mode="clip")  # [K, win_length]
     return jnp.all(jnp.take(board, windows, mode="clip") == colour, axis=-1).any()
+
+
+def has_line(rows: list, win_length: int) -> Array:
+    """Whether the stones in `rows` (row bitmasks, bit c = column c) hold `win_length` in a
+    row in any direction. Every operation is elementwise over a batch."""
+    found = jnp.zeros(jnp.shape(rows[0]), jnp.bool_)
+    for x in rows:  # horizontal: bits c .. c + k - 1 of one row
+        run = x
+        for j in range(1, win_length):
+            run = run & (x >> j)
+        found = found | (run != 0)
+    for i in range(len(rows) - win_length + 1):
+        down, right, left = rows[i], rows[i], rows[i]
+        for j in range(1, win_length):
+            down = down & rows[i + j]  # (i + j, c)
+            right = right & (rows[i + j] >> j)  # (i + j, c + j)
+            left = left & (rows[i + j] << j)  # (i + j, c - j)
+        found = found | ((down | right | left) != 0)
+    return found
 
 
 def line_owners(board: np.ndarray, win_length: int) -> set[int]:
@@ -237,6 +258,45 @@ class LineGame(GameEnv):
     def _check_board(self, board: np.ndarray) -> None:
         """Raises ValueError for a `[rows, cols]` scripted board that play cannot reach."""
         del board
+
+    def _playout_legal(self, position) -> list:
+        """Row bitmasks of the legal cells, bit c of row i being action `i * width + c`
+        (Gobang's: every empty cell)."""
+        mine, theirs = position
+        return [~(m | t) for m, t in zip(mine, theirs)]
+
+    def _playout_place(self, mine: list, theirs: list, action: Array) -> list:
+        """The mover's row bitmasks after its stone for `action`."""
+        del theirs
+        bit = jnp.left_shift(jnp.int32(1), action % self._cols)
+        row = action // self._cols
+        return [jnp.where(row == r, m | bit, m) for r, m in enumerate(mine)]
+
+    # ----------------------------------------------------------------------------------
+    # Random playouts on row bitmasks: a position is (mover's rows, opponent's rows), each
+    # a list of int32 with bit c for column c. A ply is a few dozen elementwise integer
+    # operations: the win test checks the whole board with shifts (`has_line`).
+
+    def playout_rules(self) -> PlayoutRules:
+        return PlayoutRules(self._playout_start, self._playout_choose, self._playout_play)
+
+    def _playout_start(self, state: LineState):
+        weights = jnp.left_shift(1, jnp.arange(self._cols, dtype=jnp.int32))
+        board = state._board.reshape(self._rows, self._cols)
+        mine = jnp.sum(jnp.where(board == state._colour, weights, 0), axis=1)
+        theirs = jnp.sum(jnp.where(board == 3 - state._colour, weights, 0), axis=1)
+        return [mine[r] for r in range(self._rows)], [theirs[r] for r in range(self._rows)]
+
+    def _playout_choose(self, position, u: Array) -> Array:
+        return kth_set_bit(u, self._playout_legal(position), self._cols)
+
+    def _playout_play(self, position, action: Array):
+        mine, theirs = position
+        mine = self._playout_place(mine, theirs, action)
+        won = has_line(mine, self._win_length)
+        full = (1 << self._cols) - 1
+        filled = functools.reduce(jnp.logical_and, [(m | t) == full for m, t in zip(mine, theirs)])
+        return (theirs, mine), won | filled, won.astype(jnp.float32)
 
     # ----------------------------------------------------------------------------------
     # pgx API.

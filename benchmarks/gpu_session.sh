@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The GPU checks of issue 12 in one call, each part under its own time limit so that a slow
+# part leaves time for the others; every table also lands in $OUT/<part>.txt.
+#
+#   bash benchmarks/gpu_session.sh             # on the GPU machine (carry .whl and .site)
+#   SMALL=1 JAX_PLATFORMS=cpu bash benchmarks/gpu_session.sh   # a dry run at toy sizes
+set -u
+OUT=${OUT:-/tmp/gpu_session}
+mkdir -p "$OUT"
+if [ -d .whl ]; then  # the GPU machine lacks mctx, pgx, hydra-core, omegaconf, ...
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site:$PWD/.site:$PWD
+fi
+export PYTHONPATH=${PYTHONPATH:-$PWD}:$PWD/benchmarks PYTHONUNBUFFERED=1
+if [ "${SMALL:-0}" = 1 ]; then
+  shrink_study="--games 2 --simulations 4 --arena-games 2 --train-steps 3"
+  shrink_search="--sims 4 --batches 8"; shrink_train="--steps 3"; runs_a="1 2"; runs_b="2"
+else
+  shrink_study="--train-steps 30"; shrink_search="--sims 100 --batches 1024"
+  shrink_train="--steps 30"; runs_a="1 16"; runs_b="32 64"
+fi
+part() {
+  local name=$1 limit=$2
+  shift 2
+  echo "== $name (limit ${limit}s): $*"
+  timeout "$limit" "$@" > "$OUT/$name.txt" 2>&1
+  echo "(exit $?)" >> "$OUT/$name.txt"
+  grep -v -e "^WARNING" -e "^I0000" -e "^E0000" "$OUT/$name.txt" | tail -20
+}
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
+part study512 150 python3 benchmarks/study_time.py --nets azg512 --runs $runs_a $shrink_study
+part study64 110 python3 benchmarks/study_time.py --nets azg64 --runs $runs_b $shrink_study
+part search_small 90 python3 benchmarks/search_throughput.py --nets small $shrink_search \
+  --variants mcts rollout rora wro wrora --step-playouts --no-mctx --repeats 2
+part search_512 70 python3 benchmarks/search_throughput.py --nets azg512 $shrink_search \
+  --variants mcts rollout rora wro wrora --no-mctx --repeats 2 --max-sims-512 1000000
+part train_step 100 python3 benchmarks/train_step.py --runs $runs_a $shrink_train
+part tests 60 python3 -m pytest -q -x -p no:cacheprovider tests/test_search.py \
+  -k "baseline_matches_reference or bitboard"
