@@ -34,7 +34,7 @@ class ModelConfig:
     channels: int | None = None
     fc: tuple[int, ...] | None = None
     dropout: float = 0.3
-    train_conv: str = "auto"  # training convolution: auto (patches on CPU, XLA's elsewhere)
+    train_conv: str = "auto"  # training convolution: auto (patches on CPU/GPU, XLA's on TPU)
     # bfloat16 multiplications with float32 master weights (nets/azg.py); a departure from
     # the papers' float32, off by default.
     mixed_precision: bool = False
