@@ -37,4 +37,4 @@ part search_512 70 python3 benchmarks/search_throughput.py --nets azg512 $shrink
   --variants mcts rollout rora wro wrora --no-mctx --repeats 2 --max-sims-512 1000000
 part train_step 100 python3 benchmarks/train_step.py --runs $runs_a $shrink_train
 part tests 60 python3 -m pytest -q -x -p no:cacheprovider tests/test_search.py \
-  -k "baseline_matches_reference or bitboard"
+  -k "baseline_matches_reference or rules_rollouts"

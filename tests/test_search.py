@@ -15,7 +15,7 @@ from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.games.playout import kth_legal_action, kth_set_bit
 from warmjax.search import SearchConfig, random_legal_action, rollout, variant_search
-from warmjax.search.rollout import bitboard_rollout, step_rollout
+from warmjax.search.rollout import rules_rollout, step_rollout
 
 from .ref_search import reference_search
 
@@ -344,7 +344,7 @@ def test_rollout_mean_matches_exact_expectation(game):
     ("connect_four", {"rows": 5, "cols": 4}), ("gobang", {}),
     ("gobang", {"size": 9, "win_length": 5}),
 ])
-def test_bitboard_rollouts_play_the_step_rollouts_moves(game, params):
+def test_rules_rollouts_play_the_step_rollouts_moves(game, params):
     # The fast playout (the game's PlayoutRules) and the one through pgx's public `step`
     # play the same moves, results and lengths from the same keys, on positions from
     # random play (terminal ones included).
@@ -366,7 +366,7 @@ def test_bitboard_rollouts_play_the_step_rollouts_moves(game, params):
     record = env.max_plies
     play_keys = jax.random.split(jax.random.key(5), batch)
     by_step = jax.jit(jax.vmap(lambda k, s: step_rollout(env, k, s, record)))(play_keys, states)
-    by_rules = jax.jit(jax.vmap(lambda k, s: bitboard_rollout(env, rules, k, s, record)))(
+    by_rules = jax.jit(jax.vmap(lambda k, s: rules_rollout(env, rules, k, s, record)))(
         play_keys, states)
     assert 0 < int(states.terminated.sum()) < batch
     assert len(np.unique(np.asarray(by_step.value))) == 3

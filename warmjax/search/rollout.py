@@ -6,10 +6,12 @@ the same moves from the same key:
 
 - `step_rollout` plays with the environment's `step`, for any pgx game, in a loop that runs
   until every game of the batch has ended.
-- `bitboard_rollout` plays with the game's `PlayoutRules` (row bitmasks): each ply is a few
-  dozen elementwise integer operations, with no observation and no legal-action array, in a
-  loop of fixed length (the board's cells) and then a loop for whatever is left (only
-  games with passes can go on). On a GPU the fixed loop needs no host round trip per ply.
+- `rules_rollout` plays with the game's `PlayoutRules` (`warmjax/games/playout.py`): row
+  bitmasks for Connect Four and Gobang (a ply is a few dozen elementwise integer
+  operations), Othello's own `_step` without pgx's observation and checks; in a loop of
+  fixed length (the board's cells), then a loop for whatever is left (only games with
+  passes can go on). On a GPU the fixed loop needs no host round trip per ply: 1.4-1.6x
+  faster playouts on an H100 (docs/results.md §5).
 
 `rollout` uses the second where the game has rules, else the first.
 """
@@ -65,22 +67,11 @@ def rollout(env: Any, key: jax.Array, state: Any, record: int = 0) -> Rollout:
     rules = env.playout_rules() if hasattr(env, "playout_rules") else None
     if rules is None:
         return step_rollout(env, key, state, record)
-    return bitboard_rollout(env, rules, key, state, record)
+    return rules_rollout(env, rules, key, state, record)
 
 
 def step_rollout(env: Any, key: jax.Array, state: Any, record: int = 0) -> Rollout:
-    """`rollout` with the environment's `step` (any pgx game).
-
-    Args:
-      env: a pgx environment.
-      state: one game state.
-      key: PRNG key for this playout.
-      record: how many moves to record (R); 0 records none. Moves past R are played but
-        not recorded, so R should be at least the game's maximum number of plies.
-
-    Returns:
-      A `Rollout` with the result from the point of view of `state.current_player`.
-    """
+    """`rollout` (same arguments and result) with the environment's `step`: any pgx game."""
     me = state.current_player
     buffer = max(record, 1)
 
@@ -109,8 +100,8 @@ def step_rollout(env: Any, key: jax.Array, state: Any, record: int = 0) -> Rollo
     return Rollout(value=value, actions=actions[:record], players=players[:record], length=length)
 
 
-def bitboard_rollout(env: Any, rules: Any, key: jax.Array, state: Any, record: int = 0
-                     ) -> Rollout:
+def rules_rollout(env: Any, rules: Any, key: jax.Array, state: Any, record: int = 0
+                  ) -> Rollout:
     """`rollout` with the game's `PlayoutRules`; the same moves as `step_rollout` from
     the same key."""
     me = state.current_player
