@@ -3,7 +3,11 @@
 # part leaves time for the others; every table also lands in $OUT/<part>.txt.
 #
 #   bash benchmarks/gpu_session.sh             # on the GPU machine (carry .whl and .site)
+#   PARTS="study512 tests" bash benchmarks/gpu_session.sh      # only the parts named
 #   SMALL=1 JAX_PLATFORMS=cpu bash benchmarks/gpu_session.sh   # a dry run at toy sizes
+#
+# All parts together take longer than one 10-minute device call: split them with PARTS.
+# Measured on an H100 on 26 November 2026: docs/results.md §5.
 set -u
 OUT=${OUT:-/tmp/gpu_session}
 mkdir -p "$OUT"
@@ -18,23 +22,28 @@ if [ "${SMALL:-0}" = 1 ]; then
   shrink_search="--sims 4 --batches 8"; shrink_train="--steps 3"; runs_a="1 2"; runs_b="2"
 else
   shrink_study="--train-steps 30"; shrink_search="--sims 100 --batches 1024"
-  shrink_train="--steps 30"; runs_a="1 16"; runs_b="32 64"
+  shrink_train="--steps 30"; runs_a="16 32"; runs_b="32 64"
 fi
 part() {
   local name=$1 limit=$2
   shift 2
+  case " ${PARTS:-all} " in *" all "*|*" $name "*) ;; *) return ;; esac
   echo "== $name (limit ${limit}s): $*"
   timeout "$limit" "$@" > "$OUT/$name.txt" 2>&1
   echo "(exit $?)" >> "$OUT/$name.txt"
-  grep -v -e "^WARNING" -e "^I0000" -e "^E0000" "$OUT/$name.txt" | tail -20
+  grep -v -e "^WARNING" -e "^W1" -e "^I0000" -e "^E0000" "$OUT/$name.txt" | tail -20
 }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
-part study512 150 python3 benchmarks/study_time.py --nets azg512 --runs $runs_a $shrink_study
-part study64 110 python3 benchmarks/study_time.py --nets azg64 --runs $runs_b $shrink_study
+# Each study_time R compiles self-play, training and arena (about 45-60 s at 512 channels
+# on an H100), so each part measures few R values.
+part study512 240 python3 benchmarks/study_time.py --nets azg512 --runs $runs_a $shrink_study \
+  --precision float32 mixed
+part study64 150 python3 benchmarks/study_time.py --nets azg64 --runs $runs_b $shrink_study \
+  --precision float32 mixed
 part search_small 90 python3 benchmarks/search_throughput.py --nets small $shrink_search \
   --variants mcts rollout rora wro wrora --step-playouts --no-mctx --repeats 2
 part search_512 70 python3 benchmarks/search_throughput.py --nets azg512 $shrink_search \
   --variants mcts rollout rora wro wrora --no-mctx --repeats 2 --max-sims-512 1000000
-part train_step 100 python3 benchmarks/train_step.py --runs $runs_a $shrink_train
-part tests 60 python3 -m pytest -q -x -p no:cacheprovider tests/test_search.py \
-  -k "baseline_matches_reference or rules_rollouts"
+part train_step 170 python3 benchmarks/train_step.py --runs $runs_a $shrink_train
+part tests 240 python3 -m pytest -q -x -p no:cacheprovider tests/test_search.py tests/test_nets.py \
+  tests/test_group.py

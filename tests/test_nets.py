@@ -24,12 +24,13 @@ def test_training_convolutions_agree():
             (logits, v), _ = net.apply_train({**variables, "params": params}, obs,
                                              jax.random.PRNGKey(2))
             return jnp.sum(v) + jnp.sum(jnp.tanh(logits))
-        return jax.value_and_grad(value_sum)(variables["params"])
+        return jax.jit(jax.value_and_grad(value_sum))(variables["params"])
 
     (a, grad_a), (b, grad_b) = out_and_grad(nets["patches"]), out_and_grad(nets["xla"])
     np.testing.assert_allclose(float(a), float(b), rtol=1e-5)
     for x, y in zip(jax.tree_util.tree_leaves(grad_a), jax.tree_util.tree_leaves(grad_b)):
-        np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-4, atol=1e-5)
+        # Float32 sums in another order: each leaf agrees to about 1e-6 of its norm.
+        assert float(jnp.linalg.norm(x - y)) <= 1e-5 * float(jnp.linalg.norm(y)) + 1e-9
     with pytest.raises(ValueError, match="unknown train_conv 'cudnn'"):
         make_network(6, (6, 6, 2), "small", train_conv="cudnn")
 
@@ -43,7 +44,7 @@ def test_mixed_precision_keeps_float32_weights_and_close_outputs():
     assert all(x.dtype == jnp.float32 for x in jax.tree_util.tree_leaves(
         bf16.init(jax.random.PRNGKey(0))))
     obs = jax.random.bernoulli(jax.random.PRNGKey(1), 0.3, (32, 6, 6, 2))
-    (la, va), (lb, vb) = f32.apply(variables, obs), bf16.apply(variables, obs)
+    (la, va), (lb, vb) = jax.jit(f32.apply)(variables, obs), jax.jit(bf16.apply)(variables, obs)
     assert lb.dtype == vb.dtype == jnp.float32
     assert not np.array_equal(np.asarray(la), np.asarray(lb))  # it really is another product
     np.testing.assert_allclose(np.asarray(lb), np.asarray(la), atol=0.05 * float(jnp.abs(la).max()))
@@ -54,8 +55,8 @@ def test_mixed_precision_keeps_float32_weights_and_close_outputs():
                                              jax.random.PRNGKey(2))
         return jnp.mean(value ** 2) + jnp.mean(jax.nn.logsumexp(logits, axis=-1))
 
-    grads = jax.grad(lambda p: loss(bf16, p))(variables["params"])
-    reference = jax.grad(lambda p: loss(f32, p))(variables["params"])
+    grads = jax.jit(jax.grad(lambda p: loss(bf16, p)))(variables["params"])
+    reference = jax.jit(jax.grad(lambda p: loss(f32, p)))(variables["params"])
     for g, r in zip(jax.tree_util.tree_leaves(grads), jax.tree_util.tree_leaves(reference)):
         assert g.dtype == jnp.float32 and np.all(np.isfinite(np.asarray(g)))
         cosine = float(jnp.vdot(g, r) / (jnp.linalg.norm(g) * jnp.linalg.norm(r) + 1e-12))

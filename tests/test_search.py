@@ -340,8 +340,7 @@ def test_rollout_mean_matches_exact_expectation(game):
 
 
 @pytest.mark.parametrize("game, params", [
-    ("othello", {}), ("othello", {"size": 4}), ("connect_four", {}),
-    ("connect_four", {"rows": 5, "cols": 4}), ("gobang", {}),
+    ("othello", {}), ("othello", {"size": 4}), ("connect_four", {"rows": 5, "cols": 4}),
     ("gobang", {"size": 9, "win_length": 5}),
 ])
 def test_rules_rollouts_play_the_step_rollouts_moves(game, params):
