@@ -84,14 +84,15 @@ class GameEnv(pgx.core.Env):
         """Builds a State from `[rows, cols]` EMPTY/FIRST/SECOND and the colour to move."""
 
     # ----------------------------------------------------------------------------------
-    # Random playouts on row bitmasks (`warmjax.search.rollout`).
+    # Random playouts (`warmjax.search.rollout`).
 
     def playout_rules(self) -> PlayoutRules | None:
-        """The game's rules on row bitmasks, for fast random playouts; None if it has none.
+        """The game's rules for fast random playouts (`warmjax.games.playout`); None if it
+        has none.
 
-        A playout needs only who wins, so it skips what `step` also builds (observation,
-        legal-action array, pgx's checks). A game that returns None is played out with
-        `step`, which gives the same moves and results (the tests check that they agree).
+        A playout needs only who wins, so its rules may skip what `step` also builds (the
+        observation, pgx's checks). A game that returns None is played out with `step`,
+        which gives the same moves and results (the tests check that they agree).
         """
         return None
 

@@ -114,8 +114,9 @@ def rules_rollout(env: Any, rules: Any, key: jax.Array, state: Any, record: int 
         position, done, value, actions, players, length = carry
         action = rules.choose(position, jax.random.uniform(jax.random.fold_in(key, t)))
         after, ended, reward = rules.play(position, action)
-        mover = jnp.where(t % 2 == 0, me, 1 - me)
-        value = value + jnp.where(done, 0.0, jnp.where(mover == me, reward, -reward))
+        mine = t % 2 == 0  # the player to move at the start moves on even plies
+        mover = jnp.where(mine, me, 1 - me)
+        value = value + jnp.where(done, 0.0, jnp.where(mine, reward, -reward))
         actions = actions.at[t].set(jnp.where(done, 0, action), mode="drop")
         players = players.at[t].set(jnp.where(done, 0, mover), mode="drop")
         position = jax.tree_util.tree_map(lambda a, b: jnp.where(done, a, b), position, after)
