@@ -23,3 +23,41 @@ def test_iteration_vmaps_over_independent_runs(tmp_path):
     # Each run's buffer holds its own self-play: the two seeds played different games.
     obs = np.asarray(states.buffer.obs)
     assert not np.array_equal(obs[0], obs[1])
+
+
+def _rejecting(trainer):
+    """The trainer's arena replaced by one that rejects every candidate."""
+    from warmjax.train.arena import ArenaResult
+
+    zero = jnp.int32(0)
+    trainer.arena = lambda new, best, key: ArenaResult(zero, zero, zero, jnp.bool_(False))
+    return trainer
+
+
+def _close(a, b):
+    return all(np.allclose(x, y) for x, y in zip(jax.tree_util.tree_leaves(a),
+                                                 jax.tree_util.tree_leaves(b)))
+
+
+def test_keep_training_trains_on_from_a_rejected_candidate(tmp_path):
+    from warmjax.train.iteration import Trainer
+
+    kept = _rejecting(Trainer(compose_config([*SMOKE, "train.keep_training=true"], tmp_path)))
+    step = jax.jit(kept.iteration)
+    start = kept.init_state()
+    first, _ = step(start)
+    # Rejected: the best network is still the initial one, the trainee is the candidate.
+    assert _close(first.params, start.params)
+    assert not _close(first.trainee, start.params)
+    second, _ = step(first)
+    # Iteration 2 trains from the trainee, recomputed here from the same keys and buffer.
+    _, _, k_train, _ = jax.random.split(first.rng, 4)
+    expected, _, _ = jax.jit(kept.update)(first.trainee, kept.optimizer.init(
+        first.trainee["params"]), second.buffer, k_train)
+    assert _close(second.trainee, expected)
+    assert _close(second.params, start.params)
+
+    # Off (the papers' rule): no trainee, and the rejected candidate is thrown away.
+    paper = _rejecting(Trainer(compose_config(SMOKE, tmp_path)))
+    off, _ = jax.jit(paper.iteration)(paper.init_state())
+    assert off.trainee is None and _close(off.params, start.params)

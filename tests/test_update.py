@@ -56,3 +56,41 @@ def test_update_fits_a_small_buffer():
     # Twenty epochs fit the (random) targets far better than one.
     assert float(first.value) < 0.5 * float(one_epoch.value)
     assert float(first.policy) < 0.7 * float(one_epoch.policy)
+
+
+def test_lr_scale_is_adam_at_the_scaled_learning_rate():
+    net = make_network(6, (6, 6, 2), "small", dropout=0.0)
+    variables = net.init(jax.random.PRNGKey(0))
+    rng = np.random.default_rng(2)
+    rows = 64
+    buffer = ReplayBuffer(
+        obs=jnp.asarray(rng.random((rows, 6, 6, 2)) < 0.3),
+        policy=jnp.asarray(np.eye(6)[rng.integers(0, 6, rows)], jnp.float32),
+        value=jnp.asarray(rng.choice([-1.0, 1.0], rows), jnp.float32),
+        valid=jnp.ones(rows, bool),
+    )
+
+    def trained(lr, scale):
+        optimizer = optax.adam(lr)
+        update = make_update(net, optimizer, 2, 16)
+        out, _, _ = jax.jit(update)(variables, optimizer.init(variables["params"]), buffer,
+                                    jax.random.PRNGKey(3), scale)
+        return jax.tree_util.tree_leaves(out["params"])
+
+    for a, b in zip(trained(0.005, 0.25), trained(0.00125, 1.0)):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+
+
+def test_cosine_learning_rate_by_hand():
+    from warmjax.train.config import ConfigError, RunConfig, TrainConfig
+    from warmjax.train.iteration import learning_rate_scale
+
+    train = TrainConfig(iterations=5, learning_rate=0.01, final_learning_rate=0.001)
+    # Half cosine from 1 to 0.1 over iterations 1..5: 1, 0.1 + 0.9·(1 + cos(π/4))/2, 0.55, …
+    expected = [1.0, 0.1 + 0.45 * (1 + np.cos(np.pi / 4)), 0.55,
+                0.1 + 0.45 * (1 - np.cos(np.pi / 4)), 0.1, 0.1]
+    got = [float(learning_rate_scale(train, jnp.int32(i))) for i in range(1, 7)]
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    assert learning_rate_scale(TrainConfig(), jnp.int32(3)) == 1.0
+    with pytest.raises(ConfigError, match="train.final_learning_rate must be positive"):
+        RunConfig.from_dict({"train": {"final_learning_rate": 0.0}})

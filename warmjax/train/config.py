@@ -63,10 +63,17 @@ class TrainConfig:
     epochs: int = 10  # ep
     batch_size: int = 64  # bs
     learning_rate: float = 0.005  # lr
+    # None: lr throughout, as the papers. Else the learning rate falls from lr at iteration 1
+    # to this at iteration I along a half cosine (a setting the papers leave open).
+    final_learning_rate: float | None = None
     reset_optimizer: bool = True  # fresh Adam state every iteration, as AlphaZero General
     # Departure from the papers, off in profile=paper (method.md §2): each self-play game
     # opens with k ~ U{0..K} uniformly random moves, not recorded. 0: off.
     random_opening: int = 0
+    # Departure from the papers, off in profile=paper (method.md §2): a candidate the arena
+    # rejects is not thrown away; the next iteration trains on from it (AlphaGo Zero's
+    # scheme), while self-play and the arena keep using the best network.
+    keep_training: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -160,6 +167,9 @@ def validate(config: RunConfig) -> None:
         problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
     if c.train.learning_rate <= 0:
         problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
+    if c.train.final_learning_rate is not None and c.train.final_learning_rate <= 0:
+        problems.append(f"train.final_learning_rate must be positive (or null), "
+                        f"got {c.train.final_learning_rate}")
     if c.oracle.every < 0 or (c.oracle.positions is not None and c.oracle.positions < 1):
         problems.append("oracle.every must be ≥ 0 and oracle.positions ≥ 1 (or null)")
     if c.model.train_conv not in ("auto", "patches", "xla"):

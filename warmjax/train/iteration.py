@@ -10,6 +10,8 @@ The network in `TrainState.params` is the current best (the arena-gated one): ea
 trains a candidate from it and keeps the candidate only if it passes the arena, as in
 AlphaZero General. The optimizer state is kept with the accepted network; by default
 (`train.reset_optimizer`) Adam starts fresh each iteration, as AlphaZero General's does.
+With `train.keep_training` (a departure, method.md §2) the candidate is kept as
+`TrainState.trainee` whether or not it passes, and the next iteration trains on from it.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from warmjax.search.players import make_player
 from warmjax.train import warmstart
 from warmjax.train.arena import make_arena
 from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
-from warmjax.train.config import RunConfig
+from warmjax.train.config import RunConfig, TrainConfig
 from warmjax.train.selfplay import make_selfplay
 from warmjax.train.update import make_update
 
@@ -49,6 +51,20 @@ class TrainState:
     switched: jax.Array  # [] bool, adaptive switch done
     switch_iteration: jax.Array  # [] int32, iteration whose balance caused it; -1 if none
     rng: jax.Array  # [2] uint32 PRNG key
+    # With `train.keep_training`: the network being trained (the last candidate, accepted or
+    # not) and its optax state; None otherwise, so such runs' checkpoints keep their layout.
+    trainee: Any = None
+    trainee_opt_state: Any = None
+
+
+def learning_rate_scale(train: TrainConfig, it: jax.Array) -> jax.Array | float:
+    """Iteration `it`'s learning rate over `train.learning_rate`: 1 without a schedule, else
+    a half cosine from 1 at iteration 1 to final / lr at iteration I (and after)."""
+    if train.final_learning_rate is None:
+        return 1.0
+    ratio = train.final_learning_rate / train.learning_rate
+    progress = jnp.clip((it - 1) / max(train.iterations - 1, 1), 0.0, 1.0)
+    return ratio + (1.0 - ratio) * 0.5 * (1.0 + jnp.cos(jnp.pi * progress))
 
 
 class StageClock:
@@ -147,6 +163,11 @@ class Trainer:
             switched=jnp.bool_(False),
             switch_iteration=jnp.int32(-1),
             rng=key,
+            # A copy: the iteration donates its state, and a buffer cannot be donated twice.
+            trainee=(jax.tree_util.tree_map(jnp.copy, params)
+                     if self.config.train.keep_training else None),
+            trainee_opt_state=(self.optimizer.init(params["params"])
+                               if self.config.train.keep_training else None),
         )
 
     def examples(self, games) -> ReplayBuffer:
@@ -182,10 +203,13 @@ class Trainer:
         buffer = write_slot(state.buffer, slot, self.examples(games))
         self.clock.mark("selfplay", buffer.value[0])
 
-        opt_state = state.opt_state
+        keep = c.train.keep_training
+        start = state.trainee if keep else state.params
+        opt_state = state.trainee_opt_state if keep else state.opt_state
         if c.train.reset_optimizer:
-            opt_state = self.optimizer.init(state.params["params"])
-        candidate, candidate_opt, losses = self.update(state.params, opt_state, buffer, k_train)
+            opt_state = self.optimizer.init(start["params"])
+        candidate, candidate_opt, losses = self.update(start, opt_state, buffer, k_train,
+                                                       learning_rate_scale(c.train, it))
         self.clock.mark("train", losses.value)
 
         gate = self.arena(candidate, state.params, k_arena)
@@ -200,6 +224,8 @@ class Trainer:
             switched=switched,
             switch_iteration=switch_iteration,
             rng=rng,
+            trainee=candidate if keep else None,
+            trainee_opt_state=candidate_opt if keep else None,
         )
         metrics = {
             "iteration": it,

@@ -36,16 +36,19 @@ def loss_fn(network: Network, params, batch_stats, batch, dropout_key):
 
 def make_update(network: Network, optimizer: optax.GradientTransformation, epochs: int,
                 batch_size: int):
-    """Builds `update(variables, opt_state, buffer, key) -> (variables, opt_state, Losses)`."""
+    """Builds `update(variables, opt_state, buffer, key, lr_scale=1) -> (variables, opt_state,
+    Losses)`. `lr_scale` multiplies every step of `optimizer` (for Adam, exactly the same as
+    running it at `lr_scale` times its learning rate); it may be traced."""
     grad_fn = jax.grad(lambda *a: loss_fn(network, *a), argnums=0, has_aux=True)
 
-    def step(carry, batch, key):
+    def step(carry, batch, key, lr_scale):
         params, stats, opt_state = carry
         grads, (v_loss, p_loss, stats) = grad_fn(params, stats, batch, key)
         updates, opt_state = optimizer.update(grads, opt_state, params)
+        updates = jax.tree_util.tree_map(lambda u: u * lr_scale, updates)
         return (optax.apply_updates(params, updates), stats, opt_state), (v_loss, p_loss)
 
-    def update(variables, opt_state, buffer: ReplayBuffer, key):
+    def update(variables, opt_state, buffer: ReplayBuffer, key, lr_scale=1.0):
         steps = buffer.size() // batch_size
 
         def epoch(e, carry):
@@ -58,7 +61,8 @@ def make_update(network: Network, optimizer: optax.GradientTransformation, epoch
                 model, sums = inner
                 idx = jax.lax.dynamic_slice(perm, (k * batch_size,), (batch_size,))
                 batch = (buffer.obs[idx], buffer.policy[idx], buffer.value[idx])
-                model, (v_loss, p_loss) = step(model, batch, jax.random.fold_in(k_drop, k))
+                model, (v_loss, p_loss) = step(model, batch, jax.random.fold_in(k_drop, k),
+                                             lr_scale)
                 return model, sums + jnp.stack([v_loss, p_loss])
 
             return jax.lax.fori_loop(0, steps, minibatch, (model, jnp.zeros(2)))
