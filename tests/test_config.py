@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from warmjax.nets import make_network
 from warmjax.train.config import ConfigError, RunConfig
 
 from .helpers import compose_config
@@ -27,6 +28,10 @@ def test_hydra_compose_smoke_and_experiments(tmp_path):
             assert c.game.name == full and c.warmstart.enhancement == "wrora"
     # A command-line model choice wins over the profile's.
     assert compose_config(["model=azg64"], tmp_path).model.preset == "azg64"
+    wide = compose_config(["+experiment=adaptive_c4", "profile=quick", "model=medium"], tmp_path)
+    assert (wide.model.preset, wide.train.games) == ("medium", 160)
+    net = make_network(7, (6, 7, 2), wide.model.preset)
+    assert (net.module.channels, net.module.fc) == (64, (256, 128))
 
 
 @pytest.mark.parametrize("overrides,needle", [
