@@ -34,18 +34,22 @@ def test_loss_matches_hand_computation():
 
 
 
+def random_buffer(seed: int, rows: int, valid_rows: int) -> ReplayBuffer:
+    """`rows` random examples with one-hot policy targets, the first `valid_rows` valid."""
+    rng = np.random.default_rng(seed)
+    return ReplayBuffer(
+        obs=jnp.asarray(rng.random((rows, 6, 6, 2)) < 0.3),
+        policy=jnp.asarray(np.eye(6)[rng.integers(0, 6, rows)], jnp.float32),
+        value=jnp.asarray(rng.choice([-1.0, 1.0], rows), jnp.float32),
+        valid=jnp.arange(rows) < valid_rows,
+    )
+
+
 def test_update_fits_a_small_buffer():
     net = make_network(6, (6, 6, 2), "small", dropout=0.0)
     variables = net.init(jax.random.PRNGKey(0))
     optimizer = optax.adam(0.005)
-    rng = np.random.default_rng(1)
-    rows = 256
-    buffer = ReplayBuffer(
-        obs=jnp.asarray(rng.random((rows, 6, 6, 2)) < 0.3),
-        policy=jnp.asarray(np.eye(6)[rng.integers(0, 6, rows)], jnp.float32),
-        value=jnp.asarray(rng.choice([-1.0, 1.0], rows), jnp.float32),
-        valid=jnp.arange(rows) < 200,
-    )
+    buffer = random_buffer(1, 256, 200)
     update = jax.jit(make_update(net, optimizer, 20, 32))
     _, _, first = update(variables, optimizer.init(variables["params"]), buffer,
                          jax.random.PRNGKey(0))
@@ -61,14 +65,7 @@ def test_update_fits_a_small_buffer():
 def test_lr_scale_is_adam_at_the_scaled_learning_rate():
     net = make_network(6, (6, 6, 2), "small", dropout=0.0)
     variables = net.init(jax.random.PRNGKey(0))
-    rng = np.random.default_rng(2)
-    rows = 64
-    buffer = ReplayBuffer(
-        obs=jnp.asarray(rng.random((rows, 6, 6, 2)) < 0.3),
-        policy=jnp.asarray(np.eye(6)[rng.integers(0, 6, rows)], jnp.float32),
-        value=jnp.asarray(rng.choice([-1.0, 1.0], rows), jnp.float32),
-        valid=jnp.ones(rows, bool),
-    )
+    buffer = random_buffer(2, 64, 64)
 
     def trained(lr, scale):
         optimizer = optax.adam(lr)
