@@ -139,6 +139,7 @@ def test_paper_profile_keeps_the_papers_search(tmp_path):
     search = run.search
     assert (search.fpu, search.dirichlet_fraction, search.win_check) == (0.0, 0.0, False)
     assert run.train.random_opening == 0
+    assert not run.train.keep_training and run.train.final_learning_rate is None
 
 
 def test_negative_random_opening_is_named():
