@@ -70,7 +70,7 @@ class TrainConfig:
     # Departure from the papers, off in profile=paper (method.md §2): each self-play game
     # opens with k ~ U{0..K} uniformly random moves, not recorded. 0: off.
     random_opening: int = 0
-    # Departure from the papers, off in profile=paper (method.md §2): a candidate the arena
+    # Departure from the papers, off in profile=paper (method.md §7): a candidate the arena
     # rejects is not thrown away; the next iteration trains on from it (AlphaGo Zero's
     # scheme), while self-play and the arena keep using the best network.
     keep_training: bool = False

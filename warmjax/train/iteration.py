@@ -10,7 +10,7 @@ The network in `TrainState.params` is the current best (the arena-gated one): ea
 trains a candidate from it and keeps the candidate only if it passes the arena, as in
 AlphaZero General. The optimizer state is kept with the accepted network; by default
 (`train.reset_optimizer`) Adam starts fresh each iteration, as AlphaZero General's does.
-With `train.keep_training` (a departure, method.md §2) the candidate is kept as
+With `train.keep_training` (a departure, method.md §7) the candidate is kept as
 `TrainState.trainee` whether or not it passes, and the next iteration trains on from it.
 """
 
