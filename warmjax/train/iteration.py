@@ -46,15 +46,14 @@ class TrainState:
 
     iteration: jax.Array  # [] int32, iterations completed
     params: Any  # variables {"params", "batch_stats"} of the current best network
-    opt_state: Any  # optax state that goes with `params`
+    opt_state: Any  # optax state of the network in training (`params`, or `trainee`)
     buffer: ReplayBuffer
     switched: jax.Array  # [] bool, adaptive switch done
     switch_iteration: jax.Array  # [] int32, iteration whose balance caused it; -1 if none
     rng: jax.Array  # [2] uint32 PRNG key
-    # With `train.keep_training`: the network being trained (the last candidate, accepted or
-    # not) and its optax state; None otherwise, so such runs' checkpoints keep their layout.
+    # With `train.keep_training`: the network in training (the last candidate, accepted or
+    # not); None otherwise, so such runs' checkpoints keep their layout.
     trainee: Any = None
-    trainee_opt_state: Any = None
 
 
 def learning_rate_scale(train: TrainConfig, it: jax.Array) -> jax.Array | float:
@@ -62,9 +61,9 @@ def learning_rate_scale(train: TrainConfig, it: jax.Array) -> jax.Array | float:
     a half cosine from 1 at iteration 1 to final / lr at iteration I (and after)."""
     if train.final_learning_rate is None:
         return 1.0
-    ratio = train.final_learning_rate / train.learning_rate
-    progress = jnp.clip((it - 1) / max(train.iterations - 1, 1), 0.0, 1.0)
-    return ratio + (1.0 - ratio) * 0.5 * (1.0 + jnp.cos(jnp.pi * progress))
+    cosine = optax.cosine_decay_schedule(
+        1.0, max(train.iterations - 1, 1), alpha=train.final_learning_rate / train.learning_rate)
+    return cosine(it - 1)
 
 
 class StageClock:
@@ -166,8 +165,6 @@ class Trainer:
             # A copy: the iteration donates its state, and a buffer cannot be donated twice.
             trainee=(jax.tree_util.tree_map(jnp.copy, params)
                      if self.config.train.keep_training else None),
-            trainee_opt_state=(self.optimizer.init(params["params"])
-                               if self.config.train.keep_training else None),
         )
 
     def examples(self, games) -> ReplayBuffer:
@@ -205,7 +202,7 @@ class Trainer:
 
         keep = c.train.keep_training
         start = state.trainee if keep else state.params
-        opt_state = state.trainee_opt_state if keep else state.opt_state
+        opt_state = state.opt_state
         if c.train.reset_optimizer:
             opt_state = self.optimizer.init(start["params"])
         candidate, candidate_opt, losses = self.update(start, opt_state, buffer, k_train,
@@ -219,13 +216,12 @@ class Trainer:
         new_state = TrainState(
             iteration=it,
             params=pick(candidate, state.params),
-            opt_state=pick(candidate_opt, state.opt_state),
+            opt_state=candidate_opt if keep else pick(candidate_opt, state.opt_state),
             buffer=buffer,
             switched=switched,
             switch_iteration=switch_iteration,
             rng=rng,
             trainee=candidate if keep else None,
-            trainee_opt_state=candidate_opt if keep else None,
         )
         metrics = {
             "iteration": it,
