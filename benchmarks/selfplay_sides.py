@@ -46,7 +46,8 @@ def whole_batch_reference(env, baseline, enhancement, num_games):
             use_enh = (ply % 2 == 0) == first_half
             action = jnp.where(use_enh, enh_a, base_a)
             policy = jnp.where(use_enh[:, None], enh_p, base_p)
-            return key, action, policy, ~states.terminated, memories
+            value = jnp.zeros(action.shape, jnp.float32)  # not compared
+            return key, action, policy, value, ~states.terminated, memories
 
         def follow(self, memories, action):
             return memories

@@ -140,6 +140,14 @@ def test_paper_profile_keeps_the_papers_search(tmp_path):
     assert (search.fpu, search.dirichlet_fraction, search.win_check) == (0.0, 0.0, False)
     assert run.train.random_opening == 0
     assert not run.train.keep_training and run.train.final_learning_rate is None
+    assert run.train.value_mix == 0.0
+
+
+def test_value_mix_out_of_range_is_named():
+    from warmjax.train.config import ConfigError, RunConfig
+
+    with pytest.raises(ConfigError, match=r"train.value_mix must be in \[0, 1\], got -0.5"):
+        RunConfig.from_dict({"train": {"value_mix": -0.5}})
 
 
 def test_negative_random_opening_is_named():

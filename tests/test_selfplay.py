@@ -5,10 +5,14 @@ from __future__ import annotations
 import functools
 
 import jax
+import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from warmjax.games import make
 from warmjax.search import make_player
+from warmjax.search.players import root_value
+from warmjax.search.search import SearchOutput
 from warmjax.train.selfplay import make_selfplay
 from warmjax.train.warmstart import (
     BASELINE,
@@ -93,3 +97,50 @@ def test_selfplay_balance_sign_follows_the_baseline_side():
     assert float(games.baseline_balance) > 8  # the baseline is the strong side now
     games = selfplay(None, jax.random.PRNGKey(1), BASELINE, 0.5)
     assert float(games.baseline_balance) == 0.0  # only counted against the enhancement
+
+
+def test_root_value_is_the_visit_weighted_q_by_hand():
+    policy = jnp.array([[0.5, 0.25, 0.25, 0.0, 0.0, 0.0]])
+    values = jnp.array([[0.2, -0.4, 1.0, 0.9, 0.0, 0.0]])  # an unvisited edge weighs nothing
+    out = SearchOutput(visits=None, policy=policy, values=values, tree=None)
+    # 0.5·0.2 + 0.25·(−0.4) + 0.25·1.0 = 0.25
+    np.testing.assert_allclose(np.asarray(root_value(out)), [0.25], rtol=1e-6)
+
+
+def test_value_mix_blends_z_with_the_movers_root_search_value():
+    env = make("connect_four")
+
+    def apply(params, obs):  # a fixed network whose value depends on the position
+        del params
+        mine, theirs = obs[..., 0].astype(jnp.float32), obs[..., 1].astype(jnp.float32)
+        logits = jnp.sum(mine - 0.5 * theirs, axis=1)  # [B, columns]
+        return logits, jnp.tanh(0.3 * jnp.sum(mine[:, :3] - theirs[:, :3], axis=(1, 2)))
+
+    player = make_player("mcts", env, apply, simulations=12, temperature_moves=0)
+    key = jax.random.PRNGKey(3)
+    runs = {mix: jax.device_get(jax.jit(make_selfplay(env, player, None, 6, random_opening=8,
+                                                      value_mix=mix))(None, key, BASELINE, 0.5))
+            for mix in (0.0, 0.25, 1.0)}
+    z, q = runs[0.0].value, runs[1.0].value
+    for mix in (0.25, 1.0):  # the same games, only the value target differs
+        np.testing.assert_array_equal(runs[mix].actions, runs[0.0].actions)
+        np.testing.assert_array_equal(runs[mix].policy, runs[0.0].policy)
+    np.testing.assert_allclose(runs[0.25].value, 0.75 * z + 0.25 * q, atol=1e-6)
+    # q is the root value of a fresh search of each recorded position (this search is
+    # deterministic: no noise, argmax moves, a fixed network).
+    act = jax.jit(player.act)
+    valid, plies = np.asarray(runs[0.0].valid), np.asarray(runs[0.0].plies)
+    init_keys = jax.random.split(jax.random.split(key)[1], 6)
+    step, checked = jax.jit(env.step), 0
+    for g in range(6):
+        state = env.init(init_keys[g])
+        for t in range(plies[g]):
+            if valid[t, g]:
+                batch = jax.tree_util.tree_map(lambda x: x[None], state)
+                _, _, value = act(None, key, batch, 0.5)
+                np.testing.assert_allclose(q[t, g], float(value[0]), atol=1e-6)
+                checked += 1
+            state = step(state, int(runs[0.0].actions[t, g]))
+    assert checked > 60 and np.abs(q[valid]).max() > 0.1 and len(set(q[valid].tolist())) > 20
+    with pytest.raises(ValueError, match=r"value_mix must be in \[0, 1\], got 1.5"):
+        make_selfplay(env, player, None, 6, value_mix=1.5)

@@ -5,8 +5,9 @@
 with
 
 - `start(states) -> memories`: what the players carry between moves (search trees, or `()`);
-- `move(key, states, ply, memories) -> (key, action [B], policy [B, A], counted [B], memories)`:
-  every game's move at this ply; `counted` marks the moves that are recorded as examples;
+- `move(key, states, ply, memories) -> (key, action [B], policy [B, A], value [B], counted [B],
+  memories)`: every game's move at this ply, with the mover's policy and value
+  (`Player.play`); `counted` marks the moves that are recorded as examples;
 - `follow(memories, action) -> memories`: the players' memories after the ply.
 
 `TwoSides` is the turn of a match: games [0, B/2) have side A move first, the others side B.
@@ -39,6 +40,7 @@ class Record(NamedTuple):
     live: jax.Array  # [T, B] bool, the game was still on at this ply
     obs: jax.Array  # [T, B, H, W, C] bool observations before the move
     policy: jax.Array  # [T, B, A] float32 the mover's policy
+    values: jax.Array  # [T, B] float32 the mover's value of the position (`Player.play`)
     movers: jax.Array  # [T, B] int32 player id to move
     valid: jax.Array  # [T, B] bool, live and counted as an example
 
@@ -72,6 +74,7 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
         live=jnp.zeros((t_moves, games), jnp.bool_),
         obs=jnp.zeros((t_examples, *states.observation.shape), jnp.bool_),
         policy=jnp.zeros((t_examples, games, env.num_actions), jnp.float32),
+        values=jnp.zeros((t_examples, games), jnp.float32),
         movers=jnp.zeros((t_examples, games), jnp.int32),
         valid=jnp.zeros((t_examples, games), jnp.bool_),
     )
@@ -82,7 +85,7 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
 
     def body(carry):
         states, ply, results, record, key, memories = carry
-        key, action, policy, counted, memories = turn.move(key, states, ply, memories)
+        key, action, policy, value, counted, memories = turn.move(key, states, ply, memories)
         live = ~states.terminated
         if t_moves:
             record = record._replace(actions=record.actions.at[ply].set(action),
@@ -91,6 +94,7 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
             record = record._replace(
                 obs=record.obs.at[ply].set(states.observation),
                 policy=record.policy.at[ply].set(policy),
+                values=record.values.at[ply].set(value),
                 movers=record.movers.at[ply].set(states.current_player),
                 valid=record.valid.at[ply].set(live & counted),
             )
@@ -132,15 +136,15 @@ def side_moves(player: Player, params, key, states, weight, memory, mine_first):
     `mine_first` (a traced bool), else the second. Its memory of the other half is kept.
 
     Returns:
-      `(action [B/2], policy [B/2, A], memory [B])`.
+      `(action [B/2], policy [B/2, A], value [B/2], memory [B])`.
     """
     first, second = split(states)
     mem_first, mem_second = split(memory)
-    action, policy, searched = player.play(
+    action, policy, value, searched = player.play(
         params, key, pick(mine_first, first, second), weight,
         pick(mine_first, mem_first, mem_second))
     memory = join(pick(mine_first, searched, mem_first), pick(mine_first, mem_second, searched))
-    return action, policy, memory
+    return action, policy, value, memory
 
 
 def interleave(mine_first, a, b):
@@ -168,13 +172,13 @@ class TwoSides(NamedTuple):
         mem_a, mem_b = memories
         key, key_a, key_b = jax.random.split(key, 3)
         even = ply % 2 == 0
-        act_a, pol_a, mem_a = side_moves(self.player_a, self.params_a, key_a, states,
-                                         self.weight_a, mem_a, even)
-        act_b, pol_b, mem_b = side_moves(self.player_b, self.params_b, key_b, states,
-                                         self.weight_b, mem_b, ~even)
-        action, policy = interleave(even, (act_a, pol_a), (act_b, pol_b))
+        *side_a, mem_a = side_moves(self.player_a, self.params_a, key_a, states,
+                                    self.weight_a, mem_a, even)
+        *side_b, mem_b = side_moves(self.player_b, self.params_b, key_b, states,
+                                    self.weight_b, mem_b, ~even)
+        action, policy, value = interleave(even, tuple(side_a), tuple(side_b))
         counted = jnp.ones(action.shape, jnp.bool_)
-        return key, action, policy, counted, (mem_a, mem_b)
+        return key, action, policy, value, counted, (mem_a, mem_b)
 
     def follow(self, memories, action):
         mem_a, mem_b = memories

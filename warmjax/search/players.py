@@ -3,9 +3,11 @@
 A player is called as `player(params, key, states) -> (action [B], policy [B, A])` on B
 batched states. A game loop that lets players keep state between moves (the tree of a
 search with `reuse_tree`) instead calls `memory = player.start(states)` once,
-`action, policy, memory = player.play(params, key, states, weight, memory)` on its turns, and
-`memory = player.follow(memory, actions)` after every ply; for players that keep nothing the
-memory is `()` and `play` is the plain call.
+`action, policy, value, memory = player.play(params, key, states, weight, memory)` on its
+turns, and `memory = player.follow(memory, actions)` after every ply; for players that keep
+nothing the memory is `()`. `value [B]` is the player's own estimate of the position for the
+player to move: a tree search's root value Σₐ π(a)·Q(root, a), 0 for RHEA and random play
+(self-play mixes it into the value target with `train.value_mix`, method.md §7).
 
 `params` are the network variables (ignored by network-free players). `policy` is the
 search's move distribution: the root visit distribution for tree searches (the training
@@ -43,7 +45,7 @@ class Player:
     Attributes:
       name: the variant's name.
       config: the settings it was built with (`config.temperature_moves` is its T′).
-      act: `(params, key, states, weight) -> (action [B], policy [B, A])`.
+      act: `(params, key, states, weight) -> (action [B], policy [B, A], value [B])`.
       weight: default w for WRo/WRoRa; a call may pass a (traced) weight instead.
       keep: for a player that carries its search tree between moves, the most nodes
         `follow` keeps (`reuse.advance`); 0 for the others.
@@ -54,18 +56,21 @@ class Player:
     act: Callable
     weight: float = 0.5
     keep: int = 0
-    act_memory: Callable | None = None  # (params, key, states, weight, memory) -> (a, p, m)
+    act_memory: Callable | None = None  # (params, key, states, weight, memory) -> (a, p, v, m)
     empty_memory: Callable | None = None  # states -> memory
 
     def __call__(self, params, key, states, weight=None):
-        return self.act(params, key, states, self.weight if weight is None else weight)
+        """`(action [B], policy [B, A])`."""
+        action, policy, _ = self.act(params, key, states, self.weight if weight is None else weight)
+        return action, policy
 
     def start(self, states):
         """The memory before a game's first move: `()` unless the player keeps its tree."""
         return () if self.empty_memory is None else self.empty_memory(states)
 
     def play(self, params, key, states, weight, memory):
-        """A move with memory: `(action [B], policy [B, A], memory after the search)`."""
+        """A move with memory: `(action [B], policy [B, A], value [B], memory after the
+        search)`."""
         weight = self.weight if weight is None else weight
         if self.act_memory is None:
             return (*self.act(params, key, states, weight), memory)
@@ -140,7 +145,7 @@ def make_player(
             keys = jax.random.split(key, states.current_player.shape[0])
             legal = states.legal_action_mask
             actions = jax.vmap(random_legal_action)(keys, legal)
-            return actions, legal / jnp.sum(legal, axis=-1, keepdims=True)
+            return actions, legal / jnp.sum(legal, axis=-1, keepdims=True), no_value(states)
 
         return Player(name, config, act, weight)
 
@@ -151,7 +156,8 @@ def make_player(
             del params, weight
             keys = jax.random.split(key, states.current_player.shape[0])
             actions = evolve(keys, states).action
-            return actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32)
+            return (actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32),
+                    no_value(states))
 
         return Player(name, config, act, weight)
 
@@ -168,7 +174,7 @@ def make_player(
     def act(params, key, states, weight):
         search_key, act_key = jax.random.split(key)
         out = search(params, search_key, states, weight)
-        return decide(act_key, states, out), out.policy
+        return decide(act_key, states, out), out.policy, root_value(out)
 
     if not config.reuse_tree:
         return Player(name, config, act, weight)
@@ -178,7 +184,8 @@ def make_player(
         out = search(params, search_key, states, weight, memory)
         count = memory.count
         used = jnp.where(count > 0, count, 1) + config.simulations
-        return decide(act_key, states, out), out.policy, reuse.Memory(out.tree, used)
+        return (decide(act_key, states, out), out.policy, root_value(out),
+                reuse.Memory(out.tree, used))
 
     def empty_memory(states):
         batch, num_actions = states.legal_action_mask.shape
@@ -187,6 +194,17 @@ def make_player(
 
     return Player(name, config, act, weight, keep=config.capacity - config.simulations,
                   act_memory=act_memory, empty_memory=empty_memory)
+
+
+def no_value(states) -> jax.Array:
+    """`[B]` zeros: the value of a player that does not estimate one."""
+    return jnp.zeros(states.current_player.shape, jnp.float32)
+
+
+def root_value(out) -> jax.Array:
+    """`[B]` a search's value of its roots for the player to move: Σₐ π(a)·Q(root, a), the
+    mean of the values its simulations backed up through the root's edges."""
+    return jnp.sum(out.policy * out.values, axis=-1)
 
 
 def winning_moves(env: Any, states) -> jax.Array:

@@ -74,6 +74,9 @@ class TrainConfig:
     # rejects is not thrown away; the next iteration trains on from it (AlphaGo Zero's
     # scheme), while self-play and the arena keep using the best network.
     keep_training: bool = False
+    # Departure from the papers, off in profile=paper (method.md §7): the value target is
+    # (1 − λ)·z + λ·q, q the root search value of the stored position's mover. 0: z alone.
+    value_mix: float = 0.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -165,6 +168,8 @@ def validate(config: RunConfig) -> None:
         problems.append("train.epochs must be ≥ 0 and train.batch_size ≥ 1")
     if c.train.random_opening < 0:
         problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
+    if not 0.0 <= c.train.value_mix <= 1.0:
+        problems.append(f"train.value_mix must be in [0, 1], got {c.train.value_mix}")
     if c.train.learning_rate <= 0:
         problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
     if c.train.final_learning_rate is not None and c.train.final_learning_rate <= 0:

@@ -122,7 +122,7 @@ class Trainer:
                                    temperature_moves=c.arena.temperature_moves)
         self.oracle, self.oracle_states = self._make_oracle(judging)
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
-                                      c.train.random_opening)
+                                      c.train.random_opening, c.train.value_mix)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size)
         self.arena = make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)

@@ -44,6 +44,7 @@ def make_selfplay(
     enhancement: Player | None,
     games: int,
     random_opening: int = 0,
+    value_mix: float = 0.0,
 ):
     """Builds `selfplay(params, key, kind, weight) -> SelfPlayResult`.
 
@@ -55,7 +56,11 @@ def make_selfplay(
         start is configured.
       games: E.
       random_opening: K, the most uniformly random opening moves of a game; 0: none.
+      value_mix: λ, the weight of the root search value q in the value target
+        (1 − λ)·z + λ·q; 0: z alone, the papers' target.
     """
+    if not 0.0 <= value_mix <= 1.0:
+        raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
@@ -66,7 +71,7 @@ def make_selfplay(
 
     def nothing(memory):
         return (jnp.zeros(games, jnp.int32), jnp.zeros((games, num_actions), jnp.float32),
-                memory)
+                jnp.zeros(games, jnp.float32), memory)
 
     def one_player(player, params, key, states, weight, memory, needed):
         """`player` on the whole batch, when some game needs a search."""
@@ -93,40 +98,40 @@ def make_selfplay(
                 searched = live & (states._step_count >= self.opening)
             p, w = self.params, self.weight
             if enhancement is None:
-                action, policy, mem_base = baseline.play(p, k_base, states, w, mem_base)
+                action, policy, value, mem_base = baseline.play(p, k_base, states, w, mem_base)
             else:
                 def only(player, key, memory):
                     return one_player(player, p, key, states, w, memory, searched)
 
                 def enhanced():
-                    action, policy, mem = only(enhancement, k_enh, mem_enh)
-                    return action, policy, mem_base, mem
+                    action, policy, value, mem = only(enhancement, k_enh, mem_enh)
+                    return action, policy, value, mem_base, mem
 
                 def base():
-                    action, policy, mem = only(baseline, k_base, mem_base)
-                    return action, policy, mem, mem_enh
+                    action, policy, value, mem = only(baseline, k_base, mem_base)
+                    return action, policy, value, mem, mem_enh
 
                 def versus():
                     # The enhancement moves first in games [0, E/2): at even plies it is to
                     # move there, and the baseline in the other half.
                     even = ply % 2 == 0
-                    enh_a, enh_p, mem_e = match.side_moves(enhancement, p, k_enh, states, w,
-                                                           mem_enh, even)
-                    base_a, base_p, mem_b = match.side_moves(baseline, p, k_base, states, w,
-                                                             mem_base, ~even)
-                    action, policy = match.interleave(even, (enh_a, enh_p), (base_a, base_p))
-                    return action, policy, mem_b, mem_e
+                    *enh, mem_e = match.side_moves(enhancement, p, k_enh, states, w, mem_enh,
+                                                   even)
+                    *base, mem_b = match.side_moves(baseline, p, k_base, states, w, mem_base,
+                                                    ~even)
+                    action, policy, value = match.interleave(even, tuple(enh), tuple(base))
+                    return action, policy, value, mem_b, mem_e
 
                 branches = [None] * 3
                 branches[BASELINE], branches[ENHANCED] = base, enhanced
                 branches[ENHANCED_VS_BASELINE] = versus
-                action, policy, mem_base, mem_enh = jax.lax.switch(self.kind, branches)
+                action, policy, value, mem_base, mem_enh = jax.lax.switch(self.kind, branches)
             if random_opening > 0:
                 key, k_rand = jax.random.split(key)
                 legal = states.legal_action_mask
                 uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
                 action = jnp.where(searched | ~live, action, uniform)
-            return key, action, policy, searched, (mem_base, mem_enh)
+            return key, action, policy, value, searched, (mem_base, mem_enh)
 
         def follow(self, memories, action):
             mem_base, mem_enh = memories
@@ -153,6 +158,8 @@ def make_selfplay(
                             jax.nn.one_hot(record.actions, num_actions, dtype=jnp.float32))
         results = played.results
         value = jnp.take_along_axis(results[None], record.movers[..., None], axis=2)[..., 0]
+        if value_mix > 0:  # only when on, so off stays bit-identical
+            value = (1.0 - value_mix) * value + value_mix * record.values
         # The baseline side: second mover where the enhancement went first, and vice versa.
         baseline_id = jnp.where(first_half, 1 - first_mover, first_mover)
         balance = jnp.sum(jnp.take_along_axis(results, baseline_id[:, None], axis=1))
