@@ -7,7 +7,7 @@ search with `reuse_tree`) instead calls `memory = player.start(states)` once,
 turns, and `memory = player.follow(memory, actions)` after every ply; for players that keep
 nothing the memory is `()`. `value [B]` is the player's own estimate of the position for the
 player to move: a tree search's root value Σₐ π(a)·Q(root, a), 0 for RHEA and random play
-(self-play mixes it into the value target with `train.value_mix`, method.md §7).
+(self-play mixes it into the value target with `train.value_mix`, method.md §5).
 
 `params` are the network variables (ignored by network-free players). `policy` is the
 search's move distribution: the root visit distribution for tree searches (the training

@@ -74,7 +74,7 @@ class TrainConfig:
     # rejects is not thrown away; the next iteration trains on from it (AlphaGo Zero's
     # scheme), while self-play and the arena keep using the best network.
     keep_training: bool = False
-    # Departure from the papers, off in profile=paper (method.md §7): the value target is
+    # Departure from the papers, off in profile=paper (method.md §5): the value target is
     # (1 − λ)·z + λ·q, q the root search value of the stored position's mover. 0: z alone.
     value_mix: float = 0.0
 

@@ -5,7 +5,8 @@ or (adaptive warm-start) the enhancement in some games and the baseline in the o
 games [0, E/2) the enhancement moves first, in [E/2, E) the baseline does. Moves are sampled
 from π for the first T′ plies of a game and are argmax π after; the stored target is π while
 sampling and the one-hot move after, as in AlphaZero General. A stored position's value
-target z is the game's final result for the player to move in it.
+target z is the game's final result for the player to move in it; with `value_mix` λ > 0 (a
+departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's root search value.
 
 The games are played by the one game loop, `warmjax.search.match.play_out`. When one player
 plays every game, it searches the whole batch (under `lax.cond`, only when some game needs
