@@ -5,18 +5,34 @@ Matrix products run at `highest` precision in the tests: on a GPU, JAX's default
 float32 matmuls use TF32 (about 1e-3 relative error), which the comparisons with the
 float64 reference search and other hand computations would read as a bug. On a CPU the
 setting changes nothing.
+
+Every process of the session, the command-line runs the tests start included, shares one
+JAX persistent compilation cache (`JAX_COMPILATION_CACHE_DIR`, removed at the end), so a
+program that several tests compile, such as the smoke run's iteration, compiles once.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
-import jax
-import pytest
+# Before JAX is imported, so that its configuration reads it; subprocesses inherit it.
+os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", tempfile.mkdtemp(prefix="warmjax-tests-jax-"))
+
+import jax  # noqa: E402
+import pytest  # noqa: E402
 
 jax.config.update("jax_default_matmul_precision", "highest")
 
-from .helpers import write_tiny_run
+from .helpers import TEST_CACHE, write_tiny_run  # noqa: E402
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Removes the session's compilation cache if this session made it."""
+    if Path(TEST_CACHE).name.startswith("warmjax-tests-jax-"):
+        shutil.rmtree(TEST_CACHE, ignore_errors=True)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ tiny run folder."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import jax
@@ -18,8 +19,14 @@ from warmjax.train.network_io import save_network
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# A three-iteration smoke run of adaptive Connect Four.
-SMOKE = ["+experiment=adaptive_c4", "profile=smoke", "train.iterations=3", "tensorboard=false"]
+# The test session's persistent compilation cache (tests/conftest.py sets it).
+TEST_CACHE = os.environ["JAX_COMPILATION_CACHE_DIR"]
+
+# A three-iteration smoke run of adaptive Connect Four. Without per-stage times its compiled
+# iteration has no host callbacks, so it goes to the session's compilation cache and every
+# test that runs it, in this process or a command, compiles it once.
+SMOKE = ["+experiment=adaptive_c4", "profile=smoke", "train.iterations=3", "tensorboard=false",
+         "stage_times=false", f"compilation_cache={TEST_CACHE}"]
 
 
 def compose_config(overrides, run_dir) -> RunConfig:

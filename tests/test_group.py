@@ -1,4 +1,5 @@
-"""Many runs in one compiled program (train/group.py): equal to the lone runs, resume, sharding."""
+"""Many runs in one compiled program (train/group.py): equal to the lone runs, resume, and
+through `hydra/launcher=vmap` with the runs axis sharded over two host devices."""
 
 from __future__ import annotations
 
@@ -16,12 +17,12 @@ from warmjax.train import group, run_folder
 from warmjax.train.config import ConfigError
 from warmjax.train.loop import train
 
-from .helpers import ROOT, compose_config
+from .helpers import ROOT, TEST_CACHE, compose_config
 
-# No stage times, so that JAX's persistent cache (shared by the module's runs) holds the
-# compiled iterations: each program compiles once for all the tests here.
+# No stage times, so that the session's persistent compilation cache holds the compiled
+# iterations: each program compiles once for all the tests here.
 FIXED = ["+experiment=fixed_c4", "profile=smoke", "train.iterations=2", "tensorboard=false",
-         "oracle.positions=16", "stage_times=false"]
+         "oracle.positions=16", "stage_times=false", f"compilation_cache={TEST_CACHE}"]
 # The two runs differ in both traced settings: the seed and I′.
 SETTINGS = [(0, 1), (1, 2)]
 # Metrics a group computes with other XLA batching than a lone run: float sums may differ in
@@ -29,15 +30,10 @@ SETTINGS = [(0, 1), (1, 2)]
 FLOAT_KEYS = ("loss_value", "loss_policy", "r_balance", "weight")
 
 
-def configs(root, cache):
-    return [compose_config([*FIXED, f"seed={seed}", f"warmstart.iprime={iprime}",
-                            f"compilation_cache={cache}"], root / f"seed{seed}_i{iprime}")
+def configs(root):
+    return [compose_config([*FIXED, f"seed={seed}", f"warmstart.iprime={iprime}"],
+                           root / f"seed{seed}_i{iprime}")
             for seed, iprime in SETTINGS]
-
-
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("jax_cache")
 
 
 def rows(run_dir):
@@ -57,11 +53,11 @@ def assert_same_metrics(a, b):
 
 
 @pytest.fixture(scope="module")
-def lone_and_group(tmp_path_factory, cache):
+def lone_and_group(tmp_path_factory):
     root = tmp_path_factory.mktemp("group")
-    lone = configs(root / "lone", cache)
+    lone = configs(root / "lone")
     lone_states = [train(c, log=lambda _: None) for c in lone]
-    together = configs(root / "together", cache)
+    together = configs(root / "together")
     group_states = group.train_group(together, log=lambda _: None)
     return lone, lone_states, together, group_states
 
@@ -88,9 +84,9 @@ def test_group_runs_as_the_lone_runs(lone_and_group):
     assert [r["warmstart_active"] for r in second] == [True, True]
 
 
-def test_group_resumes_from_the_common_iteration(lone_and_group, cache, tmp_path):
+def test_group_resumes_from_the_common_iteration(lone_and_group, tmp_path):
     _, _, together, _ = lone_and_group
-    runs = configs(tmp_path, cache)
+    runs = configs(tmp_path)
     group.train_group(runs, log=lambda _: None, stop_after=1)
     # A kill between two runs' writes: run 0 went on alone to iteration 2.
     train(runs[0], log=lambda _: None)
@@ -103,7 +99,7 @@ def test_group_resumes_from_the_common_iteration(lone_and_group, cache, tmp_path
 
 
 def test_groups_split_by_program_and_size(tmp_path):
-    runs = configs(tmp_path, tmp_path / "cache")
+    runs = configs(tmp_path)
     other = dataclasses.replace(runs[0], run_dir=str(tmp_path / "x"),
                                 search=dataclasses.replace(runs[0].search, simulations=5))
     assert group.groups([runs[0], other, runs[1]], max_runs=8) == [[0, 2], [1]]
@@ -114,45 +110,24 @@ def test_groups_split_by_program_and_size(tmp_path):
         group.train_group([runs[0], runs[0]])
 
 
-SHARDED = """
-import json, sys
-import jax
-from warmjax.train import group, run_folder
-from tests.helpers import compose_config
-assert jax.device_count() == 2, jax.devices()
-assert group.runs_sharding(2) is not None
-root = sys.argv[1]
-runs = [compose_config({fixed!r} + [f"seed={{s}}", f"warmstart.iprime={{i}}"], f"{{root}}/seed{{s}}_i{{i}}")
-        for s, i in {settings!r}]
-group.train_group(runs, log=print)
-"""
-
-
-def test_runs_axis_sharded_over_two_host_devices(lone_and_group, tmp_path):
+def test_vmap_launcher_sweep_sharded_and_resumed(lone_and_group, tmp_path):
+    # `hydra/launcher=vmap` on a machine with two devices: the 4-job sweep is one group, its
+    # runs axis sharded over both, each job in its own folder with the lone run's metrics.
     lone, _, _, _ = lone_and_group
-    script = SHARDED.format(fixed=FIXED, settings=SETTINGS)
+    cmd = [sys.executable, "-m", "warmjax.run", "-m", *FIXED, "seed=0,1", "warmstart.iprime=1,2",
+           "hydra/launcher=vmap", f"run_root={tmp_path}"]
     env = dict(os.environ, JAX_PLATFORMS="cpu",
-               XLA_FLAGS="--xla_force_host_platform_device_count=2",
-               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "sharded over 2 devices" in done.stdout
-    for (seed, iprime), reference in zip(SETTINGS, lone):
-        assert_same_metrics(rows(tmp_path / f"seed{seed}_i{iprime}"), rows(reference.run_dir))
-
-
-def test_vmap_launcher_sweep_and_resume(lone_and_group, cache, tmp_path):
-    # `hydra/launcher=vmap`: a 2-job sweep becomes one group, each job in its own folder.
-    lone, _, _, _ = lone_and_group
-    cmd = [sys.executable, "-m", "warmjax.run", "-m", *FIXED, "seed=0,1", "warmstart.iprime=1",
-           "hydra/launcher=vmap", f"run_root={tmp_path}", f"compilation_cache={cache}"]
-    env = dict(os.environ, JAX_PLATFORMS="cpu")
+               XLA_FLAGS="--xla_force_host_platform_device_count=2")
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "group of 2 runs" in done.stdout and "compiled the iteration of 2 runs" in done.stdout
-    folders = sorted(p for p in (tmp_path / "fixed_c4").iterdir() if p.is_dir())
-    assert len(folders) == 2 and "seed=0" in folders[0].name
-    assert_same_metrics(rows(folders[0]), rows(lone[0].run_dir))  # seed 0, I′ = 1
+    assert "group of 4 runs" in done.stdout
+    assert "compiled the iteration of 4 runs" in done.stdout
+    assert "sharded over 2 devices" in done.stdout
+    folders = [p for p in (tmp_path / "fixed_c4").iterdir() if p.is_dir()]
+    assert len(folders) == 4
+    for (seed, iprime), reference in zip(SETTINGS, lone):
+        [folder] = [p for p in folders if f"seed={seed}," in p.name
+                    and p.name.endswith(f"warmstart.iprime={iprime}")]
+        assert_same_metrics(rows(folder), rows(reference.run_dir))
     again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0 and "complete (2 iterations)" in again.stdout

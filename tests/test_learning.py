@@ -16,6 +16,7 @@ from hydra import compose, initialize_config_dir
 from warmjax.evaluate.match import make_match
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.search import make_player
+from warmjax.train import run_folder
 from warmjax.train.loop import train
 
 SHORT = ["+experiment=adaptive_c4", "profile=quick", "tensorboard=false",
@@ -63,3 +64,15 @@ def test_trained_agent_moves_closer_to_perfect_play(trained):
     after = jax.device_get(oracle(state.params, key, trainer.oracle_states))
     assert after["oracle_optimal"] >= before["oracle_optimal"] + 0.10, (before, after)
     assert after["oracle_policy"] >= before["oracle_policy"] + 0.10, (before, after)
+
+
+def test_the_run_times_its_stages(trained):
+    # This run keeps the default `stage_times=true` (the smoke runs of other tests turn it
+    # off): each iteration's row holds the wall seconds of its stages, which add up to no
+    # more than the whole iteration.
+    trainer, _ = trained
+    rows = run_folder.read_metrics(trainer.config.run_dir)
+    assert len(rows) == trainer.config.train.iterations
+    for row in rows:
+        stages = [row[f"seconds_{s}"] for s in ("selfplay", "train", "arena")]
+        assert all(s >= 0 for s in stages) and sum(stages) <= row["seconds_total"] + 1e-3

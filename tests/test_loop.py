@@ -46,7 +46,8 @@ def test_run_writes_its_outputs(reference_run):
                 "examples"):
         assert key in rows[0]
     raw = json.loads((run_dir / "metrics.jsonl").read_text().splitlines()[0])
-    assert {"seconds_selfplay", "seconds_train", "seconds_arena"} <= set(raw)
+    # SMOKE turns the per-stage times off (test_learning.py checks them on).
+    assert "seconds_total" in raw and "seconds_selfplay" not in raw
     assert (run_dir / "config.yaml").exists() and (run_dir / "network.json").exists()
     names = sorted(p.name for p in (run_dir / "checkpoints").iterdir())
     assert "best.msgpack" in names and "state_000003.ckpt" in names
