@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -11,13 +12,14 @@ import time
 from pathlib import Path
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
 from warmjax.train.config import ConfigError
 from warmjax.train.loop import train
 
-from .helpers import ROOT, SMOKE, compose_config
+from .helpers import ROOT, SMOKE, TEST_CACHE, compose_config
 
 
 def read_metrics(run_dir):
@@ -101,3 +103,36 @@ def test_corrupt_checkpoint_falls_back(reference_run, tmp_path):
     assert read_metrics(run_dir) == read_metrics(ref_dir)
     for a, b in zip(params_of(state), params_of(ref_state)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_compilation_cache_folder(tmp_path, monkeypatch):
+    from jax.experimental.compilation_cache import compilation_cache
+
+    from warmjax.train.loop import use_compilation_cache
+
+    run_dir = tmp_path / "runs" / "one"
+    config = compose_config(["+experiment=adaptive_c4", "profile=smoke"], run_dir)
+    assert config.compilation_cache == "auto"
+
+    def cached_in(setting, size):
+        """The cache folder after `use_compilation_cache(setting)` and one compilation."""
+        use_compilation_cache(dataclasses.replace(config, compilation_cache=setting), run_dir)
+        jax.jit(lambda x: jnp.sin(x) @ x).lower(jnp.ones((size, size))).compile()
+        return Path(jax.config.jax_compilation_cache_dir)
+
+    least = jax.config.jax_persistent_cache_min_compile_time_secs
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    try:
+        # JAX_COMPILATION_CACHE_DIR (set for the test session) wins over "auto"'s default.
+        assert cached_in("auto", 2) == Path(TEST_CACHE)
+        monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR")
+        beside = cached_in("auto", 3)
+        assert beside == tmp_path / "runs" / ".jax_cache" and any(beside.iterdir())
+        # An explicit folder takes over although this process has compiled with others.
+        mine = cached_in(str(tmp_path / "mine"), 4)
+        assert mine == tmp_path / "mine" and any(mine.iterdir())
+        assert cached_in(None, 5) == mine  # None leaves JAX's setting as it is
+    finally:
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", least)
+        jax.config.update("jax_compilation_cache_dir", TEST_CACHE)
+        compilation_cache.reset_cache()

@@ -102,7 +102,8 @@ class RunConfig:
     keep_checkpoints: int = 3
     tensorboard: bool = True
     # JAX's persistent compilation cache: "auto" is `.jax_cache` beside the run folder (so a
-    # rerun or a resume does not compile again), None turns it off, anything else is a path.
+    # rerun or a resume does not compile again), or JAX_COMPILATION_CACHE_DIR where that is
+    # set; None leaves JAX's own setting (off unless that variable is set); else a path.
     compilation_cache: str | None = "auto"
     # Per-stage seconds in the metrics (host callbacks, which keep JAX from caching the
     # compiled iteration; false: only seconds_total, and the iteration is cached).

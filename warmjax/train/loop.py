@@ -21,12 +21,14 @@ with the same metrics (wall times aside) and the same parameters as an uninterru
 from __future__ import annotations
 
 import math
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 import jax
 import numpy as np
+from jax.experimental.compilation_cache import compilation_cache
 
 from warmjax.train import run_folder
 from warmjax.train.checkpoint import CheckpointDir
@@ -100,13 +102,24 @@ def progress_line(row: dict, total: int, config: RunConfig) -> str:
 
 
 def use_compilation_cache(config: RunConfig, run_dir: Path) -> None:
-    """Points JAX's persistent compilation cache at `config.compilation_cache`."""
+    """Points JAX's persistent compilation cache at `config.compilation_cache`.
+
+    "auto" is the folder in `JAX_COMPILATION_CACHE_DIR` where that is set, else `.jax_cache`
+    beside the run folder; None leaves JAX's own setting. JAX opens its cache once per
+    process, at the first compilation, so a new folder also reopens it: the folder takes
+    effect even after other programs of this process were compiled.
+    """
     if config.compilation_cache is None:
         return
-    path = (run_dir.resolve().parent / ".jax_cache" if config.compilation_cache == "auto"
-            else Path(config.compilation_cache))
+    if config.compilation_cache == "auto":
+        path = Path(os.environ.get("JAX_COMPILATION_CACHE_DIR")
+                    or run_dir.resolve().parent / ".jax_cache")
+    else:
+        path = Path(config.compilation_cache)
     path.mkdir(parents=True, exist_ok=True)
-    jax.config.update("jax_compilation_cache_dir", str(path))
+    if jax.config.jax_compilation_cache_dir != str(path):
+        jax.config.update("jax_compilation_cache_dir", str(path))
+        compilation_cache.reset_cache()
 
 
 class RunOutputs:
