@@ -19,7 +19,8 @@ import tempfile
 from pathlib import Path
 
 # Before JAX is imported, so that its configuration reads it; subprocesses inherit it.
-os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", tempfile.mkdtemp(prefix="warmjax-tests-jax-"))
+if not os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="warmjax-tests-jax-")
 
 import jax  # noqa: E402
 import pytest  # noqa: E402
