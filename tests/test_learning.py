@@ -17,6 +17,7 @@ from warmjax.evaluate.match import make_match
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.search import make_player
 from warmjax.train import run_folder
+from warmjax.train.iteration import STAGES
 from warmjax.train.loop import train
 
 SHORT = ["+experiment=adaptive_c4", "profile=quick", "tensorboard=false",
@@ -74,5 +75,5 @@ def test_the_run_times_its_stages(trained):
     rows = run_folder.read_metrics(trainer.config.run_dir)
     assert len(rows) == trainer.config.train.iterations
     for row in rows:
-        stages = [row[f"seconds_{s}"] for s in ("selfplay", "train", "arena")]
+        stages = [row[f"seconds_{s}"] for s in STAGES]
         assert all(s >= 0 for s in stages) and sum(stages) <= row["seconds_total"] + 1e-3
