@@ -20,13 +20,13 @@ from hydra import compose, initialize_config_dir
 from hydra.errors import HydraException
 
 from warmjax import headtohead, orientation
+from warmjax.cli import CONF_DIR
 from warmjax.evaluate.experiment_cli import config_from_dict
 from warmjax.evaluate.match import chunking
 from warmjax.headtohead import HeadToHeadConfig
 from warmjax.orientation import OrientationConfig
 from warmjax.search.variants import ENHANCEMENTS
 
-CONF_DIR = str(pathlib.Path(__file__).resolve().parents[1] / "conf")
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 

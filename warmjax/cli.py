@@ -14,7 +14,8 @@ import re
 import sys
 from typing import NoReturn
 
-CONF_DIR = str(pathlib.Path(__file__).resolve().parent.parent / "conf")
+# The Hydra configuration groups ship inside the package, so an installed wheel has them.
+CONF_DIR = str(pathlib.Path(__file__).resolve().parent / "conf")
 USER_ERROR = 2
 
 

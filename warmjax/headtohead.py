@@ -207,7 +207,7 @@ def describe(config: HeadToHeadConfig, payload: dict, board: str) -> tuple[str, 
             markdown_scores(payload["results"], BASELINE))
 
 
-@hydra.main(version_base="1.3", config_path="../conf", config_name="headtohead")
+@hydra.main(version_base="1.3", config_path=cli.CONF_DIR, config_name="headtohead")
 def main(cfg: DictConfig) -> None:
     common.run_command(HeadToHeadConfig, cfg, "headtohead", run, describe)
 

@@ -239,7 +239,7 @@ def describe(config: OrientationConfig, payload: dict, board: str) -> tuple[str,
             markdown_matrix(payload["players"], payload["matrix"]))
 
 
-@hydra.main(version_base="1.3", config_path="../conf", config_name="orientation")
+@hydra.main(version_base="1.3", config_path=cli.CONF_DIR, config_name="orientation")
 def main(cfg: DictConfig) -> None:
     run_command(OrientationConfig, cfg, "orientation", run, describe)
 

@@ -1,0 +1,71 @@
+"""A trained agent from its run folder: the one loader of every evaluation command.
+
+`load_agent(run_dir, **search_overrides)` reads the run (typed, `run_folder.read_run`), its
+final network (`network_io`) and builds the player that the run's network plays: baseline
+MCTS with the run's own search settings (its departures from the papers and tree reuse
+included) without self-play's root noise, changed by `search_overrides` (`SearchConfig`
+fields such as `simulations=200, temperature_moves=0`). versus, the oracle, play and
+tournaments all start here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from warmjax.search.config import SearchConfig
+from warmjax.search.players import Player, make_player, uses_network
+from warmjax.train.run_folder import Run, read_run
+
+
+@dataclasses.dataclass(frozen=True)
+class Agent:
+    """A run's final network and the player that plays it.
+
+    Attributes:
+      run: the typed run (folder, config, variant, metrics).
+      env: the game, as the network was trained on it.
+      network: the Flax network (`nets.Network`).
+      variables: its trained variables.
+      player: the search that plays the network (`player.config` is its `SearchConfig`).
+    """
+
+    run: Run
+    env: Any
+    network: Any
+    variables: Any
+    player: Player
+
+    @property
+    def search(self) -> SearchConfig:
+        return self.player.config
+
+    def untrained_variables(self, key) -> Any:
+        """Fresh variables of the same architecture (an untrained opponent)."""
+        return self.network.init(key)
+
+
+def load_agent(run_dir: Path | str, player: str = "mcts", **search_overrides: Any) -> Agent:
+    """Loads the run folder's agent.
+
+    Args:
+      run_dir: a run folder with a final network.
+      player: the search variant that plays the network (default the baseline MCTS);
+        a network-free player ignores the network and the run's search settings but m.
+      **search_overrides: `SearchConfig` fields that replace the run's (None: keep).
+
+    Raises:
+      ValueError: not a run folder, a corrupt config, metrics or network file, an unknown
+        player or search setting, each named.
+    """
+    run = read_run(run_dir)
+    env, network, variables = run.network()
+    overrides = {k: v for k, v in search_overrides.items() if v is not None}
+    if uses_network(player):
+        search, apply = run.search(), network.apply
+    else:
+        # A network-free player plays its own defaults at the run's m (unless overridden).
+        search, apply = SearchConfig(simulations=run.search().simulations), None
+    return Agent(run, env, network, variables,
+                 make_player(player, env, apply, search, **overrides))

@@ -1,0 +1,127 @@
+"""One iteration's metrics: the typed row of `metrics.jsonl`.
+
+`MetricRow`'s fields are the JSON keys, so a row is written in one place (`to_json`, by the
+training loop through `run_folder.append_metrics`) and read in one place (`from_json`, by
+`run_folder.read_run`). Everything downstream — progress lines, TensorBoard, tables, plots,
+study reports — reads the attributes.
+
+The iteration's own metrics (`Trainer.iteration`) are always there; the wall times of the
+stages are there when the run logged them (`stage_times`), and the perfect-play probe's
+rates on the iterations that ran it (`oracle.every`). A row that lacks one of those has
+None there, and `to_json` leaves it out, so the file keeps the keys the run wrote.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import typing
+from typing import Any, ClassVar
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class MetricRow:
+    """The metrics of one finished iteration (method.md §5–§9)."""
+
+    iteration: int  # 1-based
+    warmstart_active: bool  # self-play used the enhancement (fixed: i ≤ I′; adaptive: not yet switched)
+    weight: float  # w of WRo/WRoRa in this iteration (method.md §3)
+    switched: bool  # adaptive: the switch has happened (at this iteration or before)
+    switch_iteration: int  # adaptive: the iteration whose balance caused it; −1 if none
+    r_balance: float  # adaptive: Σ results of the baseline side in self-play (0 otherwise)
+    arena_wins: int  # candidate's wins against the best network
+    arena_draws: int
+    arena_losses: int
+    accepted: bool  # the candidate became the best network
+    loss_value: float  # mean over the iteration's training steps
+    loss_policy: float
+    train_steps: int
+    examples: int  # in the replay buffer after self-play
+    new_examples: int  # this iteration's, symmetries included
+    selfplay_mean_plies: float
+    seconds_selfplay: float | None = None  # per-stage wall times (`stage_times`)
+    seconds_train: float | None = None
+    seconds_arena: float | None = None
+    seconds_total: float | None = None  # the iteration's wall time
+    oracle_optimal: float | None = None  # perfect-play probe: the search's optimal-move rate
+    oracle_policy: float | None = None  # and the policy head's
+    seconds_oracle: float | None = None
+
+    # The device metrics `Trainer.iteration` returns (the fields without a default).
+    DEVICE: ClassVar[tuple[str, ...]]
+
+    @classmethod
+    def from_device(cls, metrics: dict[str, Any], **host: float | None) -> "MetricRow":
+        """A row from the iteration's fetched device scalars and host-side values (times,
+        the probe's rates)."""
+        values = {name: _plain(value) for name, value in metrics.items()}
+        values.update({name: None if v is None else _plain(v) for name, v in host.items()})
+        return cls(**values)
+
+    def with_values(self, **values: Any) -> "MetricRow":
+        """The row with more host-side values (e.g. the probe's rates, fetched scalars)."""
+        return dataclasses.replace(self, **{k: None if v is None else _plain(v)
+                                            for k, v in values.items()})
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of `metrics.jsonl` (the fields that are set)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if getattr(self, f.name) is not None}
+
+    @classmethod
+    def from_json(cls, raw: Any, where: str = "a metrics row") -> "MetricRow":
+        """A row from its JSON object.
+
+        Raises:
+          ValueError: not an object, an unknown or missing key, or a value of the wrong
+            type, naming `where` (e.g. `metrics.jsonl:3`).
+        """
+        if not isinstance(raw, dict):
+            raise ValueError(f"{where} is not a JSON object")
+        hints = typing.get_type_hints(cls)
+        names = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(raw) - set(names))
+        if unknown:
+            raise ValueError(f"{where} has unknown metric(s) {', '.join(unknown)}")
+        missing = [name for name in cls.DEVICE if name not in raw]
+        if missing:
+            raise ValueError(f"{where} lacks {', '.join(missing)}")
+        values = {}
+        for name, value in raw.items():
+            kind = typing.get_args(hints[name])[0] if typing.get_args(hints[name]) else hints[name]
+            if value is None and name not in cls.DEVICE:
+                values[name] = None
+            elif kind is bool and isinstance(value, bool):
+                values[name] = value
+            elif kind is int and isinstance(value, int) and not isinstance(value, bool):
+                values[name] = value
+            elif kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+                values[name] = float(value)
+            else:
+                raise ValueError(f"{where}: {name} must be {kind.__name__}, got {value!r}")
+        return cls(**values)
+
+    @property
+    def finite_scalars(self) -> dict[str, float]:
+        """Every set, finite value but the iteration, as floats (for TensorBoard)."""
+        out = {}
+        for name, value in self.to_json().items():
+            if name != "iteration" and math.isfinite(float(value)):
+                out[name] = float(value)
+        return out
+
+
+MetricRow.DEVICE = tuple(f.name for f in dataclasses.fields(MetricRow)
+                         if f.default is dataclasses.MISSING)
+
+
+def _plain(value: Any) -> bool | int | float:
+    """A fetched scalar (numpy or Python) as a plain Python value of its kind."""
+    value = np.asarray(value)
+    if value.dtype == bool:
+        return bool(value)
+    if np.issubdtype(value.dtype, np.integer):
+        return int(value)
+    return float(value)

@@ -1,0 +1,125 @@
+"""What a run is, in the terms of the papers: its game, warm start, departures and seed.
+
+`RunVariant.of(config)` derives it from a `RunConfig`, once; `label()` is the one name of a
+variant that progress lines, tables, plots, tournaments and Elo files print ("Baseline",
+"Rollout I′=3", "WRoRa adaptive", with "+ fpu, noise" for departures from the papers and
+" s2" for a seed where asked). `arm()` drops the seed: the runs of one arm are its seeds.
+
+The departures are the config fields marked `departure` in their dataclass field's metadata
+(`DEPARTURE`), whose value differs from the papers' (the field's default): a new departure
+needs only that mark.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from warmjax.search.variants import ENHANCEMENTS
+
+ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
+                     "wrora": "WRoRa"}
+GAME_NAMES = {"othello": "Othello", "connect_four": "Connect Four", "gobang": "Gobang"}
+MODE_ORDER = {"none": 0, "fixed": 1, "adaptive": 2}
+
+
+def departure(tag: str) -> dict[str, str]:
+    """The field metadata that marks a setting as a named departure from the papers."""
+    return {"departure": tag}
+
+
+def departures_of(section: Any) -> tuple[str, ...]:
+    """The tags of the departures switched on in a config dataclass, nested sections
+    included (a departure is on where its value differs from the field's default)."""
+    tags = []
+    for field in dataclasses.fields(section):
+        value = getattr(section, field.name)
+        if dataclasses.is_dataclass(value):
+            tags += departures_of(value)
+        elif "departure" in field.metadata and value != field.default:
+            tags.append(field.metadata["departure"])
+    return tuple(tags)
+
+
+def enhancement_name(enhancement: str | None) -> str:
+    """`Rollout`, `RoRa`, …, or `Baseline` for None."""
+    if enhancement is None:
+        return "Baseline"
+    return ENHANCEMENT_NAMES.get(enhancement, enhancement)
+
+
+def game_name(game: str) -> str:
+    return GAME_NAMES.get(game, game)
+
+
+@dataclasses.dataclass(frozen=True)
+class RunVariant:
+    """A run's identity for comparisons.
+
+    Attributes:
+      game: the game's name (`connect_four`, …).
+      mode: `none` (the Baseline), `fixed` or `adaptive` warm start.
+      enhancement: the warm-start enhancement; None for the Baseline.
+      iprime: I′ of the fixed mode; None otherwise.
+      departures: tags of the departures from the papers that the run switches on.
+      seed: the run's seed; None for an arm (all its seeds).
+    """
+
+    game: str
+    mode: str = "none"
+    enhancement: str | None = None
+    iprime: int | None = None
+    departures: tuple[str, ...] = ()
+    seed: int | None = None
+
+    @classmethod
+    def of(cls, config: Any) -> "RunVariant":
+        """The variant of a `RunConfig`."""
+        ws = config.warmstart
+        return cls(game=config.game.name, mode=ws.mode,
+                   enhancement=None if ws.mode == "none" else ws.enhancement,
+                   iprime=ws.iprime if ws.mode == "fixed" else None,
+                   departures=departures_of(config), seed=config.seed)
+
+    @classmethod
+    def from_info(cls, info: dict) -> "RunVariant":
+        """The variant of a tournament player's description (`players.json`; older files
+        have no departures)."""
+        mode = info.get("mode", "none")
+        return cls(game=info.get("game", ""), mode=mode,
+                   enhancement=info.get("enhancement") if mode != "none" else None,
+                   iprime=info.get("iprime") if mode == "fixed" else None,
+                   departures=tuple(info.get("departures") or ()), seed=info.get("seed"))
+
+    def arm(self) -> "RunVariant":
+        """The variant without its seed."""
+        return dataclasses.replace(self, seed=None)
+
+    @property
+    def is_baseline(self) -> bool:
+        return self.mode == "none"
+
+    def label(self, seed: bool = False) -> str:
+        """The variant's one name: `Baseline`, `Rollout I′=3`, `WRoRa adaptive`; departures
+        after a `+`, the seed (if asked and known) last: `Baseline + fpu, noise s0`."""
+        if self.mode == "none":
+            text = "Baseline"
+        elif self.mode == "fixed":
+            text = f"{enhancement_name(self.enhancement)} I′={self.iprime}"
+        else:
+            text = f"{enhancement_name(self.enhancement)} {self.mode}"
+        if self.departures:
+            text += " + " + ", ".join(self.departures)
+        if seed and self.seed is not None:
+            text += f" s{self.seed}"
+        return text
+
+    def order(self) -> tuple:
+        """A sort key: game, then the Baseline, then by enhancement (fixed by I′, then
+        adaptive), departures after the papers' algorithm, then the seed."""
+        enhancement = (ENHANCEMENTS.index(self.enhancement) if self.enhancement in ENHANCEMENTS
+                       else len(ENHANCEMENTS))
+        games = list(GAME_NAMES)
+        return (games.index(self.game) if self.game in games else len(games), self.game,
+                self.mode != "none", enhancement, MODE_ORDER.get(self.mode, 3),
+                self.iprime or 0, self.departures, -1 if self.seed is None else self.seed)
