@@ -30,9 +30,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from warmjax.search.leaf import Inputs
 from warmjax.train.buffer import ReplayBuffer
-from warmjax.train.config import RunConfig
 from warmjax.train.iteration import Trainer
+from warmjax.train.run_config import RunConfig
 from warmjax.train.warmstart import BASELINE
 
 AZG_SECONDS = {"azg64": 15 * 60, "azg512": 150 * 60}
@@ -85,8 +86,8 @@ def bench(preset: str, train_steps: int) -> dict:
 
     selfplay = jax.jit(trainer.selfplay)
     key = jax.random.PRNGKey(1)
-    jax.block_until_ready(selfplay(params, key, BASELINE, 0.0))  # compile
-    games, t_selfplay = timed(selfplay, params, jax.random.PRNGKey(2), BASELINE, 0.0)
+    jax.block_until_ready(selfplay(Inputs(params, 0.0), key, BASELINE))  # compile
+    games, t_selfplay = timed(selfplay, Inputs(params, 0.0), jax.random.PRNGKey(2), BASELINE)
     slot = trainer.examples(games)
     full_buffer = int(slot.valid.sum()) * config.train.replay_iterations
     # Time `train_steps` minibatches: a buffer with exactly that many minibatches, 1 epoch.

@@ -23,7 +23,8 @@ import jax.numpy as jnp
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import match
-from warmjax.search.players import make_player
+from warmjax.search.leaf import Inputs
+from warmjax.search.players import Move, make_player
 from warmjax.train.selfplay import make_selfplay
 from warmjax.train.warmstart import BASELINE, ENHANCED_VS_BASELINE
 
@@ -41,13 +42,13 @@ def whole_batch_reference(env, baseline, enhancement, num_games):
 
         def move(self, key, states, ply, memories):
             key, k_enh, k_base = jax.random.split(key, 3)
-            enh_a, enh_p = enhancement(self.params, k_enh, states)
-            base_a, base_p = baseline(self.params, k_base, states)
+            enh_a, enh_p, _, _ = enhancement(self.params, k_enh, states)
+            base_a, base_p, _, _ = baseline(self.params, k_base, states)
             use_enh = (ply % 2 == 0) == first_half
             action = jnp.where(use_enh, enh_a, base_a)
             policy = jnp.where(use_enh[:, None], enh_p, base_p)
             value = jnp.zeros(action.shape, jnp.float32)  # not compared
-            return key, action, policy, value, ~states.terminated, memories
+            return key, Move(action, policy, value, memories), ~states.terminated
 
         def follow(self, memories, action):
             return memories
@@ -89,9 +90,9 @@ def main(argv=None):
     key = jax.random.PRNGKey(1)
 
     versus, alone = jnp.int32(ENHANCED_VS_BASELINE), jnp.int32(BASELINE)  # traced, as in training
-    sides = timed(selfplay, params, key, versus, 0.5, repeats=args.repeats)
+    sides = timed(selfplay, Inputs(params, 0.5), key, versus, repeats=args.repeats)
     both = timed(reference, params, key, repeats=args.repeats)
-    base = timed(selfplay, params, key, alone, 0.5, repeats=args.repeats)
+    base = timed(selfplay, Inputs(params, 0.5), key, alone, repeats=args.repeats)
     print(f"{args.game}, E = {args.games} games, m = {args.simulations}, {args.enhancement} vs "
           f"mcts, network '{args.preset}', {jax.devices()[0].platform}")
     print("| self-play | seconds per call | vs whole-batch reference |\n|---|---:|---:|")

@@ -29,6 +29,7 @@ import dataclasses
 import jax
 from iteration_time import paper_config, step_buffer, timed
 
+from warmjax.search.leaf import Inputs
 from warmjax.train.group import stack
 from warmjax.train.iteration import Trainer
 from warmjax.train.update import make_update
@@ -55,10 +56,10 @@ def bench(config, runs: int, train_steps: int) -> dict:
     params = stack([trainer.init_state(seed).params for seed in range(runs)])
     keys = jax.random.split(jax.random.PRNGKey(1), runs)
 
-    selfplay = jax.jit(jax.vmap(trainer.selfplay, in_axes=(0, 0, None, None)))
-    jax.block_until_ready(selfplay(params, keys, BASELINE, 0.0))  # compile
-    games, t_selfplay = timed(selfplay, params, jax.random.split(jax.random.PRNGKey(2), runs),
-                              BASELINE, 0.0)
+    selfplay = jax.jit(jax.vmap(trainer.selfplay, in_axes=(Inputs(0, None), 0, None)))
+    jax.block_until_ready(selfplay(Inputs(params, 0.0), keys, BASELINE))  # compile
+    games, t_selfplay = timed(selfplay, Inputs(params, 0.0),
+                              jax.random.split(jax.random.PRNGKey(2), runs), BASELINE)
     first = jax.tree_util.tree_map(lambda x: x[0], games)
     total_steps, one = step_buffer(config, trainer.examples(first), train_steps)
     buffers = stack([one] * runs)

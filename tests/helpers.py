@@ -13,7 +13,8 @@ from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.train import run_folder
-from warmjax.train.config import GameConfig, ModelConfig, RunConfig, SearchConfig
+from warmjax.train.metrics import MetricRow
+from warmjax.train.run_config import GameConfig, ModelConfig, RunConfig, SearchConfig
 from warmjax.train.network_io import save_network
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +28,15 @@ TEST_CACHE = os.environ["JAX_COMPILATION_CACHE_DIR"]
 # test that runs it, in this process or a command, compiles it once.
 SMOKE = ["+experiment=adaptive_c4", "profile=smoke", "train.iterations=3", "tensorboard=false",
          "stage_times=false", f"compilation_cache={TEST_CACHE}"]
+
+
+def metric_row(**values) -> MetricRow:
+    """A metrics row with neutral values but those given (a fabricated run's history)."""
+    base = dict(iteration=1, warmstart_active=False, weight=0.0, switched=False,
+                switch_iteration=-1, r_balance=0.0, arena_wins=0, arena_draws=0,
+                arena_losses=0, accepted=False, loss_value=0.0, loss_policy=0.0, train_steps=0,
+                examples=0, new_examples=0, selfplay_mean_plies=0.0, seconds_total=0.0)
+    return MetricRow(**{**base, **values})
 
 
 def compose_config(overrides, run_dir) -> RunConfig:
@@ -45,5 +55,5 @@ def write_tiny_run(folder: Path, game: str = "connect_four") -> Path:
                        search=SearchConfig(simulations=4, temperature_moves=15))
     network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8))
     save_network(folder, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
-    run_folder.write_config(folder, config.to_dict())
+    run_folder.write_config(folder, config)
     return folder

@@ -22,10 +22,12 @@ from hydra.errors import HydraException
 from warmjax import headtohead, orientation
 from warmjax.cli import CONF_DIR
 from warmjax.evaluate.experiment_cli import config_from_dict
-from warmjax.evaluate.match import chunking
+from warmjax.evaluate.pair_play import chunking
 from warmjax.headtohead import HeadToHeadConfig
 from warmjax.orientation import OrientationConfig
+from warmjax.search.config import SearchConfig
 from warmjax.search.variants import ENHANCEMENTS
+from warmjax.train.run_config import GameConfig, ModelConfig
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -39,9 +41,10 @@ def hydra_config(name: str, overrides: list[str]):
 def orientation_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("orientation") / "orientation.json"
     cfg = hydra_config("orientation", [
-        "game=connect_four", "games_per_pair=6", "simulations=8", "seed=3", f"out={out}",
+        "game=connect_four", "games_per_pair=6", "search.simulations=8", "seed=3",
+        f"out={out}",
         # 6 games in chunks of at most 4: two calls of 4, two surplus games dropped.
-        "max_batch=4", "rhea_population=2", "fast_compile=true",
+        "max_batch=4", "rhea.population=2", "fast_compile=true",
     ])
     payload = orientation.run(config_from_dict(OrientationConfig, cfg))
     return payload, json.loads(out.read_text())
@@ -50,7 +53,7 @@ def orientation_run(tmp_path_factory):
 @pytest.fixture(scope="module")
 def headtohead_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("headtohead") / "h2h.json"
-    config = HeadToHeadConfig(game="connect_four", games=4, simulations=6, seed=1, out=str(out),
+    config = HeadToHeadConfig(games=4, search=SearchConfig(simulations=6), seed=1, out=str(out),
                               fast_compile=True)
     payload = headtohead.run(config)
     return payload, json.loads(out.read_text())
@@ -77,7 +80,7 @@ def test_orientation_json(orientation_run):
         assert pair["wins"] + pair["draws"] + pair["losses"] == pair["games"] == 6
         assert matrix[i][j] == pytest.approx((pair["wins"] + 0.5 * pair["draws"]) / 6)
         assert 0 < pair["distinct_games"] <= 6
-    assert written["config"]["simulations"] == 8
+    assert written["config"]["search"]["simulations"] == 8
 
 
 def test_orientation_table(orientation_run):
@@ -109,7 +112,7 @@ def test_headtohead_networks_per_pair_make_distinct_games(tmp_path):
     # networks per game pair, the games differ (at m = 4 two pairs may still meet the same
     # game: seed 0 gives 7 distinct of 8).
     def distinct(networks):
-        config = HeadToHeadConfig(game="connect_four", games=8, simulations=4, seed=0,
+        config = HeadToHeadConfig(games=8, search=SearchConfig(simulations=4), seed=0,
                                   enhancements=("rave",), networks=networks,
                                   out=str(tmp_path / f"{networks}.json"), fast_compile=True)
         return headtohead.run(config)["results"][0]["distinct_games"]
@@ -162,14 +165,15 @@ def test_chunking(games, max_batch, expected):
 @pytest.mark.parametrize("overrides,message", [
     (["games_per_pair=3"], "games_per_pair must be a positive even integer"),
     (["games_per_pair=0"], "games_per_pair must be a positive even integer"),
-    (["simulations=0"], "simulations must be a positive integer"),
-    (["simulations=8"], "too few for RHEA"),
+    (["search.simulations=0"], "search.simulations \\(m\\) must be at least 1"),
+    (["search.simulations=8"], "rhea.simulations: a budget of 8 playouts cannot evaluate"),
+    (["rhea.population=0"], "rhea.population must be at least 1"),
     (["games_per_pair=ten"], "games_per_pair must be int"),
     (["players=[random,mcts]"], "unknown player 'mcts'"),
-    (["+game.params.size=3"], "bad settings for connect_four"),
+    (["+game.params.size=3"], "game.params: .*bad settings for connect_four"),
     (["+colour=red"], "unknown setting.*colour"),
-    (["c_puct=-1"], "c_puct must be non-negative"),
-    (["rhea_legal_first=maybe"], "rhea_legal_first must be bool"),
+    (["search.c_puct=-1"], "search.c_puct must be non-negative"),
+    (["rhea.legal_first=maybe"], "rhea.legal_first must be bool"),
 ])
 def test_orientation_rejects(overrides, message):
     with pytest.raises(ValueError, match=message):
@@ -178,12 +182,12 @@ def test_orientation_rejects(overrides, message):
 
 @pytest.mark.parametrize("overrides,message", [
     (["games=5"], "games must be a positive even integer"),
-    (["simulations=0"], "simulations must be a positive integer"),
-    (["model.preset=huge"], "unknown model 'huge'"),
-    (["model.channels=0"], "network sizes must be positive"),
+    (["search.simulations=0"], "search.simulations \\(m\\) must be at least 1"),
+    (["model.preset=huge"], "model.preset: unknown model 'huge'"),
+    (["model.channels=0"], "model.channels and fc: network sizes must be positive"),
     (["enhancements=[rollout,mcts]"], "unknown enhancement 'mcts'"),
     (["networks=one"], "unknown networks 'one'; choose from pair, shared"),
-    (["tie_break=last"], "unknown tie_break 'last'; choose from first, random"),
+    (["search.tie_break=last"], "search.tie_break must be one of first, random"),
 ])
 def test_headtohead_rejects(overrides, message):
     with pytest.raises(ValueError, match=message):
@@ -200,12 +204,13 @@ def test_unknown_group_choice(name, override):
 
 
 def test_dataclass_rejects():
+    # Each section validates itself, wherever it is used.
     with pytest.raises(ValueError, match="unknown game 'chess'"):
-        OrientationConfig(game="chess")
+        OrientationConfig(game=GameConfig("chess"))
     with pytest.raises(ValueError, match="games_per_pair must be a positive even integer"):
         OrientationConfig(games_per_pair=7)
     with pytest.raises(ValueError, match="unknown model 'huge'"):
-        HeadToHeadConfig(model="huge")
+        HeadToHeadConfig(model=ModelConfig("huge"))
     with pytest.raises(ValueError, match="games must be a positive even integer"):
         HeadToHeadConfig(games=1)
 
@@ -213,25 +218,29 @@ def test_dataclass_rejects():
 def test_compose_defaults():
     cfg = hydra_config("orientation", ["game=gobang"])
     config = config_from_dict(OrientationConfig, cfg)
-    assert config.game == "gobang" and config.game_params == {"size": 6, "win_length": 4}
-    assert config.games_per_pair == 500 and config.simulations == 100 and config.seed == 0
+    assert config.game == GameConfig("gobang", {"size": 6, "win_length": 4})
+    assert config.games_per_pair == 500 and config.search.simulations == 100
+    assert config.seed == 0 and config.rhea.simulations is None  # RHEA's budget: the search's m
     assert config.out_path == "orientation_gobang.json"
     assert config.players == ("random", "pure_mcts", "pure_rave", "rhea")
     # The readings the papers leave open: per game, the one closest to their table
     # (docs/results.md §3) unless a setting says otherwise.
-    assert (config.c_puct, config.rave_rollout_moves, config.reuse_tree) == (1.0, True, False)
+    search = config.search
+    assert (search.c_puct, search.rave_rollout_moves, search.reuse_tree) == (1.0, True, False)
+    assert search.temperature_moves == 0
     assert config.reading == {"rave_all_players": False, "rhea_legal_first": True}
     othello = config_from_dict(OrientationConfig, hydra_config("orientation", ["game=othello"]))
     assert othello.reading == {"rave_all_players": True, "rhea_legal_first": False}
     assert not othello.rhea.legal_first
     given = config_from_dict(OrientationConfig, hydra_config(
-        "orientation", ["game=othello", "rhea_legal_first=true"]))
+        "orientation", ["game=othello", "rhea.legal_first=true"]))
     assert given.reading == {"rave_all_players": True, "rhea_legal_first": True}
 
     cfg = hydra_config("headtohead", ["game=othello", "model=azg512"])
     config = config_from_dict(HeadToHeadConfig, cfg)
-    assert config.game == "othello"
-    assert config.model == "azg512" and config.simulations == 100 and config.weight == 0.5
+    assert config.game.name == "othello"
+    assert config.model.preset == "azg512" and config.search.simulations == 100
+    assert config.weight == 0.5 and config.search.temperature_moves == 0
     assert config.out_path == "headtohead_othello.json"
     assert config.enhancements == tuple(ENHANCEMENTS)
 
@@ -242,6 +251,8 @@ def test_compose_defaults():
     ("warmjax.headtohead", ["game=chess"],
      "headtohead: error: Could not find 'game/chess'; choose from connect_four, gobang, othello"),
     ("warmjax.headtohead", ["simulation=3"], "headtohead: error: Could not override 'simulation'"),
+    ("warmjax.headtohead", ["search.simulations=0"],
+     "headtohead: error: search.simulations (m) must be at least 1"),
     ("warmjax.run", ["+experiment=adaptive_c4", "game=chess"],
      "error: Could not find 'game/chess'; choose from"),
     ("warmjax.run", ["+experiment=adaptive_c4", "train.games=3", "hydra.run.dir=here"],
@@ -249,7 +260,11 @@ def test_compose_defaults():
     ("warmjax.tournament", ["no_such_run", "--out", "t"], "tournament: error: no_such_run"),
     ("warmjax.tournament", ["no_such_run"], "error: the following arguments are required: --out"),
     ("warmjax.report", ["--runs", "no_such_run"], "report: error: no_such_run"),
-    ("warmjax.versus", ["no_such/run"], "error: no run folder no_such/run"),
+    ("warmjax.versus", ["no_such/run"], "versus: error: no run folder no_such/run"),
+    ("warmjax.oracle", ["no_such/run"], "oracle: error: no run folder no_such/run"),
+    ("warmjax.play", ["no_such/run"], "play: error: no run folder no_such/run"),
+    ("warmjax.versus", ["r", "--games", "3"], "versus: error: --games must be even"),
+    ("warmjax.labels", ["--count", "0"], "labels: error: --count must be at least 1"),
 ])
 def test_cli_error_exits_cleanly_and_leaves_no_files(tmp_path, module, args, message):
     # Every command reports a user's mistake as one `error:` line and exit status 2.

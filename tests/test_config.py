@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from warmjax.nets import make_network
-from warmjax.train.config import ConfigError, RunConfig
+from warmjax.train.run_config import ConfigError, RunConfig
 
 from .helpers import compose_config
 
@@ -78,9 +78,11 @@ def test_one_converter_types_paths_and_defaults():
         with pytest.raises(ConfigError, match=needle):
             RunConfig.from_dict(raw)
     # The experiment commands go through the same converter, with the same messages.
-    assert from_mapping(OrientationConfig, {"simulations": 40}).simulations == 40
-    with pytest.raises(ConfigError, match="simulations must be int, got 4.5"):
-        from_mapping(OrientationConfig, {"simulations": 4.5})
+    # and the same sections: an orientation's search is a SearchConfig.
+    orientation = from_mapping(OrientationConfig, {"search": {"simulations": 40}})
+    assert type(orientation.search) is SearchConfig and orientation.search.simulations == 40
+    with pytest.raises(ConfigError, match="search.simulations must be int, got 4.5"):
+        from_mapping(OrientationConfig, {"search": {"simulations": 4.5}})
 
 
 def test_temperature_moves_is_held_by_the_players():

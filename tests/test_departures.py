@@ -105,10 +105,10 @@ def test_winning_moves_and_win_check():
     blind = make_player("mcts", C4, peaked_network(5), simulations=1)
     checked = make_player("mcts", C4, peaked_network(5), simulations=1, win_check=True)
     key = jax.random.PRNGKey(0)
-    assert int(blind(None, key, states)[0][0]) == 5
-    action, policy = checked(None, key, states)
+    assert int(blind(None, key, states).action[0]) == 5
+    action, policy, _, _ = checked(None, key, states)
     assert int(action[0]) == 0
-    np.testing.assert_array_equal(np.asarray(policy), np.asarray(blind(None, key, states)[1]))
+    np.testing.assert_array_equal(np.asarray(policy), np.asarray(blind(None, key, states).policy))
     # O to move on the same board: O's column 1 wins for O.
     o_states = jax.tree_util.tree_map(lambda x: x[None], C4.from_ascii(THREATS, "O"))
     np.testing.assert_array_equal(np.asarray(winning_moves(C4, o_states))[0],
@@ -121,7 +121,7 @@ def test_winning_moves_and_win_check():
     ({"dirichlet_alpha": 0.0}, "search.dirichlet_fraction must be in [0, 1]"),
 ])
 def test_bad_departure_settings_are_named(search, message):
-    from warmjax.train.config import ConfigError, RunConfig
+    from warmjax.train.run_config import ConfigError, RunConfig
 
     with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
         RunConfig.from_dict({"search": search})
@@ -144,14 +144,14 @@ def test_paper_profile_keeps_the_papers_search(tmp_path):
 
 
 def test_value_mix_out_of_range_is_named():
-    from warmjax.train.config import ConfigError, RunConfig
+    from warmjax.train.run_config import ConfigError, RunConfig
 
     with pytest.raises(ConfigError, match=r"train.value_mix must be in \[0, 1\], got -0.5"):
         RunConfig.from_dict({"train": {"value_mix": -0.5}})
 
 
 def test_negative_random_opening_is_named():
-    from warmjax.train.config import ConfigError, RunConfig
+    from warmjax.train.run_config import ConfigError, RunConfig
 
     with pytest.raises(ConfigError, match="train.random_opening must be ≥ 0, got -1"):
         RunConfig.from_dict({"train": {"random_opening": -1}})

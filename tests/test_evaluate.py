@@ -28,11 +28,11 @@ from warmjax.evaluate.entrants import (
     load_runs,
     unique_names,
 )
-from warmjax.evaluate.tournament import TournamentConfig, run_tournament
+from warmjax.evaluate.round_robin import TournamentConfig, run_tournament
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.train import run_folder
-from warmjax.train.config import (
+from warmjax.train.run_config import (
     GameConfig,
     ModelConfig,
     RunConfig,
@@ -40,6 +40,10 @@ from warmjax.train.config import (
     WarmstartConfig,
 )
 from warmjax.train.network_io import save_network
+
+from warmjax.train.metrics import MetricRow
+
+from .helpers import metric_row
 
 GAMES = 6  # per pair
 SIMULATIONS = 24
@@ -58,7 +62,7 @@ def fabricate_run(folder: Path, *, game="connect_four", mode="none", enhancement
         experiment_name=f"{ {'none': 'baseline'}.get(mode, mode)}_{short}",
         profile_name=profile, run_dir=str(folder))
     folder.mkdir(parents=True, exist_ok=True)
-    run_folder.write_config(folder, config.to_dict())
+    run_folder.write_config(folder, config)
     if network:
         env = make(game)
         net = make_network(env.num_actions, env.observation_shape, None, channels=8,
@@ -93,12 +97,13 @@ def full(runs, tmp_path_factory):
 
 def test_names_and_mapping(full):
     out, result = full
-    assert result.names == ("baseline_c4/baseline/s0", "fixed_c4/rave/I3/s0",
-                            "adaptive_c4/rollout/adaptive/s1", "random")
+    # Players are named by their runs' variant labels (RunVariant.label) and seeds.
+    assert result.names == ("Baseline s0", "Rave I′=3 s0", "Rollout adaptive s1", "random")
     players = json.loads((out / "players.json").read_text())
     assert players == result.players
-    assert players["fixed_c4/rave/I3/s0"]["run_dir"].endswith("rave_I3_s0")
-    assert players["fixed_c4/rave/I3/s0"]["iprime"] == 3
+    assert players["Rave I′=3 s0"]["run_dir"].endswith("rave_I3_s0")
+    assert players["Rave I′=3 s0"]["iprime"] == 3 and players["Rave I′=3 s0"]["departures"] == []
+    assert players["Rave I′=3 s0"]["label"] == "Rave I′=3"
     assert players["random"] == {"kind": "anchor", "player": "random", "playouts": None}
     settings = json.loads((out / "tournament.json").read_text())["settings"]
     # One common m and T′: the runs' own (they agree).
@@ -272,16 +277,17 @@ def test_unique_names():
 # --- the report --------------------------------------------------------------------------
 
 
-def adaptive_metrics(balances: list[float], switch: int | None, iterations: int) -> list[dict]:
+def adaptive_metrics(balances: list[float], switch: int | None,
+                     iterations: int) -> list[MetricRow]:
     """metrics.jsonl rows of an adaptive run: warm start until `switch` (or throughout)."""
     rows = []
     for it in range(1, iterations + 1):
         active = switch is None or it <= switch
         switched = switch is not None and it >= switch
-        rows.append({"iteration": it, "warmstart_active": active,
-                     "weight": 1.0 / it if active else 0.0, "switched": switched,
-                     "switch_iteration": switch if switched else -1,
-                     "r_balance": balances[it - 1] if active else 0.0, "accepted": True})
+        rows.append(metric_row(iteration=it, warmstart_active=active,
+                               weight=1.0 / it if active else 0.0, switched=switched,
+                               switch_iteration=switch if switched else -1,
+                               r_balance=balances[it - 1] if active else 0.0, accepted=True))
     return rows
 
 
@@ -306,7 +312,7 @@ def adaptive_runs(tmp_path_factory):
 
 
 def test_switch_table(adaptive_runs):
-    runs = [tables.load_run(p) for p in sorted(adaptive_runs.iterdir())]
+    runs = [run_folder.read_run(p) for p in sorted(adaptive_runs.iterdir())]
     cells = {(c.game, c.enhancement): c for c in tables.switch_table(runs)}
     # The papers' order of games, then of enhancements.
     assert list(cells) == [("othello", "rollout"), ("connect_four", "rollout"),
@@ -329,7 +335,7 @@ def test_switch_table(adaptive_runs):
 
 
 def test_balance_series(adaptive_runs):
-    runs = [tables.load_run(p) for p in sorted(adaptive_runs.iterdir())]
+    runs = [run_folder.read_run(p) for p in sorted(adaptive_runs.iterdir())]
     series = {(s.game, s.enhancement): s for s in tables.balance_series(runs)}
     c4 = series[("connect_four", "rollout")]
     assert c4.iterations == (1, 2, 3, 4, 5, 6)

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from warmjax.train import group, run_folder
-from warmjax.train.config import ConfigError
-from warmjax.train.loop import train
+from warmjax.train.run_config import ConfigError
+from warmjax.train.loop import train, train_group
 
 from .helpers import ROOT, TEST_CACHE, compose_config
 
@@ -37,7 +37,7 @@ def configs(root):
 
 
 def rows(run_dir):
-    return [{k: v for k, v in row.items() if not k.startswith("seconds")}
+    return [{k: v for k, v in row.to_json().items() if not k.startswith("seconds")}
             for row in run_folder.read_metrics(run_dir)]
 
 
@@ -58,7 +58,7 @@ def lone_and_group(tmp_path_factory):
     lone = configs(root / "lone")
     lone_states = [train(c, log=lambda _: None) for c in lone]
     together = configs(root / "together")
-    group_states = group.train_group(together, log=lambda _: None)
+    group_states = train_group(together, log=lambda _: None)
     return lone, lone_states, together, group_states
 
 
@@ -87,12 +87,12 @@ def test_group_runs_as_the_lone_runs(lone_and_group):
 def test_group_resumes_from_the_common_iteration(lone_and_group, tmp_path):
     _, _, together, _ = lone_and_group
     runs = configs(tmp_path)
-    group.train_group(runs, log=lambda _: None, stop_after=1)
+    train_group(runs, log=lambda _: None, stop_after=1)
     # A kill between two runs' writes: run 0 went on alone to iteration 2.
     train(runs[0], log=lambda _: None)
     assert len(rows(runs[0].run_dir)) == 2 and len(rows(runs[1].run_dir)) == 1
     messages = []
-    group.train_group(runs, log=messages.append)
+    train_group(runs, log=messages.append)
     assert any("after iteration 1" in m for m in messages)
     for done, reference in zip(runs, together):
         assert_same_metrics(rows(done.run_dir), rows(reference.run_dir))
@@ -105,9 +105,9 @@ def test_groups_split_by_program_and_size(tmp_path):
     assert group.groups([runs[0], other, runs[1]], max_runs=8) == [[0, 2], [1]]
     assert group.groups(runs, max_runs=1) == [[0], [1]]
     with pytest.raises(ConfigError, match="cannot share one compiled program"):
-        group.train_group([runs[0], other])
+        train_group([runs[0], other])
     with pytest.raises(ConfigError, match="share a run folder"):
-        group.train_group([runs[0], runs[0]])
+        train_group([runs[0], runs[0]])
 
 
 def test_vmap_launcher_sweep_sharded_and_resumed(lone_and_group, tmp_path):

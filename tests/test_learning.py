@@ -13,7 +13,7 @@ import jax
 import pytest
 from hydra import compose, initialize_config_dir
 
-from warmjax.evaluate.match import make_match
+from warmjax.evaluate.pair_play import make_match
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.search import make_player
 from warmjax.train import run_folder
@@ -75,5 +75,5 @@ def test_the_run_times_its_stages(trained):
     rows = run_folder.read_metrics(trainer.config.run_dir)
     assert len(rows) == trainer.config.train.iterations
     for row in rows:
-        stages = [row[f"seconds_{s}"] for s in STAGES]
-        assert all(s >= 0 for s in stages) and sum(stages) <= row["seconds_total"] + 1e-3
+        stages = [getattr(row, f"seconds_{s}") for s in STAGES]
+        assert all(s >= 0 for s in stages) and sum(stages) <= row.seconds_total + 1e-3

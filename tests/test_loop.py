@@ -16,15 +16,17 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from warmjax.train.config import ConfigError
+from warmjax.train.run_config import ConfigError
+from warmjax.train import run_folder
 from warmjax.train.loop import train
 
 from .helpers import ROOT, SMOKE, TEST_CACHE, compose_config
 
 
 def read_metrics(run_dir):
-    rows = [json.loads(line) for line in (Path(run_dir) / "metrics.jsonl").read_text().splitlines()]
-    return [{k: v for k, v in row.items() if not k.startswith("seconds")} for row in rows]
+    rows = run_folder.read_metrics(run_dir)
+    return [{k: v for k, v in row.to_json().items() if not k.startswith("seconds")}
+            for row in rows]
 
 
 def params_of(state):

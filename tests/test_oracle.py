@@ -9,17 +9,17 @@ import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 
-from warmjax.evaluate import oracle as oracle_body
+from warmjax.evaluate import perfect_play as oracle_body
 from warmjax.games import make
-from warmjax.oracle import __main__ as oracle_cmd
-from warmjax.oracle import positions, score
-from warmjax.oracle.solver import DRAW, LOSS, WIN, Solver
+from warmjax import oracle as oracle_cmd
+from warmjax.perfect import positions, score
+from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN, Solver
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.search import make_player
 from warmjax.train.loop import train
 from warmjax.train.network_io import load_network
 
-from .helpers import write_tiny_run
+from .helpers import metric_row, write_tiny_run
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def test_shipped_set_is_as_documented(shipped):
         assert len(set(row[mask].tolist())) >= 2  # the moves do not all have one value
     keys = {tuple(m[:n]) for m, n in zip(shipped.moves, shipped.plies)}
     assert len(keys) == len(shipped)
-    assert "python -m warmjax.oracle.positions" in shipped.meta["command"]
+    assert "python -m warmjax.labels" in shipped.meta["command"]
 
 
 def test_shipped_labels_agree_with_a_fresh_solve(shipped):
@@ -130,7 +130,7 @@ def test_logged_oracle_is_the_networks_score(smoke_run, shipped):
     small = shipped.subset(40)
     states = score.replay(env, small)
     player = make_player("mcts", env, network.apply, simulations=4)
-    actions = player(variables, jax.random.PRNGKey(0), states)[0]
+    actions = player(variables, jax.random.PRNGKey(0), states).action
     assert rows[-1]["oracle_optimal"] == pytest.approx(score.judge(small, actions)["optimal"])
     head = score.policy_head_actions(network.apply, variables, states)
     logits, _ = network.apply(variables, states.observation)
@@ -178,7 +178,7 @@ def test_oracle_refuses_other_games(tmp_path):
     # A Gobang run has no oracle, so its metrics carry no oracle scores (train/loop.py).
     assert Trainer(config).oracle is None
     run_dir = write_tiny_run(tmp_path / "gobang", game="gobang")
-    with pytest.raises(ValueError, match="trained gobang; the oracle knows Connect Four only"):
+    with pytest.raises(ValueError, match="trained gobang 6x6, which has no labelled perfect-play"):
         oracle_body.oracle(run_dir)
 
 
@@ -192,10 +192,10 @@ def test_report_plots_oracle_curves_per_variant(tmp_path):
         (run / "config.yaml").write_text(json.dumps({
             "game": {"name": "connect_four"}, "warmstart": ws, "seed": seed,
             "train": {"iterations": 2}, "experiment_name": f"{mode}_c4"}))
-        rows = [{"iteration": i, "oracle_optimal": o, "oracle_policy": p, "r_balance": 0.0,
-                 "warmstart_active": False, "switch_iteration": -1}
+        rows = [metric_row(iteration=i, oracle_optimal=o, oracle_policy=p)
                 for i, (o, p) in enumerate(points, start=1)]
-        (run / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        (run / "metrics.jsonl").write_text("".join(json.dumps(r.to_json()) + "\n"
+                                                   for r in rows))
 
     fake_run("a0", 0, "adaptive", [(0.5, 0.4), (0.7, 0.5)])
     fake_run("a1", 1, "adaptive", [(0.6, 0.3), (0.9, 0.7)])
@@ -205,5 +205,6 @@ def test_report_plots_oracle_curves_per_variant(tmp_path):
     assert "oracle_connect_four.png" in written
     table = (tmp_path / "out" / "oracle.md").read_text()
     # adaptive at iteration 2: search (0.7, 0.9) → 80.0 ± 14.1, policy (0.5, 0.7) → 60.0 ± 14.1
-    assert "| Connect Four | adaptive Rollout | 2 | 2 | 80.0 ± 14.1 | 60.0 ± 14.1 |" in table
+    # The variants are named by RunVariant.label, as everywhere.
+    assert "| Connect Four | Rollout adaptive | 2 | 2 | 80.0 ± 14.1 | 60.0 ± 14.1 |" in table
     assert "| Connect Four | Baseline | 1 | 1 | 55.0 | 45.0 |" in table

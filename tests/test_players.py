@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from warmjax.evaluate.match import make_match, mean_score
+from warmjax.evaluate.pair_play import make_match, mean_score
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import RheaConfig, make_player, make_rhea, plan_score
@@ -132,7 +132,7 @@ def hit_rate(game, name, board, to_move, good, repeats=32):
     env, _, params = network(game)
     state = env.from_ascii(board, to_move)
     states = jax.tree_util.tree_map(lambda x: jnp.stack([x] * repeats), state)
-    actions, policy = jitted_player(game, name)(params, jax.random.key(0), states)
+    actions, policy, _, _ = jitted_player(game, name)(params, jax.random.key(0), states)
     np.testing.assert_allclose(np.asarray(policy).sum(-1), 1.0, rtol=1e-5)
     return float(np.isin(np.asarray(actions), good).mean())
 
@@ -213,7 +213,7 @@ def test_positions_are_what_they_claim():
 
 def test_rhea_budget_population_and_truncation():
     env = make("gobang")
-    rhea = jax.jit(make_rhea(env, RheaConfig()))
+    rhea = jax.jit(make_rhea(env, RheaConfig(simulations=100)))
     state = env.init(jax.random.key(0))
     result = rhea(jax.random.key(1), state)
     assert result.population.shape == (10, 10)

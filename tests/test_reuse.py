@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from warmjax.evaluate.match import make_match
+from warmjax.evaluate.pair_play import make_match
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import reuse
@@ -39,8 +39,8 @@ def searched(name="pure_rave"):
     """A reusing player's memory after one search from `midgame_states()`, and its move."""
     player = make_player(name, C4, simulations=SIMS, reuse_tree=True)
     states = midgame_states()
-    action, _, _, memory = jax.jit(player.play)(None, jax.random.PRNGKey(1), states, None,
-                                                player.start(states))
+    action, _, _, memory = jax.jit(player)(None, jax.random.PRNGKey(1), states,
+                                           player.start(states))
     return player, jax.device_get(memory), np.asarray(action)
 
 
@@ -132,7 +132,7 @@ def test_the_next_search_goes_on_from_the_grandchild():
         memory.tree, reply).sum(-1))
     states = jax.vmap(C4.step)(states, reply)
     memory = player.follow(memory, reply)
-    _, _, _, after = jax.jit(player.play)(None, jax.random.PRNGKey(2), states, None, memory)
+    after = jax.jit(player)(None, jax.random.PRNGKey(2), states, memory).memory
     # m more simulations through the root, on top of those the grandchild already had.
     np.testing.assert_array_equal(np.asarray(after.tree.root_visits().sum(-1)), before + SIMS)
 
@@ -147,9 +147,8 @@ def test_a_reusing_player_without_a_tree_plays_as_before(name):
                           reuse_tree=True)
     states = midgame_states(batch=4, plies=1)
     key = jax.random.PRNGKey(5)
-    a_plain, p_plain = jax.jit(plain)(params, key, states)
-    a_reuse, p_reuse, _, _ = jax.jit(reusing.play)(params, key, states, None,
-                                                   reusing.start(states))
+    a_plain, p_plain, _, _ = jax.jit(plain)(params, key, states)
+    a_reuse, p_reuse, _, _ = jax.jit(reusing)(params, key, states, reusing.start(states))
     np.testing.assert_array_equal(np.asarray(a_plain), np.asarray(a_reuse))
     np.testing.assert_array_equal(np.asarray(p_plain), np.asarray(p_reuse))
 

@@ -13,7 +13,8 @@ import pytest
 
 from warmjax.games import make
 from warmjax.nets import make_network
-from warmjax.train.config import RunConfig
+from warmjax.train import run_folder
+from warmjax.train.run_config import RunConfig
 from warmjax.train.network_io import load_network, save_network
 
 from .helpers import ROOT
@@ -85,6 +86,7 @@ def test_versus_user_errors(tmp_path, capsys, args, message):
                            fc=(8, 8))
     config = RunConfig(model=RunConfig().model.__class__(preset=None, channels=4, fc=(8, 8)))
     save_network(tmp_path, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
+    run_folder.write_config(tmp_path, config)
     (tmp_path / "network.msgpack").write_bytes(b"not a network")
     with pytest.raises(SystemExit) as exit_info:
         versus.main([a.format(run=tmp_path) for a in args])

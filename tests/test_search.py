@@ -14,7 +14,7 @@ import pytest
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.games.playout import kth_legal_action, kth_set_bit
-from warmjax.search import SearchConfig, random_legal_action, rollout, variant_search
+from warmjax.search import Inputs, SearchConfig, random_legal_action, rollout, variant_search
 from warmjax.search.rollout import rules_rollout, step_rollout
 
 from .ref_search import reference_search
@@ -164,7 +164,7 @@ def test_variant_matches_reference(game, variant, all_players):
     states = positions(game, count, seed=1)
     key = jax.random.key(3)
     search = jitted_search(game, variant, SIMS, all_players)
-    out = search(setup(game)[2], key, states, WEIGHT)
+    out = search(Inputs(setup(game)[2], WEIGHT), key, states)
     for b in range(count):
         root = reference_for(game, variant, states, b, key, SIMS, all_players)
         np.testing.assert_array_equal(np.asarray(out.visits)[b], root.n, err_msg=f"pos {b}")
@@ -439,4 +439,4 @@ def test_search_compiles_once():
     traced = jax.jit(chex.assert_max_traces(search, n=1))
     states = positions("connect_four", 4)
     for seed in range(3):
-        traced(params, jax.random.key(seed), states, jnp.float32(0.1 * seed))
+        traced(Inputs(params, jnp.float32(0.1 * seed)), jax.random.key(seed), states)

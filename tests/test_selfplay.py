@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from warmjax.games import make
-from warmjax.search import make_player
+from warmjax.search import Inputs, make_player
 from warmjax.search.players import root_value
 from warmjax.search.search import SearchOutput
 from warmjax.train.selfplay import make_selfplay
@@ -31,7 +31,7 @@ def c4_players():
 def test_selfplay_records_and_value_targets():
     env, strong, weak = c4_players()
     selfplay = jax.jit(make_selfplay(env, weak, strong, 16))
-    games = jax.device_get(selfplay(None, jax.random.PRNGKey(0), ENHANCED_VS_BASELINE, 0.5))
+    games = jax.device_get(selfplay(Inputs(None, 0.5), jax.random.PRNGKey(0), ENHANCED_VS_BASELINE))
     valid = np.asarray(games.valid)
     plies = np.asarray(games.plies)
     np.testing.assert_array_equal(valid.sum(0), plies)
@@ -61,12 +61,12 @@ def test_random_opening_is_unrecorded_and_off_means_unchanged():
     key = jax.random.PRNGKey(2)
     plain = jax.jit(make_selfplay(env, strong, weak, 16))
     off = jax.jit(make_selfplay(env, strong, weak, 16, random_opening=0))
-    a, b = plain(None, key, BASELINE, 0.5), off(None, key, BASELINE, 0.5)
+    a, b = plain(Inputs(None, 0.5), key, BASELINE), off(Inputs(None, 0.5), key, BASELINE)
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
         np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
 
     opened = jax.jit(make_selfplay(env, strong, weak, 16, random_opening=6))
-    games = jax.device_get(opened(None, key, BASELINE, 0.5))
+    games = jax.device_get(opened(Inputs(None, 0.5), key, BASELINE))
     valid, plies = np.asarray(games.valid), np.asarray(games.plies)
     lead = np.argmax(valid, axis=0)  # the first recorded ply of each game
     assert lead.max() <= 6 and len(set(lead.tolist())) >= 3  # k ~ U{0..6}, varied
@@ -93,9 +93,9 @@ def test_selfplay_balance_sign_follows_the_baseline_side():
     strong = make_player("pure_mcts", env, strong.config, temperature_moves=0)
     weak = make_player("random", env, temperature_moves=0)
     selfplay = jax.jit(make_selfplay(env, strong, weak, 16))
-    games = selfplay(None, jax.random.PRNGKey(1), ENHANCED_VS_BASELINE, 0.5)
+    games = selfplay(Inputs(None, 0.5), jax.random.PRNGKey(1), ENHANCED_VS_BASELINE)
     assert float(games.baseline_balance) > 8  # the baseline is the strong side now
-    games = selfplay(None, jax.random.PRNGKey(1), BASELINE, 0.5)
+    games = selfplay(Inputs(None, 0.5), jax.random.PRNGKey(1), BASELINE)
     assert float(games.baseline_balance) == 0.0  # only counted against the enhancement
 
 
@@ -119,7 +119,7 @@ def test_value_mix_blends_z_with_the_movers_root_search_value():
     player = make_player("mcts", env, apply, simulations=12, temperature_moves=0)
     key = jax.random.PRNGKey(3)
     runs = {mix: jax.device_get(jax.jit(make_selfplay(env, player, None, 6, random_opening=8,
-                                                      value_mix=mix))(None, key, BASELINE, 0.5))
+                                                      value_mix=mix))(Inputs(None, 0.5), key, BASELINE))
             for mix in (0.0, 0.25, 1.0)}
     z, q = runs[0.0].value, runs[1.0].value
     for mix in (0.25, 1.0):  # the same games, only the value target differs
@@ -128,7 +128,7 @@ def test_value_mix_blends_z_with_the_movers_root_search_value():
     np.testing.assert_allclose(runs[0.25].value, 0.75 * z + 0.25 * q, atol=1e-6)
     # q is the root value of a fresh search of each recorded position (this search is
     # deterministic: no noise, argmax moves, a fixed network).
-    act = jax.jit(player.act)
+    act = jax.jit(player)
     valid, plies = np.asarray(runs[0.0].valid), np.asarray(runs[0.0].plies)
     init_keys = jax.random.split(jax.random.split(key)[1], 6)
     step, checked = jax.jit(env.step), 0
@@ -137,7 +137,7 @@ def test_value_mix_blends_z_with_the_movers_root_search_value():
         for t in range(plies[g]):
             if valid[t, g]:
                 batch = jax.tree_util.tree_map(lambda x: x[None], state)
-                _, _, value = act(None, key, batch, 0.5)
+                value = act(Inputs(None, 0.5), key, batch).value
                 np.testing.assert_allclose(q[t, g], float(value[0]), atol=1e-6)
                 checked += 1
             state = step(state, int(runs[0.0].actions[t, g]))

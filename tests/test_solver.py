@@ -7,7 +7,7 @@ import functools
 import numpy as np
 import pytest
 
-from warmjax.oracle.solver import DRAW, LOSS, WIN, Solver
+from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN, Solver
 
 
 class Minimax:

@@ -79,7 +79,7 @@ def test_lr_scale_is_adam_at_the_scaled_learning_rate():
 
 
 def test_cosine_learning_rate_by_hand():
-    from warmjax.train.config import ConfigError, RunConfig, TrainConfig
+    from warmjax.train.run_config import ConfigError, RunConfig, TrainConfig
     from warmjax.train.iteration import learning_rate_scale
 
     train = TrainConfig(iterations=5, learning_rate=0.01, final_learning_rate=0.001)

@@ -56,9 +56,11 @@ class api:  # noqa: N801 - a namespace
     @staticmethod
     def two_moves(player, variables, key, states, weight):
         """The player's first move, then (tree reuse) its next move after that one."""
+        from warmjax.search.leaf import Inputs
+
         memory = player.start(states)
         k1, k2 = jax.random.split(key)
-        a1, p1, v1, memory = player.play(variables, k1, states, weight, memory)
+        a1, p1, v1, memory = player(Inputs(variables, weight), k1, states, memory)
         memory = player.follow(memory, a1)
         return a1, p1, v1, jax.tree_util.tree_leaves(memory)
 
@@ -71,18 +73,20 @@ class api:  # noqa: N801 - a namespace
         config = SearchConfig(simulations=8, temperature_moves=5)
         base = make_player("mcts", env, network.apply, config)
         enh = make_player(enhancement, env, network.apply, config)
+        from warmjax.search.leaf import Inputs
+
         play = jax.jit(make_selfplay(env, base, enh, 4), static_argnums=2)
-        return play(variables, key, kind, jnp.float32(weight))
+        return play(Inputs(variables, jnp.float32(weight)), key, kind)
 
     @staticmethod
     def versus(run_dir, opponents, games, playouts):
-        from warmjax.evaluate.versus import versus
+        from warmjax.evaluate.opponents import versus
 
         return versus(run_dir, opponents, games=games, playouts=playouts)
 
     @staticmethod
     def oracle(run_dir, count, playouts):
-        from warmjax.evaluate.oracle import oracle
+        from warmjax.evaluate.perfect_play import oracle
 
         return oracle(run_dir, count=count, playouts=playouts)
 

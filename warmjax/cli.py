@@ -65,7 +65,17 @@ def check_overrides(config_name: str, command: str | None, argv: list[str] | Non
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """`argparse.ArgumentParser` whose usage errors are one `prog: error: …` line, exit 2."""
+    """The parser of a tool that acts on run folders (`python -m warmjax.<command>`): its
+    usage errors, and the mistakes `fail` reports, are one `<command>: error: …` line on
+    stderr and exit status 2."""
+
+    def __init__(self, command: str, **kwargs):
+        super().__init__(prog=f"python -m warmjax.{command}", **kwargs)
+        self.command = command
 
     def error(self, message: str) -> NoReturn:
-        fail(message, self.prog)
+        fail(message, self.command)
+
+    def fail(self, message: object) -> NoReturn:
+        """A user's mistake found after parsing (a missing folder, a corrupt file)."""
+        fail(message, self.command)

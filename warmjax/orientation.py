@@ -1,12 +1,12 @@
 """The papers' orientation experiment: network-free players against each other (method.md §4, §10).
 
     JAX_PLATFORMS=cpu python -m warmjax.orientation game=connect_four games_per_pair=500 \
-        simulations=100 seed=0 out=orientation_connect_four.json
+        search.simulations=100 seed=0 out=orientation_connect_four.json
 
 Random, MCTS (`pure_mcts`: PUCT with a uniform prior and random-rollout leaf values), RAVE
 (`pure_rave`: the same with AMAF statistics) and RHEA meet in a round robin: every one of
 the 6 pairs plays `games_per_pair` games, each side moving first in half of them. Every
-search gets m = `simulations` per move; RHEA gets a budget of m playouts
+search gets m = `search.simulations` per move; RHEA gets a budget of m playouts
 (10 plans of 2 playouts, then one child per 2 playouts, as in method.md §4).
 
 Moves are the argmax of the search's policy from the first ply (T′ = 0), as in the papers'
@@ -23,7 +23,7 @@ Design:
 - Each pair's match is jitted and compiled once; all its games run as one batched call, or,
   above `max_batch` games, as equal chunks of the same compiled function (each chunk with
   each side first in half its games; surplus games of the last chunk are dropped evenly
-  from both halves, so the count and the balance are exact): `warmjax.evaluate.match.play_pair`.
+  from both halves, so the count and the balance are exact): `warmjax.evaluate.pair_play.play_pair`.
 - The Hydra config (`conf/orientation.yaml`, with the project's `game` group, so
   `game=gobang` picks `conf/game/gobang.yaml`) becomes a frozen `OrientationConfig` once
   and is validated before anything compiles (`warmjax.evaluate.experiment_cli`, shared with
@@ -42,28 +42,29 @@ from collections.abc import Sequence
 import hydra
 import jax
 import numpy as np
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from warmjax import cli
 from warmjax.evaluate.experiment_cli import (
     Pairing,
-    check_game,
     check_games,
     check_max_batch,
-    check_positive,
     finish,
     play_pairings,
     run_command,
 )
+from warmjax.evaluate.markdown import table
 from warmjax.games import make
+from warmjax.search.config import SearchConfig
 from warmjax.search.players import NETWORK_FREE, make_player
 from warmjax.search.rhea import RheaConfig
+from warmjax.train.run_config import GameConfig
 
 ORIENTATION_PLAYERS = ("random", "pure_mcts", "pure_rave", "rhea")
 
 # The papers do not say whose moves AMAF counts or whether RHEA's plans start with a legal
 # move. Per game, the reading that reproduces PPSN 2020 Table 1 best at 500 games per pair
-# (docs/results.md §3) is the default; a setting given explicitly wins.
+# (docs/results.md §3) is the default of conf/orientation.yaml; a setting given wins.
 PAPER_READINGS: dict[str, dict[str, bool]] = {
     "othello": {"rave_all_players": True, "rhea_legal_first": False},
     "connect_four": {"rave_all_players": False, "rhea_legal_first": True},
@@ -71,59 +72,51 @@ PAPER_READINGS: dict[str, dict[str, bool]] = {
 }
 
 
+def paper_reading(game: str, setting: str) -> bool:
+    """The game's reading of `setting` (`rave_all_players` or `rhea_legal_first`) that comes
+    closest to the papers' table (the Hydra config's defaults use it per game)."""
+    if game not in PAPER_READINGS or setting not in PAPER_READINGS[game]:
+        raise ValueError(f"no paper reading of {setting!r} for game {game!r}")
+    return PAPER_READINGS[game][setting]
+
+
+if not OmegaConf.has_resolver("warmjax_paper_reading"):
+    OmegaConf.register_new_resolver("warmjax_paper_reading", paper_reading)
+
+
 @dataclasses.dataclass(frozen=True)
 class OrientationConfig:
     """Settings of the orientation experiment (defaults: the papers').
 
+    The sections are the project's own: `game` (`GameConfig`), `search` (`SearchConfig`:
+    m, c, tree reuse and the AMAF readings of MCTS and RAVE; moves are the argmax from the
+    first ply unless `search.temperature_moves` says otherwise) and `rhea` (`RheaConfig`,
+    its budget `rhea.simulations` None: the search's m). The Hydra config
+    (`conf/orientation.yaml`) sets `search.rave_all_players` and `rhea.legal_first` to the
+    game's reading that reproduces the papers' table best (`PAPER_READINGS`) unless given.
+
     Attributes:
-      game: "othello", "connect_four" or "gobang".
-      game_params: the game's constructor settings (board size, line length); {} is 6×6.
       games_per_pair: games of every pair, even (each side first in half).
-      simulations: m, simulations per move of MCTS and RAVE, and RHEA's playout budget.
       seed: the root of all randomness.
       out: the JSON file to write; None means `orientation_<game>.json` (see `out_path`).
       players: the players of the round robin (network-free ones).
       max_batch: most games per compiled call; larger pairs run in chunks.
       fast_compile: compile at XLA's backend optimisation level 0: about half the compile
         time, several times the run time (for tests and tiny runs).
-      reuse_tree: MCTS and RAVE go on from the played move's subtree (`search/reuse.py`).
-      c_puct: c of the network-free MCTS and RAVE (uniform prior; the papers do not state
-        it).
-      rave_all_players, rave_rollout_moves: whose moves, and whether the playout's moves,
-        count in RAVE's AMAF statistics (the readings of method.md §3); None (for
-        rave_all_players): the game's entry in PAPER_READINGS.
-      rhea_legal_first: RHEA plans start with a legal move (False: any action, and an
-        illegal best first action becomes a random legal move); None: the game's entry in
-        PAPER_READINGS.
-      rhea_horizon, rhea_population, rhea_playouts_per_eval, rhea_mutation_rate: RHEA's
-        settings (method.md §4); the population times playouts per evaluation must fit the budget.
     """
 
-    game: str = "connect_four"
-    game_params: dict = dataclasses.field(default_factory=dict)
+    game: GameConfig = GameConfig()
+    search: SearchConfig = SearchConfig()
+    rhea: RheaConfig = RheaConfig()
     games_per_pair: int = 500
-    simulations: int = 100
     seed: int = 0
     out: str | None = None
     players: tuple[str, ...] = ORIENTATION_PLAYERS
     max_batch: int = 256
     fast_compile: bool = False
-    reuse_tree: bool = False
-    c_puct: float = 1.0
-    rave_all_players: bool | None = None
-    rave_rollout_moves: bool = True
-    rhea_legal_first: bool | None = None
-    rhea_horizon: int = 10
-    rhea_population: int = 10
-    rhea_playouts_per_eval: int = 2
-    rhea_mutation_rate: float = 0.2
 
     def __post_init__(self):
-        check_game(self.game, self.game_params)
         check_games(self.games_per_pair, "games_per_pair")
-        check_positive(self.simulations, "simulations")
-        if self.c_puct < 0:
-            raise ValueError(f"c_puct must be non-negative, got {self.c_puct}")
         check_max_batch(self.max_batch)
         if len(self.players) < 2 or len(set(self.players)) != len(self.players):
             raise ValueError(f"players must be at least two distinct names, got {self.players}")
@@ -134,35 +127,20 @@ class OrientationConfig:
                     f"{', '.join(NETWORK_FREE)}"
                 )
         if "rhea" in self.players:
-            try:
-                _ = self.rhea  # RheaConfig checks that the budget fits the first population
+            try:  # the budget the search's m gives RHEA must evaluate its first population
+                self.rhea.with_budget(self.search.simulations)
             except ValueError as err:
-                raise ValueError(
-                    f"simulations={self.simulations} is too few for RHEA: {err}; lower "
-                    "rhea_population or rhea_playouts_per_eval, or leave rhea out of players"
-                ) from None
+                raise ValueError(f"rhea.{err} (or leave rhea out of players)") from None
 
     @property
     def out_path(self) -> str:
-        return self.out or f"orientation_{self.game}.json"
+        return self.out or f"orientation_{self.game.name}.json"
 
     @property
     def reading(self) -> dict[str, bool]:
-        """The readings in force: the settings given, else the game's PAPER_READINGS."""
-        given = {"rave_all_players": self.rave_all_players,
-                 "rhea_legal_first": self.rhea_legal_first}
-        return {k: PAPER_READINGS[self.game][k] if v is None else v for k, v in given.items()}
-
-    @property
-    def rhea(self) -> RheaConfig:
-        return RheaConfig(
-            horizon=self.rhea_horizon,
-            population=self.rhea_population,
-            playouts_per_eval=self.rhea_playouts_per_eval,
-            simulations=self.simulations,
-            mutation_rate=self.rhea_mutation_rate,
-            legal_first=self.reading["rhea_legal_first"],
-        )
+        """The readings in force: whose moves AMAF counts, whether RHEA's plans start legal."""
+        return {"rave_all_players": self.search.rave_all_players,
+                "rhea_legal_first": self.rhea.legal_first}
 
 
 # --- output -------------------------------------------------------------------------------
@@ -170,15 +148,11 @@ class OrientationConfig:
 
 def markdown_matrix(players: Sequence[str], matrix: list[list[float | None]]) -> str:
     """A Markdown table: row player's mean score against the column player, and its mean."""
-    lines = [
-        "| player | " + " | ".join(players) + " | mean |",
-        "|---|" + "---:|" * (len(players) + 1),
-    ]
-    for name, row in zip(players, matrix):
-        cells = ["—" if x is None else f"{x:.3f}" for x in row]
-        scores = [x for x in row if x is not None]
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {np.mean(scores):.3f} |")
-    return "\n".join(lines)
+    rows = [[name, *("—" if x is None else f"{x:.3f}" for x in row),
+             f"{np.mean([x for x in row if x is not None]):.3f}"]
+            for name, row in zip(players, matrix)]
+    return table(["player", *players, "mean"], rows,
+                 "l" + "r" * (len(players) + 1)).rstrip("\n")
 
 
 # --- the experiment -----------------------------------------------------------------------
@@ -186,15 +160,9 @@ def markdown_matrix(players: Sequence[str], matrix: list[list[float | None]]) ->
 
 def run(config: OrientationConfig) -> dict:
     """Plays the round robin, writes `config.out` and returns the JSON payload."""
-    env = make(config.game, **config.game_params)
-    players = {
-        name: make_player(name, env, simulations=config.simulations, temperature_moves=0,
-                          reuse_tree=config.reuse_tree, c_puct=config.c_puct,
-                          rave_all_players=config.reading["rave_all_players"],
-                          rave_rollout_moves=config.rave_rollout_moves,
-                          rhea=config.rhea if name == "rhea" else None)
-        for name in config.players
-    }
+    env = make(config.game.name, **config.game.params)
+    players = {name: make_player(name, env, config=config.search, rhea=config.rhea)
+               for name in config.players}
     names = list(config.players)
     n = len(names)
     matrix: list[list[float | None]] = [[None] * n for _ in range(n)]
@@ -203,7 +171,7 @@ def run(config: OrientationConfig) -> dict:
     started = time.perf_counter()
     outcomes = play_pairings(
         env,
-        config.game,
+        config.game.name,
         (
             Pairing(f"{names[i]} vs {names[j]}", players[names[i]], players[names[j]],
                     jax.random.fold_in(root, index))
@@ -219,13 +187,13 @@ def run(config: OrientationConfig) -> dict:
         matrix[j][i] = outcome.score_b
         pairs.append({"a": names[i], "b": names[j], **outcome.record(score_key="score_a")})
     payload = {
-        "game": config.game,
+        "game": config.game.name,
         "board": list(env.board_shape),
         "players": names,
         "matrix": matrix,
         "pairs": pairs,
         "games_per_pair": config.games_per_pair,
-        "simulations": config.simulations,
+        "simulations": config.search.simulations,
         "reading": config.reading,
     }
     return finish(config, payload, started)
@@ -233,8 +201,8 @@ def run(config: OrientationConfig) -> dict:
 
 def describe(config: OrientationConfig, payload: dict, board: str) -> tuple[str, str]:
     """The printed heading and table of a finished round robin."""
-    return (f"Orientation, {config.game} {board}: row player's mean score against the "
-            f"column player ({config.games_per_pair} games per pair, {config.simulations} "
+    return (f"Orientation, {config.game.name} {board}: row player's mean score against the "
+            f"column player ({config.games_per_pair} games per pair, {config.search.simulations} "
             f"simulations per move, T' = 0, seed {config.seed})",
             markdown_matrix(payload["players"], payload["matrix"]))
 

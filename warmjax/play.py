@@ -20,11 +20,8 @@ import jax
 import numpy as np
 
 from warmjax import cli
-from warmjax.games.env import EMPTY
-from warmjax.search.config import SearchConfig
-from warmjax.search.players import NETWORK_FREE, PLAYERS, make_player
-from warmjax.train import run_folder
-from warmjax.train.network_io import load_network
+from warmjax.evaluate.agent import load_agent
+from warmjax.search.players import PLAYERS
 
 CHARS = {0: ".", 1: "X", 2: "O"}
 
@@ -57,71 +54,30 @@ class Game:
 
 
 def board_text(env, game: Game) -> str:
-    """The board with coordinates; the stone of the last move in lower case."""
-    board = env.board_array(game.state)
-    rows, cols = board.shape
-    marked = None
-    if len(game.states) > 1:
-        before = env.board_array(game.states[-2])
-        new = np.argwhere((before == EMPTY) & (board != EMPTY))
-        marked = tuple(new[0]) if len(new) else None
-    lines = ["   " + " ".join(chr(ord("a") + c) for c in range(cols))]
-    for r in range(rows):
-        cells = [CHARS[int(v)] for v in board[r]]
-        if marked is not None and marked[0] == r:
-            cells[marked[1]] = cells[marked[1]].lower()
-        lines.append(f"{r + 1:>2} " + " ".join(cells))
-    return "\n".join(lines)
-
-
-def move_label(env, action: int) -> str:
-    if env.name == "connect_four":
-        return chr(ord("a") + int(action))
-    return env.action_label(int(action))
+    """The board with coordinates (`GameEnv.render`); the last move's stone in lower case."""
+    previous = game.states[-2] if len(game.states) > 1 else None
+    return env.render(game.state, previous)
 
 
 def parse_move(env, state, text: str) -> int:
     """The action a typed move names, or ValueError with the reason it is refused."""
-    legal = np.asarray(state.legal_action_mask)
-    rows, cols = env.board_shape
-    if env.name == "connect_four":
-        if text.isdigit():
-            col = int(text) - 1
-        elif len(text) == 1 and text.isalpha():
-            col = ord(text) - ord("a")
-        else:
-            raise ValueError(f"cannot read {text!r}: type a column, a–{chr(ord('a') + cols - 1)}")
-        if not 0 <= col < cols:
-            raise ValueError(f"there is no column {text!r} (a–{chr(ord('a') + cols - 1)})")
-        if not legal[col]:
-            raise ValueError(f"column {text} is full")
-        return col
     action = env.parse_action(text)
-    if legal[action]:
-        return action
-    if action == rows * cols:
-        raise ValueError("you cannot pass: you have a legal move")
-    board = env.board_array(state)
-    if board[divmod(action, cols)] != EMPTY:
-        raise ValueError(f"{text} is taken")
-    raise ValueError(f"{text} flips no disc")  # the only other illegal move: Othello
+    if not bool(np.asarray(state.legal_action_mask)[action]):
+        raise ValueError(env.illegal_reason(state, action))
+    return action
 
 
 def result_text(env, state, human_colour: str) -> str:
-    rewards = np.asarray(state.rewards)
-    if rewards[0] == rewards[1]:
+    winner = env.winner(state)
+    if winner is None:
         return "game over: a draw"
-    mover = CHARS[env.colour_to_move(state)]  # the colour whose turn it would be
-    winner_is_mover = int(np.argmax(rewards)) == int(state.current_player)
-    winner = mover if winner_is_mover else ("O" if mover == "X" else "X")
-    return "game over: you win" if winner == human_colour else "game over: the agent wins"
+    return "game over: you win" if CHARS[winner] == human_colour else "game over: the agent wins"
 
 
 def main(argv=None, stdin=None, out=None) -> int:
     stdin = stdin or sys.stdin
     out = out or sys.stdout
-    parser = cli.ArgumentParser(prog="python -m warmjax.play",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.ArgumentParser("play", description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--colour", choices=("first", "second"), default="first",
                         help="move first (X) or second (O)")
@@ -132,23 +88,18 @@ def main(argv=None, stdin=None, out=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if not Path(args.run_dir).is_dir():
-        cli.fail(f"no run folder {args.run_dir}")
-    try:
-        env, network, variables = load_network(args.run_dir)
-        config = run_folder.read_config(args.run_dir)
-    except (ValueError, OSError) as err:
-        cli.fail(err)
+        parser.fail(f"no run folder {args.run_dir}")
     if args.simulations is not None and args.simulations < 1:
         parser.error("--simulations must be at least 1")
     try:
-        run_search = run_folder.search_config(config)
-    except ValueError as err:
-        cli.fail(err)
-    # The run's own search (not for the network-free players), argmax from the first ply.
-    search = SearchConfig() if args.player in NETWORK_FREE else run_search
-    m = args.simulations or run_search.simulations
-    agent = make_player(args.player, env, network.apply, search, simulations=m,
-                        temperature_moves=0)
+        # The run's own search (a network-free player: its defaults at the run's m), argmax
+        # from the first ply.
+        loaded = load_agent(args.run_dir, args.player, simulations=args.simulations,
+                            temperature_moves=0)
+    except (ValueError, OSError) as err:
+        parser.fail(err)
+    env, variables, agent = loaded.env, loaded.variables, loaded.player
+    m = agent.config.simulations
     act = jax.jit(lambda key, state: agent(variables, key, jax.tree_util.tree_map(
         lambda x: x[None], state)))
     human = "X" if args.colour == "first" else "O"
@@ -165,9 +116,9 @@ def main(argv=None, stdin=None, out=None) -> int:
         to_move = CHARS[env.colour_to_move(game.state)]
         if to_move != human:
             key, k_act = jax.random.split(key)
-            action = int(act(k_act, game.state)[0][0])
+            action = int(act(k_act, game.state).action[0])
             game.play("agent", action)
-            say(f"agent ({to_move}) plays {move_label(env, action)}")
+            say(f"agent ({to_move}) plays {env.action_label(action)}")
             say(board_text(env, game))
             continue
         out.write(f"your move ({human}): ")
@@ -193,10 +144,10 @@ def main(argv=None, stdin=None, out=None) -> int:
             continue
         if text == "hint":
             key, k_act = jax.random.split(key)
-            policy = np.asarray(act(k_act, game.state)[1][0])
+            policy = np.asarray(act(k_act, game.state).policy[0])
             legal = np.flatnonzero(np.asarray(game.state.legal_action_mask))
             ranked = sorted(legal, key=lambda a: -policy[a])
-            say("agent's policy: " + ", ".join(f"{move_label(env, a)} {policy[a]:.0%}"
+            say("agent's policy: " + ", ".join(f"{env.action_label(a)} {policy[a]:.0%}"
                                                for a in ranked))
             continue
         try:

@@ -72,7 +72,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
         if not run_folder.is_run_folder(folder):
             log(f"skipping {folder}: no config.yaml")
             continue
-        summaries.append(tables.load_run(folder))
+        summaries.append(run_folder.read_run(folder))
 
     lines = ["# warmjax report", ""]
     if runs:
@@ -83,7 +83,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
     for source in tournaments:
         t = tables.load_tournament(source)
         tag = _tag(t.tag, taken)
-        game = tables.GAME_NAMES.get(t.game, t.game)
+        game = tables.game_name(t.game)
         rows = tables.elo_by_variant(t)
         table = tables.elo_markdown(rows)
         plots.plot_elo_by_variant(rows, f"{game}: Elo per variant ({t.tag})",
@@ -125,7 +125,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
         for game in dict.fromkeys(s.game for s in series):
             name = f"r_balance_{game}.png"
             written[name] = plots.plot_balance(series, game, out_dir / name)
-            lines += [f"![{tables.GAME_NAMES.get(game, game)}]({name})", ""]
+            lines += [f"![{tables.game_name(game)}]({name})", ""]
         lines += ["Mean r per iteration: [r_balance.md](r_balance.md).", ""]
 
     curves = tables.oracle_curves(summaries)
@@ -138,7 +138,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
         for game in dict.fromkeys(c.game for c in curves):
             name = f"oracle_{game}.png"
             written[name] = plots.plot_oracle_curves(curves, game, out_dir / name)
-            lines += [f"![{tables.GAME_NAMES.get(game, game)}]({name})", ""]
+            lines += [f"![{tables.game_name(game)}]({name})", ""]
         lines += [table, "Table: [oracle.md](oracle.md).", ""]
 
     if len(lines) <= 4:
@@ -149,8 +149,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = cli.ArgumentParser(
-        prog="python -m warmjax.report",
-        description="The papers' figures and tables (PNG + Markdown) from run folders and "
+        "report", description="The papers' figures and tables (PNG + Markdown) from run folders and "
                     "tournaments.")
     parser.add_argument("--runs", nargs="*", default=[],
                         help="run folders or (quoted) glob patterns, for the switch table "

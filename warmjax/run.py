@@ -18,7 +18,7 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 
 from warmjax import cli
-from warmjax.train.config import ConfigError, RunConfig
+from warmjax.train.run_config import ConfigError, RunConfig
 from warmjax.train.estimate import estimate_paper_seconds
 
 CONF_DIR = cli.CONF_DIR
@@ -73,15 +73,17 @@ def main(cfg: DictConfig) -> None:
     if not warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True))):
         print("stopped; nothing was run.")
         return
+    from warmjax.games import make
+    from warmjax.perfect import positions
     from warmjax.train.loop import train
 
     print(f"run folder: {config.run_dir}")
     train(config)
     folder = config.run_dir
+    has_oracle = positions.path_for(make(config.game.name, **config.game.params)) is not None
     print(f"done: the final network is {folder}/network.msgpack; next try\n"
           f"  python -m warmjax.versus '{folder}'\n"
-          + (f"  python -m warmjax.oracle '{folder}'\n"
-             if config.game.name == "connect_four" else "")
+          + (f"  python -m warmjax.oracle '{folder}'\n" if has_oracle else "")
           + f"  python -m warmjax.play '{folder}'\n", end="")
 
 

@@ -94,3 +94,68 @@ def from_mapping(cls: type, raw: Any, where: str = "", base: Any = None) -> Any:
         raise
     except ValueError as err:
         raise ConfigError(f"{where}.{err}" if where else str(err)) from None
+
+
+# --------------------------------------------------------------------------------------
+# Marks on config fields: what a setting is, said once where the field is declared.
+
+#: The field's metadata key of a named departure from the papers (its value: a short tag).
+DEPARTURE = "departure"
+#: May change between calls of the same run (more iterations, bookkeeping).
+RESUMABLE = "resumable"
+#: May differ between the runs of a group that share one compiled program (traced values).
+PER_RUN = "per_run"
+
+
+def setting(default: Any = dataclasses.MISSING, *, departure: str | None = None,
+            resumable: bool = False, per_run: bool = False, **kwargs: Any) -> Any:
+    """A dataclass field with marks in its metadata: `departure` (a named departure from the
+    papers, on where the value differs from `default`), `resumable`, `per_run`."""
+    metadata = {}
+    if departure is not None:
+        metadata[DEPARTURE] = departure
+    if resumable:
+        metadata[RESUMABLE] = True
+    if per_run:
+        metadata[PER_RUN] = True
+    return dataclasses.field(default=default, metadata=metadata, **kwargs)
+
+
+def marked(cls: type, mark: str, prefix: str = "") -> dict[str, Any]:
+    """`{dotted path: mark value}` of the fields of the dataclass `cls` (nested sections
+    included) that carry `mark` in their metadata."""
+    out: dict[str, Any] = {}
+    hints = typing.get_type_hints(cls)
+    for field in dataclasses.fields(cls):
+        path = f"{prefix}{field.name}"
+        if mark in field.metadata:
+            out[path] = field.metadata[mark]
+        if dataclasses.is_dataclass(hints[field.name]):
+            out.update(marked(hints[field.name], mark, f"{path}."))
+    return out
+
+
+def departures_of(config: Any) -> tuple[str, ...]:
+    """The tags of the departures from the papers that `config` (a config dataclass, nested
+    sections included) switches on: the marked fields whose value differs from the
+    field's default."""
+    tags = []
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        if dataclasses.is_dataclass(value):
+            tags += departures_of(value)
+        elif DEPARTURE in field.metadata and value != field.default:
+            tags.append(field.metadata[DEPARTURE])
+    return tuple(tags)
+
+
+def flatten(mapping: dict, prefix: str = "") -> dict[str, Any]:
+    """`{dotted path: value}` of a nested mapping (a config's `to_dict()`), tuples as lists;
+    a game's constructor `params` stay one value."""
+    out: dict[str, Any] = {}
+    for key, value in mapping.items():
+        if isinstance(value, dict) and key != "params":
+            out.update(flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = list(value) if isinstance(value, tuple) else value
+    return out

@@ -1,6 +1,6 @@
 """Round-robin tournament with Bayesian Elo: `python -m warmjax.tournament RUN... --out DIR`.
 
-See `warmjax.evaluate.tournament` for the settings, the outputs and resuming.
+See `warmjax.evaluate.round_robin` for the settings, the outputs and resuming.
 """
 
 from __future__ import annotations
@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from warmjax import cli
-from warmjax.evaluate.tournament import ANCHORS, TournamentConfig, plural_pairs, run_tournament
+from warmjax.evaluate.round_robin import ANCHORS, TournamentConfig, plural_pairs, run_tournament
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int | None]:
     """The command line → `(config, max_batches)` (ValueError for impossible settings)."""
     parser = cli.ArgumentParser(
-        prog="python -m warmjax.tournament",
-        description="Round-robin tournament of trained networks (and anchors) with Bayesian "
+        "tournament", description="Round-robin tournament of trained networks (and anchors) with Bayesian "
                     "Elo. Rerun the same command to resume.")
     parser.add_argument("runs", nargs="+", help="run folders or (quoted) glob patterns")
     parser.add_argument("--anchors", nargs="*", default=["random"], choices=ANCHORS,

@@ -1,6 +1,6 @@
 """A trained network against reference opponents: `python -m warmjax.versus RUN [options]`.
 
-See `warmjax.evaluate.versus` for the settings and the output.
+See `warmjax.evaluate.opponents` for the settings and the output.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import json
 from pathlib import Path
 
 from warmjax import cli
-from warmjax.evaluate.versus import OPPONENTS, versus
+from warmjax.evaluate.markdown import table
+from warmjax.evaluate.opponents import OPPONENTS, versus
 
 
 def main(argv=None):
-    parser = cli.ArgumentParser(prog="python -m warmjax.versus",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.ArgumentParser("versus", description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--opponents", nargs="+", default=["random", "untrained", "pure_mcts"],
                         choices=OPPONENTS)
@@ -34,16 +34,16 @@ def main(argv=None):
         parser.error(f"--games must be even and at least 2 (each side first in half), "
                      f"got {args.games}")
     if not Path(args.run_dir).is_dir():
-        cli.fail(f"no run folder {args.run_dir}")
+        parser.fail(f"no run folder {args.run_dir}")
     try:
         # `versus` loads (and checks) the network before it compiles anything.
         results = versus(args.run_dir, args.opponents, args.games, args.simulations,
                          args.playouts, args.seed, args.temperature_moves, args.reuse_tree)
     except ValueError as err:
-        cli.fail(err)
-    print("| opponent | wins | draws | losses | score |\n|---|---|---|---|---|")
-    for name, r in results.items():
-        print(f"| {name} | {r['wins']} | {r['draws']} | {r['losses']} | {r['score']:.3f} |")
+        parser.fail(err)
+    print(table(["opponent", "wins", "draws", "losses", "score"],
+                [[name, r["wins"], r["draws"], r["losses"], f"{r['score']:.3f}"]
+                 for name, r in results.items()]), end="")
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=2))
 

@@ -57,8 +57,9 @@ class VmapLauncher(Launcher):
                initial_job_idx: int) -> Sequence[JobReturn]:
         from warmjax import cli
         from warmjax.run import to_run_config, warn_paper_on_cpu
-        from warmjax.train.config import ConfigError
-        from warmjax.train.group import groups, train_group
+        from warmjax.train.run_config import ConfigError
+        from warmjax.train.group import groups
+        from warmjax.train.loop import train_group
 
         setup_globals()
         assert self.config is not None and self.hydra_context is not None

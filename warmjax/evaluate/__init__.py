@@ -6,7 +6,8 @@
 """
 
 from warmjax.evaluate.elo import EloResult, bayes_elo, elo_scale, outcome_probabilities
-from warmjax.evaluate.match import (
+from warmjax.evaluate.agent import Agent, load_agent
+from warmjax.evaluate.pair_play import (
     MatchResult,
     PairOutcome,
     chunking,
@@ -15,27 +16,27 @@ from warmjax.evaluate.match import (
     play_pair,
 )
 from warmjax.evaluate.tables import (
-    RunSummary,
     Tournament,
     Variant,
     balance_series,
     elo_by_variant,
     iprime_sweep,
-    load_run,
+    group_runs,
     load_tournament,
     switch_table,
 )
-from warmjax.evaluate.tournament import (
+from warmjax.evaluate.round_robin import (
     TournamentConfig,
     TournamentResult,
     run_tournament,
 )
 
 __all__ = [
+    "Agent",
+    "load_agent",
     "EloResult",
     "MatchResult",
     "PairOutcome",
-    "RunSummary",
     "Tournament",
     "TournamentConfig",
     "TournamentResult",
@@ -46,7 +47,7 @@ __all__ = [
     "elo_by_variant",
     "elo_scale",
     "iprime_sweep",
-    "load_run",
+    "group_runs",
     "load_tournament",
     "make_match",
     "mean_score",

@@ -88,6 +88,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from warmjax.evaluate.markdown import table
+
 _K = math.log(10.0) / 400.0  # natural-log units per Elo point
 _Z95 = 1.959963984540054  # Φ⁻¹(0.975)
 
@@ -195,10 +197,7 @@ class EloResult:
             )
         left = (False, True, False, False, False, False, False)
         if style == "markdown":
-            lines = ["| " + " | ".join(header) + " |"]
-            lines.append("|" + "|".join(":---" if lf else "---:" for lf in left) + "|")
-            lines += ["| " + " | ".join(r) + " |" for r in rows]
-            return "\n".join(lines)
+            return table(header, rows, "".join("l" if lf else "r" for lf in left)).rstrip("\n")
         if style == "plain":
             widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
 

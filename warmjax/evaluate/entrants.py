@@ -1,19 +1,18 @@
 """A tournament's players: run folders found and loaded, named, and the anchors
-(`warmjax.evaluate.tournament` describes the naming rules)."""
+(`warmjax.evaluate.round_robin` describes the naming rules)."""
 
 from __future__ import annotations
 
 import dataclasses
 import glob
-import hashlib
 import inspect
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from warmjax.train import run_folder
-from warmjax.train.network_io import load_network
+from warmjax.evaluate.agent import Agent, load_agent
+from warmjax.train.network_io import network_info
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,34 +62,24 @@ def expand_runs(patterns: Sequence[str]) -> list[Path]:
     return unique
 
 
-def variant_label(run_config: dict) -> str:
-    """`baseline`, `<enhancement>/I<I′>` or `<enhancement>/adaptive` from a run's config."""
-    ws = run_config.get("warmstart") or {}
-    mode = ws.get("mode", "none")
-    if mode == "none":
-        return "baseline"
-    if mode == "fixed":
-        return f"{ws['enhancement']}/I{ws['iprime']}"
-    return f"{ws['enhancement']}/{mode}"
-
-
-def run_info(run_dir: Path, run_config: dict, meta: dict, digest: str) -> dict:
+def run_info(agent: Agent, info: dict) -> dict:
     """The mapping entry of a trained network (what the report groups by)."""
-    ws = run_config.get("warmstart") or {}
-    mode = ws.get("mode", "none")
+    run, variant = agent.run, agent.run.variant
     return {
         "kind": "network",
-        "run_dir": str(run_dir),
-        "experiment": run_config.get("experiment_name", "custom"),
-        "profile": run_config.get("profile_name"),
-        "game": run_config["game"]["name"],
-        "mode": mode,
-        "enhancement": None if mode == "none" else ws.get("enhancement"),
-        "iprime": ws.get("iprime") if mode == "fixed" else None,
-        "seed": run_config.get("seed"),
-        "iteration": meta.get("iteration"),
-        "model": meta.get("model"),
-        "network_sha256": digest,
+        "run_dir": str(run.path),
+        "experiment": run.config.experiment_name,
+        "profile": run.config.profile_name,
+        "game": variant.game,
+        "mode": variant.mode,
+        "enhancement": variant.enhancement,
+        "iprime": variant.iprime,
+        "departures": list(variant.departures),
+        "seed": variant.seed,
+        "label": variant.label(),
+        "iteration": info.get("iteration"),
+        "model": info.get("model"),
+        "network_sha256": info["sha256"],
     }
 
 
@@ -123,10 +112,11 @@ def canonical_game(env, name: str, params: dict) -> dict:
 
 
 def load_runs(run_dirs: Sequence[Path]):
-    """Loads the networks of the run folders and checks they all play one game.
+    """Loads the agents of the run folders and checks they all play one game.
 
     Returns:
-      `(env, game, run_configs, entrants)` with `game = {"name", "params"}`.
+      `(env, game, runs, entrants)` with `game = {"name", "params"}` and `runs` the typed
+      `Run`s.
 
     Raises:
       ValueError: a missing or corrupt network or config, or runs of different games.
@@ -134,34 +124,29 @@ def load_runs(run_dirs: Sequence[Path]):
     if not run_dirs:
         raise ValueError("a tournament needs at least one run folder")
     env = game = None
-    loaded = []
+    agents = []
     for run_dir in run_dirs:
-        run_config = run_folder.read_config(run_dir)
-        run_env, network, variables = load_network(run_dir)
-        meta = json.loads((run_dir / "network.json").read_text())
-        this_game = canonical_game(run_env, meta["game"]["name"], meta["game"]["params"])
+        agent = load_agent(run_dir)
+        this_game = canonical_game(agent.env, agent.run.config.game.name,
+                                   agent.run.config.game.params)
         if game is None:
-            env, game, first = run_env, this_game, run_dir
+            env, game, first = agent.env, this_game, run_dir
         elif this_game != game:
             raise ValueError(
                 f"all players must play the same game: {first} plays {game_text(game)} but "
                 f"{run_dir} plays {game_text(this_game)}")
-        digest = hashlib.sha256((run_dir / "network.msgpack").read_bytes()).hexdigest()
-        loaded.append((run_dir, run_config, meta, network, variables, digest))
+        agents.append(agent)
 
-    bases = [
-        f"{c.get('experiment_name', 'custom')}/{variant_label(c)}/s{c.get('seed', 0)}"
-        for _, c, *_ in loaded
-    ]
-    extras = [[str(c.get("profile_name")), d.name] for d, c, *_ in loaded]
+    bases = [agent.run.variant.label(seed=True) for agent in agents]
+    extras = [[agent.run.config.profile_name, agent.run.path.name] for agent in agents]
     names = unique_names(bases, extras)
     entrants = []
-    for name, (run_dir, run_config, meta, network, variables, digest) in zip(names, loaded):
-        module = network.module
+    for name, agent in zip(names, agents):
+        module = agent.network.module
         kind = ("network", module.channels, tuple(module.fc))
-        entrants.append(Entrant(name, run_info(run_dir, run_config, meta, digest), kind,
-                                variables))
-    return env, game, [c for _, c, *_ in loaded], entrants
+        entrants.append(Entrant(name, run_info(agent, network_info(agent.run.path)), kind,
+                                agent.variables))
+    return env, game, [agent.run for agent in agents], entrants
 
 
 def anchor_entrants(anchors: Sequence[str], playouts: int) -> list[Entrant]:
@@ -174,13 +159,13 @@ def anchor_entrants(anchors: Sequence[str], playouts: int) -> list[Entrant]:
     return out
 
 
-def common_setting(run_configs: list[dict], section: str, key: str, flag: str | None = None):
-    """The value all runs share for `section.key`; ValueError (naming `flag`) otherwise."""
-    values = sorted({json.dumps((c.get(section) or {}).get(key)) for c in run_configs})
-    if len(values) != 1:
+def common_setting(values: Sequence, name: str, flag: str | None = None):
+    """The value all runs share for the setting `name`; ValueError (naming `flag`) otherwise."""
+    distinct = sorted({json.dumps(v) for v in values})
+    if len(distinct) != 1:
         fix = f"choose one with {flag}" if flag else "a tournament needs one value"
-        raise ValueError(f"the runs differ in {section}.{key} ({', '.join(values)}); {fix}")
-    return json.loads(values[0])
+        raise ValueError(f"the runs differ in {name} ({', '.join(distinct)}); {fix}")
+    return json.loads(distinct[0])
 
 
 def game_text(game: dict) -> str:

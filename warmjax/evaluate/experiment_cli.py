@@ -1,8 +1,10 @@
 """What the experiment commands (`warmjax.orientation`, `warmjax.headtohead`) share.
 
-- Config: the Hydra config becomes the command's frozen dataclass once
-  (`config_from_dict`: the project's `game` and `model` groups flattened onto plain fields,
-  then `warmjax.settings.from_mapping`, the converter `RunConfig` uses too); the `check_*` functions validate settings in the dataclasses' `__post_init__`.
+- Config: the Hydra config becomes the command's frozen dataclass once (`config_from_dict`:
+  `warmjax.settings.from_mapping`, the converter `RunConfig` uses too); the game, model,
+  search and RHEA settings are nested sections (`GameConfig`, `ModelConfig`,
+  `SearchConfig`, `RheaConfig`), each validated by its own `__post_init__`, and the
+  `check_*` functions validate the commands' other settings.
 - Running: `play_pairings` plays a list of pairings with `match.play_pair` under one rich
   progress bar on stderr (plain log lines when stderr is not a terminal).
 - Output: `provenance` (seed, resolved settings, wall time, JAX) for the JSON payload,
@@ -25,19 +27,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from warmjax import cli
-from warmjax.evaluate.match import PairOutcome, play_pair
-from warmjax.games import GAMES, make
+from warmjax.evaluate.pair_play import PairOutcome, play_pair
 from warmjax.search.players import Player
 from warmjax.settings import from_mapping
 
 # --------------------------------------------------------------------------------------
 # Validation.
-
-
-def check_game(game: str, params: dict) -> None:
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
-    make(game, **params)  # cheap (no compiling); raises ValueError for a bad setting
 
 
 def check_positive(value: int, name: str) -> None:
@@ -61,41 +56,12 @@ def check_max_batch(value: int) -> None:
 # Hydra config to frozen dataclass.
 
 
-def flatten_groups(raw: dict) -> dict:
-    """Maps the shared Hydra groups onto flat fields.
-
-    `conf/game/<name>.yaml` is `{name, params}` and becomes `game`, `game_params`;
-    `conf/model/<preset>.yaml` is `{preset, channels, fc, dropout, train_conv}` and becomes
-    `model`, `model_channels`, `model_fc` (dropout, the training convolution and mixed
-    precision, a training setting, are dropped: these commands play untrained networks in
-    float32).
-    """
-    raw = dict(raw)
-    if isinstance(raw.get("game"), dict):
-        group = dict(raw.pop("game"))
-        raw["game"] = group.pop("name", None)
-        raw["game_params"] = dict(group.pop("params", None) or {})
-        if group:
-            raise ValueError(f"unknown setting(s) in game: {', '.join(sorted(group))}")
-    if isinstance(raw.get("model"), dict):
-        group = dict(raw.pop("model"))
-        raw["model"] = group.pop("preset", None)
-        raw["model_channels"] = group.pop("channels", None)
-        raw["model_fc"] = group.pop("fc", None)
-        group.pop("dropout", None)
-        group.pop("train_conv", None)
-        group.pop("mixed_precision", None)
-        if group:
-            raise ValueError(f"unknown setting(s) in model: {', '.join(sorted(group))}")
-    return raw
-
-
 def config_from_dict(cls: type, cfg: DictConfig | dict) -> Any:
     """Turns a (Hydra) mapping into the frozen dataclass `cls`, once, with clear errors:
-    the project's one converter (`warmjax.settings.from_mapping`) after the shared groups
-    are flattened."""
+    the project's one converter (`warmjax.settings.from_mapping`); the shared groups (game,
+    model) and the search and RHEA settings are nested sections of `cls`."""
     raw = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else cfg
-    return from_mapping(cls, flatten_groups(raw))
+    return from_mapping(cls, raw)
 
 
 def config_or_exit(cls: type, cfg: DictConfig, command: str) -> Any:

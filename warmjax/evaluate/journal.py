@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from warmjax.train.checkpoint import atomic_write
+from warmjax.fileio import atomic_write
 
 FORMAT = "warmjax-tournament-v1"
 # Settings a resumed tournament must share with the one it continues.

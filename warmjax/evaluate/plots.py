@@ -24,12 +24,12 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
 from warmjax.evaluate.tables import (
-    GAME_NAMES,
     BalanceSeries,
     OracleCurve,
     Sweep,
     VariantElo,
     enhancement_name,
+    game_name,
 )
 
 DPI = 120
@@ -87,7 +87,7 @@ def plot_balance(series: Sequence[BalanceSeries], game: str, path: Path | str) -
     axes[0][0].set_ylabel("baseline side's balance r")
     if series:
         axes[0][0].legend(fontsize="x-small", ncol=2)
-    fig.suptitle(f"{GAME_NAMES.get(game, game)}: reward balance before the switch")
+    fig.suptitle(f"{game_name(game)}: reward balance before the switch")
     fig.tight_layout()
     return _save(fig, path)
 
@@ -129,6 +129,6 @@ def plot_oracle_curves(curves: Sequence[OracleCurve], game: str, path: Path | st
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].set_ylabel("optimal moves (%)")
     axes[1].legend(fontsize=8, loc="lower right")
-    fig.suptitle(f"{GAME_NAMES.get(game, game)}: moves that keep the perfect-play value "
+    fig.suptitle(f"{game_name(game)}: moves that keep the perfect-play value "
                  "(mean ± sample std over seeds)")
     return _save(fig, path)

@@ -1,7 +1,8 @@
 """The papers' tables from run folders and tournaments: data, aggregates and Markdown.
 
-Inputs are what training and `warmjax.tournament` write: a run folder's `config.yaml` and
-`metrics.jsonl`, and a tournament's `elo.json` (ratings plus the name → run mapping).
+Inputs are typed: runs as `run_folder.read_run` returns them (`Run`: the config, its
+`RunVariant`, the `MetricRow`s), and a tournament's `elo.json` (ratings plus the name → run
+mapping) as `load_tournament` returns it. Variants are named by `RunVariant.label()`.
 
 Conventions (where the papers are silent):
 
@@ -9,9 +10,9 @@ Conventions (where the papers are silent):
   spread is shown (Markdown) or drawn (plots). The one exception is the switch-iteration
   table, which reports the population standard deviation (ddof = 0), as the PRICAI 2021
   paper's figures imply; its cells also carry the sample std (`SwitchCell.sample_std`).
-- A variant is `(mode, enhancement, I′)`: `Baseline`, `<Enhancement> I′=k` (fixed) or
-  `<Enhancement> adaptive`; anchors are variants of their own. Runs of different
-  experiments or profiles with the same variant are pooled.
+- A variant is a run's `RunVariant` without its seed (game, mode, enhancement, I′,
+  departures); anchors are variants of their own. Runs of different experiments or
+  profiles with the same variant are pooled.
 - Switch iteration: the `switch_iteration` of a run's last metrics line (the iteration
   whose baseline balance r > 0 caused the switch). The mean ± std is over the seeds that
   switched; seeds that never switched are counted separately and shown as "> I", I the
@@ -26,83 +27,59 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from warmjax.evaluate.markdown import table
 from warmjax.search.variants import ENHANCEMENTS
-from warmjax.train import run_folder
+from warmjax.train.run_folder import Run
+from warmjax.train.run_variant import GAME_NAMES, RunVariant, enhancement_name, game_name
+
+__all__ = ["GAME_NAMES", "enhancement_name", "game_name"]
 
 DDOF = 1
-ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
-                     "wrora": "WRoRa"}
-GAME_NAMES = {"othello": "Othello", "connect_four": "Connect Four", "gobang": "Gobang"}
 
 
 # --- run folders -------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class RunSummary:
-    """What the tables need from one run folder.
-
-    Attributes:
-      run_dir: the folder.
-      game, experiment, profile, mode, enhancement, iprime, seed: from `config.yaml`
-        (`enhancement` None for the Baseline, `iprime` None unless fixed).
-      iterations: iterations completed (the last metrics line's `iteration`).
-      planned: `train.iterations` of the config.
-      switch_iteration: adaptive runs: the switch iteration, None if not (yet) switched.
-      r_balance: `[(iteration, r)]` for the iterations with the adaptive warm start active.
-      oracle: `[(iteration, oracle_optimal, oracle_policy)]` for the iterations that logged
-        the perfect-play probe (Connect Four).
-    """
-
-    run_dir: str
-    game: str
-    experiment: str
-    profile: str | None
-    mode: str
-    enhancement: str | None
-    iprime: int | None
-    seed: int
-    iterations: int
-    planned: int
-    switch_iteration: int | None
-    r_balance: tuple[tuple[int, float], ...]
-    oracle: tuple[tuple[int, float, float], ...] = ()
+def group_runs(runs: Sequence[Run], key: Callable[[Run], Any] | None = None,
+               where: Callable[[Run], bool] | None = None) -> dict[Any, list[Run]]:
+    """Runs grouped by `key` (default: the variant without its seed), keys ordered by game
+    and variant (`RunVariant.order`), each group's runs by seed and folder; `where` keeps
+    only some runs."""
+    key = key or (lambda run: run.variant.arm())
+    out: dict[Any, list[Run]] = {}
+    for run in sorted(runs, key=lambda r: (r.variant.order(), str(r.path))):
+        if where is None or where(run):
+            out.setdefault(key(run), []).append(run)
+    return out
 
 
-def load_run(run_dir: Path | str) -> RunSummary:
-    """Reads a run folder's `config.yaml` and `metrics.jsonl`.
+def switch_iteration(run: Run) -> int | None:
+    """An adaptive run's switch iteration (that of its last metrics row); None if it has not
+    switched (or is not adaptive)."""
+    last = run.last
+    if run.config.warmstart.mode != "adaptive" or last is None or last.switch_iteration < 1:
+        return None
+    return last.switch_iteration
 
-    Raises:
-      ValueError: a missing or unreadable file, naming it.
-    """
-    run_dir, config, rows = run_folder.read_run(run_dir)
-    ws = config.get("warmstart") or {}
-    mode = ws.get("mode", "none")
-    last = rows[-1] if rows else {}
-    switch = last.get("switch_iteration", -1)
-    return RunSummary(
-        run_dir=str(run_dir),
-        game=config["game"]["name"],
-        experiment=config.get("experiment_name", "custom"),
-        profile=config.get("profile_name"),
-        mode=mode,
-        enhancement=None if mode == "none" else ws.get("enhancement"),
-        iprime=ws.get("iprime") if mode == "fixed" else None,
-        seed=int(config.get("seed", 0)),
-        iterations=int(last.get("iteration", 0)),
-        planned=int((config.get("train") or {}).get("iterations", 0)),
-        switch_iteration=int(switch) if mode == "adaptive" and switch is not None
-        and switch >= 1 else None,
-        r_balance=tuple((int(r["iteration"]), float(r["r_balance"])) for r in rows
-                        if mode == "adaptive" and r.get("warmstart_active")),
-        oracle=tuple((int(r["iteration"]), float(r["oracle_optimal"]),
-                      float(r["oracle_policy"])) for r in rows if "oracle_optimal" in r),
-    )
+
+def r_balance(run: Run) -> tuple[tuple[int, float], ...]:
+    """`[(iteration, r)]` of an adaptive run's iterations with the warm start active."""
+    if run.config.warmstart.mode != "adaptive":
+        return ()
+    return tuple((row.iteration, row.r_balance) for row in run.metrics if row.warmstart_active)
+
+
+def oracle_points(run: Run) -> tuple[tuple[int, float, float], ...]:
+    """`[(iteration, oracle_optimal, oracle_policy)]` of the iterations that ran the
+    perfect-play probe."""
+    return tuple((row.iteration, row.oracle_optimal, row.oracle_policy) for row in run.metrics
+                 if row.oracle_optimal is not None)
 
 
 def mean_std(values: Sequence[float]) -> tuple[float, float]:
@@ -122,19 +99,8 @@ def fmt_mean_std(mean: float, std: float, decimals: int = 1) -> str:
     return f"{mean:.{decimals}f} ± {std:.{decimals}f}"
 
 
-def enhancement_name(enhancement: str | None) -> str:
-    return "Baseline" if enhancement is None else ENHANCEMENT_NAMES.get(enhancement,
-                                                                         enhancement)
-
-
 def _enhancement_order(name: str | None) -> int:
     return ENHANCEMENTS.index(name) if name in ENHANCEMENTS else len(ENHANCEMENTS)
-
-
-def _games_in(runs: Sequence[RunSummary]) -> list[str]:
-    order = list(GAME_NAMES)
-    return sorted({r.game for r in runs},
-                  key=lambda g: (order.index(g) if g in order else len(order), g))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -163,51 +129,44 @@ class SwitchCell:
         return cell
 
 
-def switch_table(runs: Sequence[RunSummary]) -> list[SwitchCell]:
+def switch_table(runs: Sequence[Run]) -> list[SwitchCell]:
     """One cell per (game, enhancement) of the adaptive runs, games and enhancements ordered."""
-    groups: dict[tuple[str, str], list[RunSummary]] = {}
-    for run in runs:
-        if run.mode == "adaptive":
-            groups.setdefault((run.game, run.enhancement), []).append(run)
-    games = _games_in([r for g in groups.values() for r in g])
     cells = []
-    for key in sorted(groups, key=lambda k: (games.index(k[0]), _enhancement_order(k[1]))):
-        members = groups[key]
-        switches = tuple(r.switch_iteration for r in members if r.switch_iteration is not None)
-        never = [r.iterations for r in members if r.switch_iteration is None]
+    grouped = group_runs(runs, key=lambda r: (r.variant.game, r.variant.enhancement),
+                         where=lambda r: r.variant.mode == "adaptive")
+    for (game, enhancement), members in grouped.items():
+        switches = tuple(s for s in map(switch_iteration, members) if s is not None)
+        never = [r.iterations for r in members if switch_iteration(r) is None]
         mean, sample_std = mean_std(switches)
         std = float(np.std(switches)) if len(switches) > 1 else math.nan
-        cells.append(SwitchCell(key[0], key[1], switches, len(never),
+        cells.append(SwitchCell(game, enhancement, switches, len(never),
                                 min(never) if never else None, mean, std, sample_std))
     return cells
 
 
-def switch_markdown(cells: Sequence[SwitchCell], runs: Sequence[RunSummary] = ()) -> str:
+def switch_markdown(cells: Sequence[SwitchCell], runs: Sequence[Run] = ()) -> str:
     """The switch-iteration table (enhancements × games), then one line per run if given."""
-    games = []
-    for cell in cells:
-        if cell.game not in games:
-            games.append(cell.game)
-    enhancements = []
-    for cell in sorted(cells, key=lambda c: _enhancement_order(c.enhancement)):
-        if cell.enhancement not in enhancements:
-            enhancements.append(cell.enhancement)
+    games = list(dict.fromkeys(cell.game for cell in cells))
+    enhancements = list(dict.fromkeys(
+        c.enhancement for c in sorted(cells, key=lambda c: _enhancement_order(c.enhancement))))
     index = {(c.game, c.enhancement): c for c in cells}
-    lines = ["| Enhancement | " + " | ".join(GAME_NAMES.get(g, g) for g in games) + " |",
-             "|:---|" + "---:|" * len(games)]
-    for enh in enhancements:
-        row = [index[(g, enh)].text() if (g, enh) in index else "—" for g in games]
-        lines.append(f"| {enhancement_name(enh)} | " + " | ".join(row) + " |")
-    adaptive = [r for r in runs if r.mode == "adaptive"]
+    text = table(["Enhancement", *(game_name(g) for g in games)],
+                 [[enhancement_name(enh), *(index[(g, enh)].text() if (g, enh) in index else "—"
+                                            for g in games)] for enh in enhancements],
+                 "l" + "r" * len(games))
+    adaptive = [r for r in runs if r.variant.mode == "adaptive"]
     if adaptive:
-        lines += ["", "| Run | Game | Enhancement | Seed | Switch iteration | Iterations |",
-                  "|:---|:---|:---|---:|---:|---:|"]
-        for r in sorted(adaptive, key=lambda r: (r.game, _enhancement_order(r.enhancement),
-                                                 r.seed, r.run_dir)):
-            switch = str(r.switch_iteration) if r.switch_iteration else f"> {r.iterations}"
-            lines.append(f"| {r.run_dir} | {r.game} | {enhancement_name(r.enhancement)} | "
-                         f"{r.seed} | {switch} | {r.iterations} |")
-    return "\n".join(lines) + "\n"
+        rows = []
+        for r in sorted(adaptive, key=lambda r: (r.variant.game,
+                                                 _enhancement_order(r.variant.enhancement),
+                                                 r.variant.seed, str(r.path))):
+            switch = switch_iteration(r)
+            rows.append([r.path, r.variant.game, enhancement_name(r.variant.enhancement),
+                         r.variant.seed, switch if switch else f"> {r.iterations}",
+                         r.iterations])
+        text += "\n" + table(["Run", "Game", "Enhancement", "Seed", "Switch iteration",
+                              "Iterations"], rows, "lllrrr")
+    return text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,24 +188,22 @@ class BalanceSeries:
     count: tuple[int, ...]
 
 
-def balance_series(runs: Sequence[RunSummary]) -> list[BalanceSeries]:
+def balance_series(runs: Sequence[Run]) -> list[BalanceSeries]:
     """The r-balance series of the adaptive runs, per game and enhancement."""
-    groups: dict[tuple[str, str], list[RunSummary]] = {}
-    for run in runs:
-        if run.mode == "adaptive" and run.r_balance:
-            groups.setdefault((run.game, run.enhancement), []).append(run)
-    games = _games_in([r for g in groups.values() for r in g])
     out = []
-    for key in sorted(groups, key=lambda k: (games.index(k[0]), _enhancement_order(k[1]))):
-        members = sorted(groups[key], key=lambda r: (r.seed, r.run_dir))
+    grouped = group_runs(runs, key=lambda r: (r.variant.game, r.variant.enhancement),
+                         where=lambda r: r.variant.mode == "adaptive" and bool(r_balance(r)))
+    for (game, enhancement), members in grouped.items():
+        members = sorted(members, key=lambda r: (r.variant.seed, str(r.path)))
         per_iteration: dict[int, list[float]] = {}
         for run in members:
-            for it, r in run.r_balance:
+            for it, r in r_balance(run):
                 per_iteration.setdefault(it, []).append(r)
         its = tuple(sorted(per_iteration))
-        labels = _unique_labels([f"s{r.seed}" for r in members], [r.run_dir for r in members])
+        labels = _unique_labels([f"s{r.variant.seed}" for r in members],
+                                [str(r.path) for r in members])
         out.append(BalanceSeries(
-            key[0], key[1], {label: list(r.r_balance) for label, r in zip(labels, members)},
+            game, enhancement, {label: list(r_balance(r)) for label, r in zip(labels, members)},
             its, tuple(float(np.mean(per_iteration[i])) for i in its),
             tuple(len(per_iteration[i]) for i in its)))
     return out
@@ -256,10 +213,10 @@ def balance_markdown(series: Sequence[BalanceSeries]) -> str:
     """Mean r (and the number of seeds still in warm start) per iteration."""
     lines = []
     for s in series:
-        lines += [f"**{GAME_NAMES.get(s.game, s.game)}, {enhancement_name(s.enhancement)}**", "",
-                  "| Iteration | mean r | seeds in warm start |", "|---:|---:|---:|"]
-        lines += [f"| {i} | {m:+.2f} | {n} |" for i, m, n in zip(s.iterations, s.mean, s.count)]
-        lines.append("")
+        lines += [f"**{game_name(s.game)}, {enhancement_name(s.enhancement)}**", "",
+                  table(["Iteration", "mean r", "seeds in warm start"],
+                        [[i, f"{m:+.2f}", n] for i, m, n in zip(s.iterations, s.mean, s.count)],
+                        "rrr")]
     return "\n".join(lines)
 
 
@@ -273,25 +230,31 @@ def _unique_labels(labels: list[str], extras: list[str]) -> list[str]:
 
 @dataclasses.dataclass(frozen=True)
 class Variant:
-    """What the Elo figures group players by."""
+    """What the Elo figures group players by: a run's variant without its seed (`run`), or
+    an anchor (`anchor`, its name with the playouts)."""
 
-    mode: str  # none | fixed | adaptive | anchor
-    enhancement: str | None  # or the anchor's player name
-    iprime: int | None
+    run: RunVariant | None = None
+    anchor: str | None = None
+
+    @property
+    def mode(self) -> str:
+        """`none`, `fixed`, `adaptive`, or `anchor`."""
+        return "anchor" if self.run is None else self.run.mode
+
+    @property
+    def enhancement(self) -> str | None:
+        return None if self.run is None else self.run.enhancement
+
+    @property
+    def iprime(self) -> int | None:
+        return None if self.run is None else self.run.iprime
 
     @property
     def label(self) -> str:
-        if self.mode == "anchor":
-            return self.enhancement
-        if self.mode == "none":
-            return "Baseline"
-        name = enhancement_name(self.enhancement)
-        return f"{name} I′={self.iprime}" if self.mode == "fixed" else f"{name} {self.mode}"
+        return self.anchor if self.run is None else self.run.label()
 
     def order(self) -> tuple:
-        rank = {"none": 0, "fixed": 1, "adaptive": 1, "anchor": 2}[self.mode]
-        return (rank, _enhancement_order(self.enhancement) if rank == 1 else 0,
-                self.mode == "adaptive", self.iprime or 0, str(self.enhancement))
+        return (1, (), self.anchor) if self.run is None else (0, self.run.order(), "")
 
 
 def variant_of(info: dict) -> Variant:
@@ -300,8 +263,8 @@ def variant_of(info: dict) -> Variant:
         name = info["player"]
         if info.get("playouts") is not None:
             name = f"{name}({info['playouts']})"
-        return Variant("anchor", name, None)
-    return Variant(info["mode"], info.get("enhancement"), info.get("iprime"))
+        return Variant(anchor=name)
+    return Variant(run=RunVariant.from_info(info).arm())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -363,12 +326,10 @@ def elo_by_variant(tournament: Tournament) -> list[VariantElo]:
 
 
 def elo_markdown(rows: Sequence[VariantElo]) -> str:
-    lines = ["| Variant | Seeds | Elo (mean ± std) | Min | Max |", "|:---|---:|---:|---:|---:|"]
-    for row in rows:
-        lines.append(f"| {row.variant.label} | {len(row.ratings)} | "
-                     f"{fmt_mean_std(row.mean, row.std, 0)} | {min(row.ratings):.0f} | "
-                     f"{max(row.ratings):.0f} |")
-    return "\n".join(lines) + "\n"
+    return table(["Variant", "Seeds", "Elo (mean ± std)", "Min", "Max"],
+                 [[row.variant.label, len(row.ratings), fmt_mean_std(row.mean, row.std, 0),
+                   f"{min(row.ratings):.0f}", f"{max(row.ratings):.0f}"] for row in rows],
+                 "lrrrr")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -401,27 +362,18 @@ def iprime_sweep(rows: Sequence[VariantElo]) -> Sweep:
 
 def sweep_markdown(sweep: Sweep) -> str:
     iprimes = sweep.iprimes
-    lines = ["| Enhancement | " + " | ".join(f"I′={p}" for p in iprimes) + " |",
-             "|:---|" + "---:|" * len(iprimes)]
+    rows = []
     for enh, curve in sweep.curves.items():
         at = {p: fmt_mean_std(m, s, 0) for p, m, s, _ in curve}
-        lines.append(f"| {enhancement_name(enh)} | "
-                     + " | ".join(at.get(p, "—") for p in iprimes) + " |")
+        rows.append([enhancement_name(enh), *(at.get(p, "—") for p in iprimes)])
+    text = table(["Enhancement", *(f"I′={p}" for p in iprimes)], rows, "l" + "r" * len(iprimes))
     if sweep.references:
-        lines += ["", "References in the same tournament: " + "; ".join(
-            f"{r.variant.label} {fmt_mean_std(r.mean, r.std, 0)}" for r in sweep.references)]
-    return "\n".join(lines) + "\n"
+        text += "\nReferences in the same tournament: " + "; ".join(
+            f"{r.variant.label} {fmt_mean_std(r.mean, r.std, 0)}" for r in sweep.references) + "\n"
+    return text
 
 
 # --- the perfect-play learning curve -------------------------------------------------------
-
-
-def run_variant(run: RunSummary) -> str:
-    """A training variant's name: Baseline, or the warm-start mode and enhancement (and I′)."""
-    if run.mode == "none":
-        return "Baseline"
-    name = f"{run.mode} {enhancement_name(run.enhancement)}"
-    return f"{name} I′={run.iprime}" if run.iprime is not None else name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -447,37 +399,31 @@ class OracleCurve:
     runs: tuple[str, ...]
 
 
-def oracle_curves(runs: Sequence[RunSummary]) -> list[OracleCurve]:
+def oracle_curves(runs: Sequence[Run]) -> list[OracleCurve]:
     """The runs' oracle curves grouped by game and variant (seeds pooled)."""
-    groups: dict[tuple[str, str], list[RunSummary]] = {}
-    for run in runs:
-        if run.oracle:
-            groups.setdefault((run.game, run_variant(run)), []).append(run)
     curves = []
-    for (game, variant), members in groups.items():
-        iterations = sorted({it for r in members for it, _, _ in r.oracle})
+    grouped = group_runs(runs, where=lambda r: bool(oracle_points(r)))
+    for arm, members in grouped.items():
+        points_of = [oracle_points(r) for r in members]
+        iterations = sorted({it for points in points_of for it, _, _ in points})
         stats = {k: [] for k in ("search", "policy", "search_std", "policy_std", "count")}
         for it in iterations:
-            points = [(o, p) for r in members for i, o, p in r.oracle if i == it]
+            points = [(o, p) for pts in points_of for i, o, p in pts if i == it]
             for name, column in (("search", 0), ("policy", 1)):
                 mean, std = mean_std([pt[column] for pt in points])
                 stats[name].append(mean)
                 stats[f"{name}_std"].append(std)
             stats["count"].append(len(points))
-        curves.append(OracleCurve(game, variant, np.asarray(iterations),
+        curves.append(OracleCurve(arm.game, arm.label(), np.asarray(iterations),
                                   *(np.asarray(stats[k]) for k in stats),
-                                  runs=tuple(r.run_dir for r in members)))
-    return sorted(curves, key=lambda c: (c.game, c.variant != "Baseline", c.variant))
+                                  runs=tuple(str(r.path) for r in members)))
+    return curves
 
 
 def oracle_markdown(curves: Sequence[OracleCurve]) -> str:
     """The last logged iteration of each curve: optimal-move rates, mean ± sample std."""
-    lines = ["| game | variant | runs | iteration | search optimal % | policy head optimal % |",
-             "|---|---|---|---|---|---|"]
-    for c in curves:
-        last = -1
-        lines.append(
-            f"| {GAME_NAMES.get(c.game, c.game)} | {c.variant} | {c.count[last]} | "
-            f"{c.iterations[last]} | {fmt_mean_std(100 * c.search[last], 100 * c.search_std[last])}"
-            f" | {fmt_mean_std(100 * c.policy[last], 100 * c.policy_std[last])} |")
-    return "\n".join(lines) + "\n"
+    return table(["game", "variant", "runs", "iteration", "search optimal %",
+                  "policy head optimal %"],
+                 [[game_name(c.game), c.variant, c.count[-1], c.iterations[-1],
+                   fmt_mean_std(100 * c.search[-1], 100 * c.search_std[-1]),
+                   fmt_mean_std(100 * c.policy[-1], 100 * c.policy_std[-1])] for c in curves])

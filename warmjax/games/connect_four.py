@@ -97,6 +97,33 @@ class ConnectFour(lines.LineGame):
         land = self._rows - 1 - height
         return [jnp.where(land == r, m | bit, m) for r, m in enumerate(mine)]
 
+    @property
+    def labelled_set_name(self) -> str:
+        suffix = "" if self.win_length == 4 else f"_k{self.win_length}"
+        return f"connect_four_{self._rows}x{self._cols}{suffix}.json"
+
+    def action_label(self, action: int) -> str:
+        """A column's letter, as `render` heads the columns."""
+        return chr(ord("a") + int(action))
+
+    def parse_action(self, text: str) -> int:
+        """A column from its letter (`c`) or its number from 1 (`3`); ValueError naming the
+        problem."""
+        text = text.strip().lower()
+        last = chr(ord("a") + self._cols - 1)
+        if text.isdigit():
+            col = int(text) - 1
+        elif len(text) == 1 and text.isalpha():
+            col = ord(text) - ord("a")
+        else:
+            raise ValueError(f"cannot read {text!r}: type a column, a–{last}")
+        if not 0 <= col < self._cols:
+            raise ValueError(f"there is no column {text!r} (a–{last})")
+        return col
+
+    def illegal_reason(self, state, action: int) -> str:
+        return f"column {self.action_label(action)} is full"
+
     def _check_board(self, board: np.ndarray) -> None:
         """Stones must rest on stones or on the bottom row."""
         filled = board != EMPTY

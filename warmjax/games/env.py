@@ -97,6 +97,16 @@ class GameEnv(pgx.core.Env):
         return None
 
     # ----------------------------------------------------------------------------------
+    # Perfect play (`warmjax.perfect`).
+
+    @property
+    def labelled_set_name(self) -> str | None:
+        """The file name of this game's labelled perfect-play positions (which
+        `warmjax.perfect.positions.path_for` looks up among the shipped sets), or None where
+        no exact solver covers the game."""
+        return None
+
+    # ----------------------------------------------------------------------------------
     # Symmetries.
 
     def symmetry_tables(self):
@@ -132,25 +142,47 @@ class GameEnv(pgx.core.Env):
             raise ValueError(f"move {text!r} is off the {rows}x{cols} board")
         return r * cols + c
 
-    def render(self, state) -> str:
-        """ASCII picture of one (unbatched) state, with coordinates and the side to move."""
+    def illegal_reason(self, state, action: int) -> str:
+        """Why `action` is not legal in one (unbatched) state, in words (for the play
+        command's refusals): a taken cell, or a pass while a placement is legal."""
+        rows, cols = self.board_shape
+        if action == rows * cols:
+            return "you cannot pass: you have a legal move"
+        label = self.action_label(action)
+        if self.board_array(state)[divmod(int(action), cols)] != EMPTY:
+            return f"{label} is taken"
+        return f"{label} is not a legal move"
+
+    def winner(self, state) -> int | None:
+        """FIRST or SECOND, the colour that won one finished (unbatched) state; None for a
+        draw or a game still on."""
+        rewards = np.asarray(state.rewards)
+        if not bool(np.asarray(state.terminated)) or rewards[0] == rewards[1]:
+            return None
+        # current_player still names the id whose turn it would be after the last move.
+        mover = self.colour_to_move(state)
+        won_by_mover = int(np.argmax(rewards)) == int(state.current_player)
+        return mover if won_by_mover else FIRST + SECOND - mover
+
+    def render(self, state, previous=None) -> str:
+        """ASCII picture of one (unbatched) state, with coordinates and the side to move (or
+        the result). With `previous`, the state before the last move, the stone that move
+        placed is in lower case."""
         board = self.board_array(state)
         rows, cols = board.shape
+        placed = np.zeros(board.shape, bool)
+        if previous is not None:
+            placed = (self.board_array(previous) == EMPTY) & (board != EMPTY)
         header = "   " + " ".join(_col_letter(c) for c in range(cols))
         lines = [header]
         for r in range(rows):
-            cells = " ".join(_CHARS[int(v)] for v in board[r])
+            cells = " ".join(_CHARS[int(v)].lower() if placed[r, c] else _CHARS[int(v)]
+                             for c, v in enumerate(board[r]))
             lines.append(f"{r + 1:>2} {cells}")
         if bool(np.asarray(state.terminated)):
-            rewards = np.asarray(state.rewards)
-            if rewards[0] == rewards[1]:
-                lines.append("game over: draw")
-            else:
-                winner_id = int(np.argmax(rewards))
-                # current_player still names the id whose turn it would be after the last move.
-                mover = _CHARS[self.colour_to_move(state)]
-                winner = mover if winner_id == int(state.current_player) else _other(mover)
-                lines.append(f"game over: {winner} wins")
+            winner = self.winner(state)
+            lines.append("game over: draw" if winner is None
+                         else f"game over: {_CHARS[winner]} wins")
         else:
             lines.append(f"{_CHARS[self.colour_to_move(state)]} to move")
         return "\n".join(lines)
@@ -189,7 +221,3 @@ def board_from_ascii(text: str, shape: tuple[int, int]) -> np.ndarray:
 
 def _col_letter(c: int) -> str:
     return chr(ord("a") + c)
-
-
-def _other(ch: str) -> str:
-    return "O" if ch == "X" else "X"

@@ -208,6 +208,12 @@ class Othello(GameEnv):
     # ----------------------------------------------------------------------------------
     # Boards for tests, rendering and scripted positions.
 
+    def illegal_reason(self, state, action: int) -> str:
+        reason = super().illegal_reason(state, action)
+        if reason.endswith("is not a legal move"):  # an empty cell that brackets nothing
+            return f"{self.action_label(action)} flips no disc"
+        return reason
+
     def board_array(self, state: State) -> np.ndarray:
         """`[size, size]` int8 of EMPTY/FIRST/SECOND for one unbatched state."""
         planes = _unpack_np(np.asarray(state._board), self.size)  # [2, H, W] bool

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from warmjax.settings import setting
+
 TIE_BREAKS = ("first", "random")
 
 
@@ -51,10 +53,10 @@ class SearchConfig:
     rave_equivalence: float | None = None
     reuse_tree: bool = False
     tie_break: str = "first"
-    fpu: float | str = 0.0
-    dirichlet_fraction: float = 0.0
+    fpu: float | str = setting(0.0, departure="fpu")
+    dirichlet_fraction: float = setting(0.0, departure="root-noise")
     dirichlet_alpha: float = 1.0
-    win_check: bool = False
+    win_check: bool = setting(False, departure="win-check")
 
     def __post_init__(self):
         # Each message starts with the field's name: the config loader puts "search." in

@@ -12,6 +12,9 @@ Leaf`:
 
 A terminal state's value is always the game result. `record` is how many playout moves to
 keep for the AMAF backup (0: none).
+
+What changes from call to call — the network's variables and w — travels as one pytree,
+`Inputs`, from the player's call down to the leaf.
 """
 
 from __future__ import annotations
@@ -26,6 +29,17 @@ from warmjax.search.rollout import Rollout, rollout
 LEAF_KINDS = ("network", "rollout", "mix")
 
 
+class Inputs(NamedTuple):
+    """The dynamic inputs of a search call (a pytree; either may be traced).
+
+    A player called with a bare variables pytree wraps it as `Inputs(variables)`, with its
+    own default w.
+    """
+
+    params: Any = None  # the network's variables; None for network-free players
+    weight: Any = None  # w of WRo/WRoRa, a float scalar; None: the player's default
+
+
 class LeafEvaluation(NamedTuple):
     """Batched leaf evaluation."""
 
@@ -37,8 +51,8 @@ class LeafEvaluation(NamedTuple):
 class Leaf(NamedTuple):
     """A leaf evaluator part: the root's prior and the new nodes' evaluation."""
 
-    prior: Callable  # (params, states) -> logits [B, A] of the root states
-    evaluate: Callable  # (params, key, states, weight) -> LeafEvaluation
+    prior: Callable  # (inputs, states) -> logits [B, A] of the root states
+    evaluate: Callable  # (inputs, key, states) -> LeafEvaluation
 
 
 def network_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
@@ -66,9 +80,9 @@ def _leaf(env, apply_fn, kind, use_network, record) -> Leaf:
     evaluate = make_leaf_evaluator(env, apply_fn, kind, use_network=use_network,
                                    record=record)
 
-    def prior(params, states):
+    def prior(inputs, states):
         if use_network:
-            return apply_fn(params, states.observation)[0]
+            return apply_fn(inputs.params, states.observation)[0]
         return jnp.zeros(states.legal_action_mask.shape, jnp.float32)
 
     return Leaf(prior, evaluate)
@@ -82,7 +96,7 @@ def make_leaf_evaluator(
     use_network: bool = True,
     record: int = 0,
 ) -> Callable:
-    """Builds `evaluate(params, key, states, weight) -> LeafEvaluation`.
+    """Builds `evaluate(inputs, key, states) -> LeafEvaluation`.
 
     Args:
       env: the game environment.
@@ -93,7 +107,7 @@ def make_leaf_evaluator(
       record: moves to record per playout (for RAVE); 0 records none.
 
     Returns:
-      The evaluator. `states` are batched; `weight` is a float scalar (used by "mix").
+      The evaluator. `states` are batched; `inputs.weight` is a float scalar (used by "mix").
     """
     if kind not in LEAF_KINDS:
         raise ValueError(f"unknown leaf evaluator {kind!r}; choose from {LEAF_KINDS}")
@@ -103,10 +117,11 @@ def make_leaf_evaluator(
         raise ValueError(f"leaf evaluator {kind!r} needs a network")
     needs_rollout = kind in ("rollout", "mix")
 
-    def evaluate(params, key, states, weight) -> LeafEvaluation:
+    def evaluate(inputs, key, states) -> LeafEvaluation:
         batch = states.current_player.shape[0]
+        weight = inputs.weight
         if use_network:
-            logits, net_value = apply_fn(params, states.observation)
+            logits, net_value = apply_fn(inputs.params, states.observation)
         else:
             logits = jnp.zeros(states.legal_action_mask.shape, jnp.float32)
             net_value = jnp.zeros((batch,), jnp.float32)

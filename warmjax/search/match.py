@@ -5,9 +5,9 @@
 with
 
 - `start(states) -> memories`: what the players carry between moves (search trees, or `()`);
-- `move(key, states, ply, memories) -> (key, action [B], policy [B, A], value [B], counted [B],
-  memories)`: every game's move at this ply, with the mover's policy and value
-  (`Player.play`); `counted` marks the moves that are recorded as examples;
+- `move(key, states, ply, memories) -> (key, move, counted [B])`: every game's move at
+  this ply (a `players.Move`: action, the mover's policy and value, the memories after it);
+  `counted` marks the moves that are recorded as examples;
 - `follow(memories, action) -> memories`: the players' memories after the ply.
 
 `TwoSides` is the turn of a match: games [0, B/2) have side A move first, the others side B.
@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from warmjax.search.players import Player
+from warmjax.search.players import Move, Player
 
 NO_MOVE = -1
 
@@ -40,7 +40,7 @@ class Record(NamedTuple):
     live: jax.Array  # [T, B] bool, the game was still on at this ply
     obs: jax.Array  # [T, B, H, W, C] bool observations before the move
     policy: jax.Array  # [T, B, A] float32 the mover's policy
-    values: jax.Array  # [T, B] float32 the mover's value of the position (`Player.play`)
+    values: jax.Array  # [T, B] float32 the mover's value of the position (`Move.value`)
     movers: jax.Array  # [T, B] int32 player id to move
     valid: jax.Array  # [T, B] bool, live and counted as an example
 
@@ -85,7 +85,8 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
 
     def body(carry):
         states, ply, results, record, key, memories = carry
-        key, action, policy, value, counted, memories = turn.move(key, states, ply, memories)
+        key, move, counted = turn.move(key, states, ply, memories)
+        action, policy, value, memories = move
         live = ~states.terminated
         if t_moves:
             record = record._replace(actions=record.actions.at[ply].set(action),
@@ -131,20 +132,20 @@ def join(x, y):
     return jax.tree_util.tree_map(lambda u, v: jnp.concatenate([u, v]), x, y)
 
 
-def side_moves(player: Player, params, key, states, weight, memory, mine_first):
+def side_moves(player: Player, inputs, key, states, memory, mine_first) -> Move:
     """`player` searches the half of the games where it is to move: the first half if
     `mine_first` (a traced bool), else the second. Its memory of the other half is kept.
 
     Returns:
-      `(action [B/2], policy [B/2, A], value [B/2], memory [B])`.
+      The `Move` of that half (action, policy, value `[B/2]`) with the memory of all `[B]`.
     """
     first, second = split(states)
     mem_first, mem_second = split(memory)
-    action, policy, value, searched = player.play(
-        params, key, pick(mine_first, first, second), weight,
-        pick(mine_first, mem_first, mem_second))
+    move = player(inputs, key, pick(mine_first, first, second),
+                  pick(mine_first, mem_first, mem_second))
+    searched = move.memory
     memory = join(pick(mine_first, searched, mem_first), pick(mine_first, mem_second, searched))
-    return action, policy, value, memory
+    return move._replace(memory=memory)
 
 
 def interleave(mine_first, a, b):
@@ -160,10 +161,8 @@ class TwoSides(NamedTuple):
 
     player_a: Player
     player_b: Player
-    params_a: Any
-    params_b: Any
-    weight_a: Any = None
-    weight_b: Any = None
+    inputs_a: Any  # what each side's calls take (`Player.__call__`'s `inputs`)
+    inputs_b: Any
 
     def start(self, states):
         return self.player_a.start(states), self.player_b.start(states)
@@ -172,13 +171,11 @@ class TwoSides(NamedTuple):
         mem_a, mem_b = memories
         key, key_a, key_b = jax.random.split(key, 3)
         even = ply % 2 == 0
-        *side_a, mem_a = side_moves(self.player_a, self.params_a, key_a, states,
-                                    self.weight_a, mem_a, even)
-        *side_b, mem_b = side_moves(self.player_b, self.params_b, key_b, states,
-                                    self.weight_b, mem_b, ~even)
-        action, policy, value = interleave(even, tuple(side_a), tuple(side_b))
+        side_a = side_moves(self.player_a, self.inputs_a, key_a, states, mem_a, even)
+        side_b = side_moves(self.player_b, self.inputs_b, key_b, states, mem_b, ~even)
+        action, policy, value = interleave(even, tuple(side_a[:3]), tuple(side_b[:3]))
         counted = jnp.ones(action.shape, jnp.bool_)
-        return key, action, policy, value, counted, (mem_a, mem_b)
+        return key, Move(action, policy, value, (side_a.memory, side_b.memory)), counted
 
     def follow(self, memories, action):
         mem_a, mem_b = memories
@@ -205,7 +202,8 @@ def make_match(
     *,
     record: bool = False,
 ) -> Callable:
-    """Builds `match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult`.
+    """Builds `match(inputs_a, inputs_b, key) -> MatchResult`: each side's `inputs` are its
+    network's variables (None for a network-free player) or an `Inputs` with w.
 
     Args:
       env: the game.
@@ -220,12 +218,12 @@ def make_match(
         raise ValueError(f"a match needs an even, positive number of games, got {games}")
     half = games // 2
 
-    def match(params_a, params_b, key, weight_a=None, weight_b=None) -> MatchResult:
+    def match(inputs_a, inputs_b, key) -> MatchResult:
         key, init_key = jax.random.split(key)
         states = jax.vmap(env.init)(jax.random.split(init_key, games))
         a_first = jnp.arange(games) < half
         a_id = jnp.where(a_first, states.current_player, 1 - states.current_player)
-        turn = TwoSides(player_a, player_b, params_a, params_b, weight_a, weight_b)
+        turn = TwoSides(player_a, player_b, inputs_a, inputs_b)
         played = play_out(env, states, key, turn, keep_actions=record)
         score = jnp.take_along_axis(played.results, a_id[:, None], axis=1)[:, 0]
         actions = jnp.where(played.record.live, played.record.actions, NO_MOVE)

@@ -1,84 +1,103 @@
 """Players: every search variant behind one interface, so that any two can meet.
 
-A player is called as `player(params, key, states) -> (action [B], policy [B, A])` on B
-batched states. A game loop that lets players keep state between moves (the tree of a
-search with `reuse_tree`) instead calls `memory = player.start(states)` once,
-`action, policy, value, memory = player.play(params, key, states, weight, memory)` on its
-turns, and `memory = player.follow(memory, actions)` after every ply; for players that keep
-nothing the memory is `()`. `value [B]` is the player's own estimate of the position for the
-player to move: a tree search's root value Σₐ π(a)·Q(root, a), 0 for RHEA and random play
-(self-play mixes it into the value target with `train.value_mix`, method.md §5).
+A player has one call: `player(inputs, key, states, memory=()) -> Move` on B batched states,
+where `Move` holds the action `[B]`, the policy `[B, A]`, the value `[B]` and the memory the
+player carries to its next move. `inputs` is the network's variables, or `Inputs(variables,
+weight)` where w of WRo/WRoRa changes from call to call (self-play's schedule); network-free
+players ignore it. A game loop that lets players keep state between moves (the tree of a
+search with `reuse_tree`) calls `memory = player.start(states)` once, passes the memory to
+each call, and `memory = player.follow(memory, actions)` after every ply; a call without
+memory searches afresh, and for players that keep nothing the memory is `()`.
 
-`params` are the network variables (ignored by network-free players). `policy` is the
-search's move distribution: the root visit distribution for tree searches (the training
-target), one-hot for RHEA, uniform over legal moves for the random player.
+`value [B]` is the player's own estimate of the position for the player to move: a tree
+search's root value Σₐ π(a)·Q(root, a), 0 for RHEA and random play (self-play mixes it into
+the value target with `train.value_mix`, method.md §5). `policy` is the search's move
+distribution: the root visit distribution for tree searches (the training target), one-hot
+for RHEA, uniform over legal moves for the random player.
 Moves are sampled from the policy while a game is in its first T′ plies
 (`state._step_count < config.temperature_moves`) and are its argmax after that (method.md §2).
 Every player is built from a `SearchConfig` (settings) and a name: the tree-search variants
 of `variants.py` (mcts, rollout, rave, rora, wro, wrora, pure_mcts, pure_rave), RHEA
-(`rhea.py`) and the uniformly random player.
+(`rhea.py`) and the uniformly random player. Which of them need a network is the variant
+table's `uses_network` (`uses_network(name)`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
 
 from warmjax.search import reuse
 from warmjax.search.config import TIE_BREAKS, SearchConfig
+from warmjax.search.leaf import Inputs
 from warmjax.search.rhea import RheaConfig, make_rhea
 from warmjax.search.rollout import random_legal_action
 from warmjax.search.tree import init_tree
 from warmjax.search.variants import SEARCH_VARIANTS, variant_search
 
-PLAYERS = (*SEARCH_VARIANTS, "rhea", "random")
-NETWORK_FREE = ("pure_mcts", "pure_rave", "rhea", "random")
+# The players that are not tree-search variants; neither needs a network.
+OTHER_PLAYERS = ("rhea", "random")
+PLAYERS = (*SEARCH_VARIANTS, *OTHER_PLAYERS)
+
+
+def uses_network(name: str) -> bool:
+    """Whether the player `name` needs a network (the variant table says, `variants.py`)."""
+    return name in SEARCH_VARIANTS and SEARCH_VARIANTS[name].uses_network
+
+
+NETWORK_FREE = tuple(name for name in PLAYERS if not uses_network(name))
+
+
+class Move(NamedTuple):
+    """A player's move in B games."""
+
+    action: jax.Array  # [B] int32
+    policy: jax.Array  # [B, A] float32, the search's move distribution
+    value: jax.Array  # [B] float32, its value of the position for the player to move
+    memory: Any  # what the player carries to its next move (`Player.follow`); () if nothing
 
 
 @dataclasses.dataclass(frozen=True)
 class Player:
-    """A named player. Call it as `player(params, key, states, weight=None)`.
+    """A named player. Call it as `player(inputs, key, states, memory=()) -> Move`.
 
     Attributes:
       name: the variant's name.
       config: the settings it was built with (`config.temperature_moves` is its T′).
-      act: `(params, key, states, weight) -> (action [B], policy [B, A], value [B])`.
-      weight: default w for WRo/WRoRa; a call may pass a (traced) weight instead.
+      search: `(inputs, key, states, memory) -> Move` with `inputs` an `Inputs` whose
+        weight is set; `memory` is () for a fresh search.
+      weight: default w for WRo/WRoRa, where the call's `inputs` carry none.
       keep: for a player that carries its search tree between moves, the most nodes
         `follow` keeps (`reuse.advance`); 0 for the others.
+      empty_memory: `states -> memory` before a game's first move, for a player that keeps
+        its tree; None for the others.
     """
 
     name: str
     config: SearchConfig
-    act: Callable
+    search: Callable
     weight: float = 0.5
     keep: int = 0
-    act_memory: Callable | None = None  # (params, key, states, weight, memory) -> (a, p, v, m)
-    empty_memory: Callable | None = None  # states -> memory
+    empty_memory: Callable | None = None
 
-    def __call__(self, params, key, states, weight=None):
-        """`(action [B], policy [B, A])`."""
-        action, policy, _ = self.act(params, key, states, self.weight if weight is None else weight)
-        return action, policy
+    def __call__(self, inputs, key, states, memory=()) -> Move:
+        """The player's move in each of the B `states` (see the module docstring)."""
+        if not isinstance(inputs, Inputs):
+            inputs = Inputs(inputs)
+        if inputs.weight is None:
+            inputs = inputs._replace(weight=self.weight)
+        return self.search(inputs, key, states, memory)
 
     def start(self, states):
         """The memory before a game's first move: `()` unless the player keeps its tree."""
         return () if self.empty_memory is None else self.empty_memory(states)
 
-    def play(self, params, key, states, weight, memory):
-        """A move with memory: `(action [B], policy [B, A], value [B], memory after the
-        search)`."""
-        weight = self.weight if weight is None else weight
-        if self.act_memory is None:
-            return (*self.act(params, key, states, weight), memory)
-        return self.act_memory(params, key, states, weight, memory)
-
     def follow(self, memory, actions):
         """The memory after `actions [B]` were played, by this player or its opponent."""
-        if self.act_memory is None:
+        if self.empty_memory is None:
             return memory
         return reuse.advance(memory, actions, self.keep)
 
@@ -120,7 +139,7 @@ def make_player(
       apply_fn: the network's inference function; needed unless the player is network-free.
       config: the search settings (`SearchConfig`); None: the defaults.
       weight: default w for wro/wrora.
-      rhea: RHEA settings (defaults to method.md §4 with `config.simulations` playouts).
+      rhea: RHEA settings (default: method.md §4's); a budget left None is `config.simulations`.
       **settings: `SearchConfig` fields that replace the config's, as in
         `make_player("mcts", env, apply, simulations=64, temperature_moves=0)`.
 
@@ -135,33 +154,33 @@ def make_player(
     config = dataclasses.replace(config or SearchConfig(), **settings)
     if name not in PLAYERS:
         raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYERS)}")
-    uses_network = name not in NETWORK_FREE
-    if uses_network and apply_fn is None:
+    if uses_network(name) and apply_fn is None:
         raise ValueError(f"player {name!r} needs a network")
     if name == "random":
 
-        def act(params, key, states, weight):
-            del params, weight
+        def random_move(inputs, key, states, memory):
+            del inputs
             keys = jax.random.split(key, states.current_player.shape[0])
             legal = states.legal_action_mask
             actions = jax.vmap(random_legal_action)(keys, legal)
-            return actions, legal / jnp.sum(legal, axis=-1, keepdims=True), no_value(states)
+            return Move(actions, legal / jnp.sum(legal, axis=-1, keepdims=True),
+                        no_value(states), memory)
 
-        return Player(name, config, act, weight)
+        return Player(name, config, random_move, weight)
 
     if name == "rhea":
-        evolve = jax.vmap(make_rhea(env, rhea or RheaConfig(simulations=config.simulations)))
+        evolve = jax.vmap(make_rhea(env, (rhea or RheaConfig()).with_budget(config.simulations)))
 
-        def act(params, key, states, weight):
-            del params, weight
+        def rhea_move(inputs, key, states, memory):
+            del inputs
             keys = jax.random.split(key, states.current_player.shape[0])
             actions = evolve(keys, states).action
-            return (actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32),
-                    no_value(states))
+            return Move(actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32),
+                        no_value(states), memory)
 
-        return Player(name, config, act, weight)
+        return Player(name, config, rhea_move, weight)
 
-    search = variant_search(name, env, apply_fn if uses_network else None, config)
+    search = variant_search(name, env, apply_fn if uses_network(name) else None, config)
 
     def decide(key, states, out):
         sample = states._step_count < config.temperature_moves
@@ -171,29 +190,27 @@ def make_player(
             actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)
         return actions.astype(jnp.int32)
 
-    def act(params, key, states, weight):
+    def tree_move(inputs, key, states, memory):
         search_key, act_key = jax.random.split(key)
-        out = search(params, search_key, states, weight)
-        return decide(act_key, states, out), out.policy, root_value(out)
+        if isinstance(memory, reuse.Memory):  # go on from the tree the last move left
+            out = search(inputs, search_key, states, memory)
+            count = memory.count
+            used = jnp.where(count > 0, count, 1) + config.simulations
+            memory = reuse.Memory(out.tree, used)
+        else:
+            out = search(inputs, search_key, states)
+        return Move(decide(act_key, states, out), out.policy, root_value(out), memory)
 
     if not config.reuse_tree:
-        return Player(name, config, act, weight)
-
-    def act_memory(params, key, states, weight, memory):
-        search_key, act_key = jax.random.split(key)
-        out = search(params, search_key, states, weight, memory)
-        count = memory.count
-        used = jnp.where(count > 0, count, 1) + config.simulations
-        return (decide(act_key, states, out), out.policy, root_value(out),
-                reuse.Memory(out.tree, used))
+        return Player(name, config, tree_move, weight)
 
     def empty_memory(states):
         batch, num_actions = states.legal_action_mask.shape
         tree = init_tree(states, jnp.zeros((batch, num_actions), jnp.float32), config.capacity)
         return reuse.Memory(tree, jnp.zeros(batch, jnp.int32))
 
-    return Player(name, config, act, weight, keep=config.capacity - config.simulations,
-                  act_memory=act_memory, empty_memory=empty_memory)
+    return Player(name, config, tree_move, weight, keep=config.capacity - config.simulations,
+                  empty_memory=empty_memory)
 
 
 def no_value(states) -> jax.Array:

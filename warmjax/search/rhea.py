@@ -39,21 +39,30 @@ class RheaConfig:
     horizon: int = 10
     population: int = 10
     playouts_per_eval: int = 2
-    simulations: int = 100  # m: playouts per move, the budget
+    # m: playouts per move, the budget; None: the m of the player's search (`make_player`).
+    simulations: int | None = None
     mutation_rate: float = 0.2
     legal_first: bool = True  # a plan's first action is drawn from the root's legal moves
 
     def __post_init__(self):
-        if min(self.horizon, self.population, self.playouts_per_eval) < 1:
-            raise ValueError(f"RHEA sizes must be positive: {self}")
+        # Each message starts with the field's name (the config loader puts "rhea." first).
+        for name in ("horizon", "population", "playouts_per_eval"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if not 0.0 <= self.mutation_rate <= 1.0:
             raise ValueError(f"mutation_rate must be in [0, 1], got {self.mutation_rate}")
-        if self.simulations < self.population * self.playouts_per_eval:
+        if self.simulations is not None and \
+                self.simulations < self.population * self.playouts_per_eval:
             raise ValueError(
-                f"a budget of {self.simulations} playouts (simulations) cannot evaluate the "
-                f"first population "
-                f"({self.population} x {self.playouts_per_eval})"
-            )
+                f"simulations: a budget of {self.simulations} playouts cannot evaluate the "
+                f"first population ({self.population} x {self.playouts_per_eval}); lower "
+                f"population or playouts_per_eval")
+
+    def with_budget(self, simulations: int) -> "RheaConfig":
+        """The settings with the budget `simulations` where they leave it to the search."""
+        if self.simulations is not None:
+            return self
+        return dataclasses.replace(self, simulations=simulations)
 
     @property
     def generations(self) -> int:
@@ -117,8 +126,14 @@ def mutate(key: jax.Array, plan: jax.Array, root_legal: jax.Array, rate: float,
     return jnp.where(change, random_plan(k_new, root_legal, plan.shape[0], legal_first), plan)
 
 
-def make_rhea(env: Any, config: RheaConfig = RheaConfig()):
-    """Builds `rhea(key, state) -> RheaResult` for one root state (vmap it over games)."""
+def make_rhea(env: Any, config: RheaConfig = RheaConfig(simulations=100)):
+    """Builds `rhea(key, state) -> RheaResult` for one root state (vmap it over games).
+
+    Raises:
+      ValueError: settings without a budget (`simulations` None).
+    """
+    if config.simulations is None:
+        raise ValueError("RHEA needs a budget: set simulations (or build it with make_player)")
     pop, n, horizon = config.population, config.playouts_per_eval, config.horizon
 
     def fitness(state, plan, key):

@@ -25,7 +25,7 @@ import jax.numpy as jnp
 from warmjax.search import backup as backup_lib
 from warmjax.search.backup import Backup, Path
 from warmjax.search.config import SearchConfig
-from warmjax.search.leaf import Leaf
+from warmjax.search.leaf import Inputs, Leaf
 from warmjax.search.tree import Tree, init_tree
 
 
@@ -70,10 +70,11 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
       backup: `update(tree, path, leaf, leaf_value, played)` after the new node is written.
 
     Returns:
-      `search(params, key, states, weight=0.0, memory=None) -> SearchOutput`, pure and
-      jit-able. `states` are B batched root states; `weight` is w of WRo/WRoRa (a traced
-      float is fine). With `config.reuse_tree`, `memory` (a `reuse.Memory` whose roots are
-      `states`) gives each game the tree to go on from; games with `count` 0 start afresh.
+      `search(inputs, key, states, memory=None) -> SearchOutput`, pure and jit-able.
+      `inputs` is a `leaf.Inputs` (the network's variables and w of WRo/WRoRa, w None for
+      0; traced values are fine) or the bare variables; `states` are B batched root states. With
+      `config.reuse_tree`, `memory` (a `reuse.Memory` whose roots are `states`) gives each
+      game the tree to go on from; games with `count` 0 start afresh.
     """
     simulations = config.simulations
     num_nodes = config.capacity
@@ -107,10 +108,12 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
         tree, node, node_value = backup_lib.add_leaf(tree, path, state, prior, value, index)
         return backup.update(tree, path, node, node_value, played)
 
-    def search(params, key, states, weight=0.0, memory=None) -> SearchOutput:
+    def search(inputs, key, states, memory=None) -> SearchOutput:
+        if not isinstance(inputs, Inputs):  # bare network variables (or None)
+            inputs = Inputs(inputs)
         batch = states.current_player.shape[0]
         rows = jnp.arange(batch)
-        root_logits = leaf.prior(params, states)
+        root_logits = leaf.prior(inputs, states)
         root_prior = masked_prior(root_logits, states.legal_action_mask)
         if config.dirichlet_fraction > 0:
             key, noise_key = jax.random.split(key)
@@ -135,7 +138,8 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
 
             tree = jax.tree_util.tree_map(pick, memory.tree, tree)
             start = jnp.where(reused, memory.count, 1)
-        weight = jnp.asarray(weight, jnp.float32)
+        weight = 0.0 if inputs.weight is None else inputs.weight
+        inputs = inputs._replace(weight=jnp.asarray(weight, jnp.float32))
 
         def simulate(sim, carry):
             tree, key = carry
@@ -144,7 +148,7 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
             parent, action = jax.vmap(lambda p: p.last_edge())(path)
             parent_states = jax.tree_util.tree_map(lambda x: x[rows, parent], tree.node_states)
             new_states = jax.vmap(env.step)(parent_states, action)
-            evaluated = evaluate(params, leaf_key, new_states, weight)
+            evaluated = evaluate(inputs, leaf_key, new_states)
             prior = masked_prior(evaluated.logits, new_states.legal_action_mask)
             tree = jax.vmap(add_and_backup)(
                 tree, path, new_states, prior, evaluated.value, evaluated.rollout, start + sim

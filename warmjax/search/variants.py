@@ -48,7 +48,7 @@ ENHANCEMENTS = ("rollout", "rave", "rora", "wro", "wrora")
 
 def variant_search(name: str, env: Any, apply_fn: Callable | None,
                    config: SearchConfig) -> Callable:
-    """`search(params, key, states, weight=0.0, memory=None)` of the variant `name`.
+    """`search(inputs, key, states, memory=None)` of the variant `name` (`search.make_search`).
 
     Raises:
       ValueError: an unknown name, or a variant that needs a network without `apply_fn`.

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -28,29 +27,14 @@ from typing import Any
 import jax
 from flax import serialization
 
+from warmjax.fileio import atomic_write
+
 MAGIC = "warmjax-checkpoint-v1"
 _NAME = re.compile(r"^state_(\d{6})\.ckpt$")
 
 
 class CorruptCheckpoint(Exception):
     """A checkpoint file that cannot be trusted."""
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Writes `data` to `path` so that readers see the old file or the whole new one."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp.{os.getpid()}")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    try:
-        fd = os.open(path.parent, os.O_RDONLY)
-        os.fsync(fd)
-        os.close(fd)
-    except OSError:
-        pass
 
 
 def encode(state: Any, header: dict) -> bytes:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from warmjax.train.config import RunConfig
+from warmjax.train.run_config import RunConfig
 
 
 def seconds_per_evaluation(config: RunConfig, repeats: int = 3) -> float:

@@ -5,7 +5,8 @@ lives in the state's PRNG key and the first network) and I′ of the fixed mode 
 program: their states are stacked on a leading runs axis and a single `jax.vmap`ped,
 jitted iteration advances all R at once. Everything else (game, variant, sizes, search
 settings, iterations) fixes shapes or code paths and must be equal: `program_key` says
-which runs can share, `groups` splits a list of runs into such groups.
+which runs can share, `groups` splits a list of runs into such groups, and
+`loop.train_group` trains a group (through `loop.train_runs`, the driver of lone runs too).
 
 Per run, the outputs are exactly those of a lone run (`loop.RunOutputs`): its own folder,
 `metrics.jsonl`, TensorBoard scalars, checkpoints and network. `seconds_total` in a group is
@@ -22,40 +23,23 @@ then advances its own runs, with no communication between them.
 
 from __future__ import annotations
 
-import dataclasses
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from warmjax.train.config import ConfigError, RunConfig
-from warmjax.train.iteration import Trainer, TrainState
-from warmjax.train.loop import RunOutputs, plain_row, progress_line, use_compilation_cache
-
-# Settings a group's runs may differ in: traced values (seed, I′) and bookkeeping.
-PER_RUN = ("seed", "warmstart.iprime", "run_dir", "tensorboard", "keep_checkpoints")
+from warmjax.settings import flatten
+from warmjax.train.run_config import ConfigError, RunConfig, per_run_paths
 
 
 def program_key(config: RunConfig) -> str:
-    """What must be equal for runs to share one compiled program (a canonical string)."""
-    raw = config.to_dict()
-    for path in PER_RUN:
-        *parents, leaf = path.split(".")
-        node = raw
-        for name in parents:
-            node = node[name]
-        node.pop(leaf, None)
-    return repr(sorted(_flat_items(raw)))
-
-
-def _flat_items(d: dict, prefix: str = ""):
-    for k, v in d.items():
-        if isinstance(v, dict) and k != "params":
-            yield from _flat_items(v, f"{prefix}{k}.")
-        else:
-            yield f"{prefix}{k}", repr(v)
+    """What must be equal for runs to share one compiled program (a canonical string): every
+    setting but those marked `per_run` (`run_config.per_run_paths`)."""
+    per_run = per_run_paths()
+    items = flatten(config.to_dict())
+    return repr(sorted((path, repr(value)) for path, value in items.items()
+                       if path not in per_run))
 
 
 def groups(configs: Sequence[RunConfig], max_runs: int) -> list[list[int]]:
@@ -88,96 +72,3 @@ def runs_sharding(runs: int):
         return None
     mesh = jax.sharding.Mesh(np.array(devices), ("runs",))
     return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("runs"))
-
-
-def train_group(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
-                stop_after: int | None = None) -> list[TrainState]:
-    """Trains (or resumes) R runs that share one program, as one vmapped program.
-
-    Args:
-      configs: validated run configurations with equal `program_key`s and distinct run
-        folders.
-      log: where progress lines go (one per run per iteration).
-      stop_after: run at most this many iterations in this call.
-
-    Returns:
-      Each run's final training state.
-
-    Raises:
-      ConfigError: runs that cannot share a program, or two runs in one folder.
-    """
-    configs = list(configs)
-    if not configs:
-        raise ConfigError("a group needs at least one run")
-    keys = {program_key(c) for c in configs}
-    if len(keys) > 1:
-        raise ConfigError("these runs differ in more than seed and warmstart.iprime and cannot "
-                          "share one compiled program")
-    folders = [str(c.run_dir) for c in configs]
-    if len(set(folders)) != len(folders):
-        raise ConfigError(f"two runs of a group share a run folder: {folders}")
-    runs = len(configs)
-    first = configs[0]
-    # One trainer builds the program; the clock's host callbacks stay off under vmap.
-    trainer = Trainer(dataclasses.replace(first, stage_times=False))
-    outputs = [RunOutputs(c, trainer.network) for c in configs]
-    use_compilation_cache(first, outputs[0].dir)
-    templates = [trainer.init_state(c.seed) for c in configs]
-    states = [out.resume(t, log) for out, t in zip(outputs, templates)]
-    done_by_run = [int(s.iteration) for s in states]
-    common = min(done_by_run)
-    if max(done_by_run) > common:
-        # A kill between two runs' checkpoints: every run goes back to the common iteration.
-        states = [out.resume(t, log, iteration=common) if done > common else s
-                  for out, t, s, done in zip(outputs, templates, states, done_by_run)]
-    total = first.train.iterations
-    if common >= total:
-        log(f"the group of {runs} runs is complete ({common} iterations)")
-        return states
-    iprimes = jnp.asarray([c.warmstart.iprime for c in configs], jnp.int32)
-    batched = stack(states)
-    sharding = runs_sharding(runs)
-    if sharding is not None:
-        batched, iprimes = jax.device_put((batched, iprimes), sharding)
-    tic = time.perf_counter()
-    step = jax.jit(jax.vmap(trainer.iteration), donate_argnums=0).lower(batched, iprimes).compile()
-    log(f"compiled the iteration of {runs} runs in {time.perf_counter() - tic:.1f}s "
-        f"({first.game.name}, E={first.train.games}, m={first.search.simulations}, warm start "
-        f"{first.warmstart.mode}" + (f", sharded over {len(jax.devices())} devices)"
-                                     if sharding is not None else ")"))
-    oracle = None
-    if trainer.oracle is not None:
-        oracle = jax.jit(jax.vmap(trainer.oracle, in_axes=(0, None, None)))
-    for out in outputs:
-        out.open()
-    done = 0
-    try:
-        while int(batched.iteration[0]) < total and (stop_after is None or done < stop_after):
-            tic = time.perf_counter()
-            batched, metrics = step(batched, iprimes)
-            metrics = jax.device_get(metrics)
-            seconds = time.perf_counter() - tic
-            probe = None
-            it = int(metrics["iteration"][0])
-            if oracle is not None and it % first.oracle.every == 0:
-                tic = time.perf_counter()
-                probe = jax.device_get(oracle(batched.params, jax.random.PRNGKey(0),
-                                              trainer.oracle_states))
-                oracle_seconds = time.perf_counter() - tic
-            host = jax.device_get(batched)
-            for r, out in enumerate(outputs):
-                row = plain_row({k: v[r] for k, v in metrics.items()})
-                row["seconds_total"] = seconds
-                if probe is not None:
-                    row.update(plain_row({k: v[r] for k, v in probe.items()}))
-                    row["seconds_oracle"] = oracle_seconds
-                out.record(unstack(host, r), row, prune=False)
-                log(f"[{out.dir.name}] " + progress_line(row, total, configs[r]))
-            for out in outputs:  # only now: every run holds this iteration's checkpoint
-                out.checkpoints.prune()
-            done += 1
-    finally:
-        for out in outputs:
-            out.close()
-    host = jax.device_get(batched)
-    return [unstack(host, r) for r in range(runs)]

@@ -27,13 +27,14 @@ from flax import struct
 
 from warmjax.games import make
 from warmjax.nets import make_network
-from warmjax.oracle import positions
-from warmjax.oracle.score import make_oracle
+from warmjax.perfect import positions
+from warmjax.perfect.score import make_oracle
+from warmjax.search.leaf import Inputs
 from warmjax.search.players import make_player
 from warmjax.train import warmstart
 from warmjax.train.arena import make_arena
 from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
-from warmjax.train.config import RunConfig, TrainConfig
+from warmjax.train.run_config import RunConfig, TrainConfig
 from warmjax.train.selfplay import make_selfplay
 from warmjax.train.update import make_update
 
@@ -131,14 +132,11 @@ class Trainer:
         self.clock = StageClock(c.stage_times)
 
     def _make_oracle(self, search):
-        """`(oracle, states)` of `score.make_oracle` on the shipped labelled set, or
-        `(None, None)` where there is none for this game (only Connect Four at a labelled
-        size has one)."""
+        """`(oracle, states)` of `score.make_oracle` on the game's shipped labelled set, or
+        `(None, None)` where it has none (`positions.path_for`)."""
         c = self.config
-        if c.oracle.every == 0 or c.game.name != "connect_four":
-            return None, None
-        path = positions.default_path(*self.env.board_shape, self.env.win_length)
-        if not path.exists():
+        path = positions.path_for(self.env)
+        if c.oracle.every == 0 or path is None:
             return None, None
         labelled = positions.load(path)
         if c.oracle.positions is not None:
@@ -193,7 +191,7 @@ class Trainer:
         iprime = c.warmstart.iprime if iprime is None else iprime
         plan = warmstart.schedule(c.warmstart.mode, it, state.switched, iprime)
 
-        games = self.selfplay(state.params, k_self, plan.selfplay, plan.weight)
+        games = self.selfplay(Inputs(state.params, plan.weight), k_self, plan.selfplay)
         switched = warmstart.adaptive_switch(state.switched, plan.active, games.baseline_balance)
         switch_iteration = jnp.where(switched & ~state.switched, it, state.switch_iteration)
         slot = (it - 1) % c.train.replay_iterations

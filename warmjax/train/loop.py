@@ -3,11 +3,11 @@
 Outputs in the run folder:
 
 - `config.yaml`: the resolved configuration (a later run in the same folder must match it);
-- `metrics.jsonl`: one JSON line per iteration (see `Trainer.iteration` for the keys, plus
-  per-stage wall seconds `seconds_selfplay`, `seconds_train`, `seconds_arena`,
-  `seconds_total`, and for Connect Four every `oracle.every` iterations `oracle_optimal`
-  and `oracle_policy`, the optimal-move rates of the current best network's search (argmax,
-  the run's m) and of its policy head on the labelled positions of `warmjax.oracle`);
+- `metrics.jsonl`: one JSON line per iteration, a `metrics.MetricRow`: the iteration's
+  metrics, its wall seconds (per stage too with `stage_times`), and every `oracle.every`
+  iterations `oracle_optimal` and `oracle_policy`, the optimal-move rates of the current
+  best network's search (argmax, the run's m) and of its policy head on the game's labelled
+  positions (`warmjax.perfect`), where the game has them;
 - `tb/`: TensorBoard scalars;
 - `checkpoints/`: the last `keep_checkpoints` training states and the best network;
 - `network.json` + `network.msgpack`: the current best network (see `network_io.py`).
@@ -16,15 +16,18 @@ Resuming: the same command in the same folder loads the newest sound checkpoint,
 `metrics.jsonl` from the metrics stored in it, and runs the remaining iterations. The
 iteration is a pure function of the state (its PRNG key included), so a resumed run ends
 with the same metrics (wall times aside) and the same parameters as an uninterrupted one.
+
+One driver, `train_runs`, trains a lone run (`train`) and a group of runs that share one
+compiled program (`group.train_group`, the iteration vmapped over the runs).
 """
 
 from __future__ import annotations
 
-import math
+import dataclasses
 import os
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable
 
 import jax
 import numpy as np
@@ -32,72 +35,36 @@ from jax.experimental.compilation_cache import compilation_cache
 
 from warmjax.train import run_folder
 from warmjax.train.checkpoint import CheckpointDir
-from warmjax.train.config import ConfigError, RunConfig
+from warmjax.train.group import program_key, runs_sharding, stack, unstack
 from warmjax.train.iteration import Trainer, TrainState
+from warmjax.train.metrics import MetricRow
 from warmjax.train.network_io import save_network
+from warmjax.train.run_config import ConfigError, RunConfig
+from warmjax.train.run_variant import enhancement_name
 
 
-def _plain(value: Any) -> Any:
-    value = np.asarray(value)
-    if value.dtype == bool:
-        return bool(value)
-    if np.issubdtype(value.dtype, np.integer):
-        return int(value)
-    return float(value)
-
-
-def _check_config(run_dir: Path, config: RunConfig) -> None:
-    current = config.to_dict()
-    if run_folder.is_run_folder(run_dir):
-        previous = run_folder.read_config(run_dir)
-        # More iterations extend a run; the folder's path, bookkeeping and the training
-        # convolution (same function either way) may change. A setting the saved config
-        # predates counts as its default, which is the behaviour of the code that wrote it.
-        skip = {"train.iterations", "run_dir", "keep_checkpoints", "tensorboard",
-                "oracle.every", "oracle.positions", "model.train_conv", "compilation_cache",
-                "stage_times"}
-        defaults = _flat(RunConfig().to_dict())
-        old, new = _flat(previous), _flat(current)
-        diff = sorted(k for k in set(old) | set(new) if k not in skip
-                      and old.get(k, defaults.get(k)) != new.get(k, defaults.get(k)))
-        if diff:
-            raise ConfigError(
-                f"{run_dir} holds a run with a different configuration (differs in: "
-                f"{', '.join(diff)}); choose another run_dir or restore the settings")
-    run_folder.write_config(run_dir, current)
-
-
-def _flat(d: dict, prefix: str = "") -> dict:
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict) and k != "params":
-            out.update(_flat(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = list(v) if isinstance(v, tuple) else v
-    return out
-
-
-def progress_line(row: dict, total: int, config: RunConfig) -> str:
+def progress_line(row: MetricRow, total: int, config: RunConfig) -> str:
+    """One iteration's line: warm-start state, arena, losses, oracle, examples, seconds."""
     ws = config.warmstart
-    if row["warmstart_active"]:
-        warm = f"{ws.enhancement} w={row['weight']:.2f}"
+    if row.warmstart_active:
+        warm = f"{enhancement_name(ws.enhancement)} w={row.weight:.2f}"
         if ws.mode == "adaptive":
-            warm += f" r={row['r_balance']:+.0f}"
-    elif ws.mode == "adaptive" and row["switched"]:
-        warm = f"switched@{row['switch_iteration']}"
+            warm += f" r={row.r_balance:+.0f}"
+    elif ws.mode == "adaptive" and row.switched:
+        warm = f"switched@{row.switch_iteration}"
     else:
         warm = "baseline"
-    verdict = "accepted" if row["accepted"] else "rejected"
+    verdict = "accepted" if row.accepted else "rejected"
     oracle = ""
-    if "oracle_optimal" in row:
-        oracle = f"oracle {row['oracle_optimal']:.1%} / {row['oracle_policy']:.1%} | "
+    if row.oracle_optimal is not None:
+        oracle = f"oracle {row.oracle_optimal:.1%} / {row.oracle_policy:.1%} | "
     return (
-        f"iter {row['iteration']:>3}/{total} | {warm:<20} | arena "
-        f"{row['arena_wins']}-{row['arena_draws']}-{row['arena_losses']} {verdict} | "
-        f"loss v {row['loss_value']:.3f} p {row['loss_policy']:.3f} | {oracle}"
-        f"{row['examples']} ex | {row['seconds_total']:.1f}s"
-        + (f" (self-play {row['seconds_selfplay']:.1f}, train {row['seconds_train']:.1f}, "
-           f"arena {row['seconds_arena']:.1f})" if "seconds_selfplay" in row else "")
+        f"iter {row.iteration:>3}/{total} | {warm:<20} | arena "
+        f"{row.arena_wins}-{row.arena_draws}-{row.arena_losses} {verdict} | "
+        f"loss v {row.loss_value:.3f} p {row.loss_policy:.3f} | {oracle}"
+        f"{row.examples} ex | {row.seconds_total:.1f}s"
+        + (f" (self-play {row.seconds_selfplay:.1f}, train {row.seconds_train:.1f}, "
+           f"arena {row.seconds_arena:.1f})" if row.seconds_selfplay is not None else "")
     )
 
 
@@ -123,20 +90,16 @@ def use_compilation_cache(config: RunConfig, run_dir: Path) -> None:
 
 
 class RunOutputs:
-    """What one run leaves in its folder as it trains (the module docstring's outputs).
-
-    `train` keeps one; a group of runs sharing a compiled program (`group.py`) keeps one per
-    run.
-    """
+    """What one run leaves in its folder as it trains (the module docstring's outputs)."""
 
     def __init__(self, config: RunConfig, network):
         self.config = config
         self.dir = Path(config.run_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
-        _check_config(self.dir, config)
+        run_folder.claim(self.dir, config)
         self.network = network
         self.checkpoints = CheckpointDir(self.dir / "checkpoints", config.keep_checkpoints)
-        self.history: list[dict] = []
+        self.history: list[MetricRow] = []
         self.writer = None
 
     def resume(self, template: TrainState, log: Callable[[str], None],
@@ -150,8 +113,10 @@ class RunOutputs:
         state, self.history = template, []
         if loaded is not None:
             state, header = loaded
-            self.history = [row for row in header["metrics"]
-                            if row["iteration"] <= header["iteration"]]
+            where = f"{self.dir}: a checkpoint's metrics"
+            self.history = [row for row in (MetricRow.from_json(raw, where)
+                                            for raw in header["metrics"])
+                            if row.iteration <= header["iteration"]]
             log(f"resuming {self.dir} after iteration {header['iteration']}")
         run_folder.write_metrics(self.dir, self.history)
         return state
@@ -163,20 +128,20 @@ class RunOutputs:
 
             self.writer = SummaryWriter(str(self.dir / "tb"))
 
-    def record(self, state: TrainState, row: dict, prune: bool = True) -> None:
+    def record(self, state: TrainState, row: MetricRow, prune: bool = True) -> None:
         """Writes everything after the iteration `row` describes: checkpoint, best network,
         `network.json/.msgpack`, the metrics line and TensorBoard scalars."""
         self.history.append(row)
-        it = row["iteration"]
-        self.checkpoints.save(state, it, {"metrics": self.history}, prune=prune)
-        if row["accepted"] or it == 1:
+        it = row.iteration
+        self.checkpoints.save(state, it, {"metrics": [r.to_json() for r in self.history]},
+                              prune=prune)
+        if row.accepted or it == 1:
             self.checkpoints.save_best(state.params)
         save_network(self.dir, self.config, self.network, state.params, it)
         run_folder.append_metrics(self.dir, row)
         if self.writer is not None:
-            for key, value in row.items():
-                if key != "iteration" and math.isfinite(float(value)):
-                    self.writer.add_scalar(key, float(value), it)
+            for key, value in row.finite_scalars.items():
+                self.writer.add_scalar(key, value, it)
             self.writer.flush()
 
     def close(self) -> None:
@@ -185,9 +150,20 @@ class RunOutputs:
             self.writer = None
 
 
-def plain_row(metrics: dict) -> dict:
-    """Device metrics of one run → a JSON-ready row."""
-    return {k: _plain(v) for k, v in metrics.items()}
+def train_group(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
+                stop_after: int | None = None) -> list[TrainState]:
+    """Trains (or resumes) R runs that share one program (`group.program_key`), as one
+    vmapped program (`group.py` describes how).
+
+    Raises:
+      ConfigError: runs that cannot share a program, or two runs in one folder.
+    """
+    return train_runs(configs, log, stop_after, vmapped=True)
+
+
+def _iteration(state: TrainState) -> int:
+    """Iterations completed (of the first run, for a stacked state: all runs are equal)."""
+    return int(np.asarray(jax.device_get(state.iteration)).reshape(-1)[0])
 
 
 def train(config: RunConfig, log: Callable[[str], None] = print,
@@ -202,43 +178,121 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
     Returns:
       The final training state.
     """
-    trainer = Trainer(config)  # builds functions; nothing is compiled or written yet
-    outputs = RunOutputs(config, trainer.network)
-    use_compilation_cache(config, outputs.dir)
-    state = outputs.resume(trainer.init_state(), log)
+    return train_runs([config], log, stop_after, vmapped=False)[0]
 
-    start = int(state.iteration)
-    total = config.train.iterations
-    if start >= total:
-        log(f"{outputs.dir} is complete ({start} iterations)")
-        return state
+
+def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
+               stop_after: int | None = None, vmapped: bool = True) -> list[TrainState]:
+    """Trains (or resumes) runs that share one compiled program: the one driver.
+
+    Args:
+      configs: validated run configurations with equal `group.program_key`s and distinct
+        run folders (one, for a lone run).
+      log: where progress lines go (one per run per iteration).
+      stop_after: run at most this many iterations in this call.
+      vmapped: the iteration `jax.vmap`ped over the runs (a group; no per-stage times,
+        their host callbacks would fire once per run), or, for a single run, the plain
+        iteration with the run's own stage clock.
+
+    Returns:
+      Each run's final training state.
+
+    Raises:
+      ConfigError: runs that cannot share a program, or two runs in one folder.
+    """
+    configs = list(configs)
+    if not configs:
+        raise ConfigError("a group needs at least one run")
+    if len({program_key(c) for c in configs}) > 1:
+        raise ConfigError("these runs differ in more than seed and warmstart.iprime and cannot "
+                          "share one compiled program")
+    folders = [str(c.run_dir) for c in configs]
+    if len(set(folders)) != len(folders):
+        raise ConfigError(f"two runs of a group share a run folder: {folders}")
+    if not vmapped and len(configs) > 1:
+        raise ConfigError("runs without vmap train one at a time")
+    runs, first = len(configs), configs[0]
+    # One trainer builds the program; under vmap the clock's host callbacks stay off.
+    trainer = Trainer(dataclasses.replace(first, stage_times=False) if vmapped else first)
+    outputs = [RunOutputs(c, trainer.network) for c in configs]
+    use_compilation_cache(first, outputs[0].dir)
+    templates = [trainer.init_state(c.seed) for c in configs]
+    states = [out.resume(t, log) for out, t in zip(outputs, templates)]
+    done_by_run = [int(s.iteration) for s in states]
+    common = min(done_by_run)
+    if max(done_by_run) > common:
+        # A kill between two runs' checkpoints: every run goes back to the common iteration.
+        states = [out.resume(t, log, iteration=common) if done > common else s
+                  for out, t, s, done in zip(outputs, templates, states, done_by_run)]
+    total = first.train.iterations
+    if common >= total:
+        log(f"{outputs[0].dir} is complete ({common} iterations)" if not vmapped else
+            f"the group of {runs} runs is complete ({common} iterations)")
+        return states
+
     tic = time.perf_counter()
-    step = jax.jit(trainer.iteration, donate_argnums=0).lower(state).compile()
-    log(f"compiled the iteration in {time.perf_counter() - tic:.1f}s "
-        f"({config.game.name}, E={config.train.games}, m={config.search.simulations}, "
-        f"warm start {config.warmstart.mode})")
-    oracle = None
-    if trainer.oracle is not None:
-        oracle = jax.jit(trainer.oracle)
-    outputs.open()
+    game = (f"{first.game.name}, E={first.train.games}, m={first.search.simulations}, "
+            f"warm start {first.warmstart.mode}")
+    if vmapped:
+        import jax.numpy as jnp
+
+        iprimes = jnp.asarray([c.warmstart.iprime for c in configs], jnp.int32)
+        state = stack(states)
+        sharding = runs_sharding(runs)
+        if sharding is not None:
+            state, iprimes = jax.device_put((state, iprimes), sharding)
+        compiled = jax.jit(jax.vmap(trainer.iteration), donate_argnums=0).lower(
+            state, iprimes).compile()
+        step = lambda s: compiled(s, iprimes)  # noqa: E731
+        oracle = (jax.jit(jax.vmap(trainer.oracle, in_axes=(0, None, None)))
+                  if trainer.oracle is not None else None)
+        split = unstack
+        log(f"compiled the iteration of {runs} runs in {time.perf_counter() - tic:.1f}s ({game}"
+            + (f", sharded over {len(jax.devices())} devices)" if sharding is not None else ")"))
+    else:
+        state = states[0]
+        step = jax.jit(trainer.iteration, donate_argnums=0).lower(state).compile()
+        oracle = jax.jit(trainer.oracle) if trainer.oracle is not None else None
+        split = lambda tree, r: tree  # noqa: E731
+        log(f"compiled the iteration in {time.perf_counter() - tic:.1f}s ({game})")
+
+    for out in outputs:
+        out.open()
     done = 0
     try:
-        while int(state.iteration) < total and (stop_after is None or done < stop_after):
+        while _iteration(state) < total and (stop_after is None or done < stop_after):
             trainer.clock.start()
             tic = time.perf_counter()
             state, metrics = step(state)
-            row = plain_row(jax.device_get(metrics))
-            row.update(trainer.clock.durations())
-            row["seconds_total"] = time.perf_counter() - tic
-            if oracle is not None and row["iteration"] % config.oracle.every == 0:
+            metrics = jax.device_get(metrics)
+            stages = trainer.clock.durations()
+            seconds = time.perf_counter() - tic
+            probe, oracle_seconds = None, None
+            it = int(split(metrics["iteration"], 0))
+            if oracle is not None and it % first.oracle.every == 0:
                 # The search is deterministic (argmax, network leaves), so the key is fixed.
                 tic = time.perf_counter()
-                probe = oracle(state.params, jax.random.PRNGKey(0), trainer.oracle_states)
-                row.update(plain_row(jax.device_get(probe)))
-                row["seconds_oracle"] = time.perf_counter() - tic
-            outputs.record(state, row)
-            log(progress_line(row, total, config))
+                probe = jax.device_get(oracle(state.params, jax.random.PRNGKey(0),
+                                              trainer.oracle_states))
+                oracle_seconds = time.perf_counter() - tic
+            host = jax.device_get(state) if vmapped else state
+            for r, out in enumerate(outputs):
+                row = MetricRow.from_device({k: split(v, r) for k, v in metrics.items()},
+                                            **stages, seconds_total=seconds)
+                if probe is not None:
+                    row = row.with_values(**{k: split(v, r) for k, v in probe.items()},
+                                          seconds_oracle=oracle_seconds)
+                out.record(split(host, r), row, prune=not vmapped)
+                prefix = f"[{out.dir.name}] " if vmapped else ""
+                log(prefix + progress_line(row, total, configs[r]))
+            if vmapped:
+                for out in outputs:  # only now: every run holds this iteration's checkpoint
+                    out.checkpoints.prune()
             done += 1
     finally:
-        outputs.close()
-    return state
+        for out in outputs:
+            out.close()
+    if vmapped:
+        host = jax.device_get(state)
+        return [unstack(host, r) for r in range(runs)]
+    return [state]

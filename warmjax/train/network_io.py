@@ -25,7 +25,7 @@ from flax import serialization
 
 from warmjax.games import make
 from warmjax.nets import make_network
-from warmjax.train.checkpoint import atomic_write
+from warmjax.fileio import atomic_write
 
 FORMAT = "warmjax-network-v1"
 
@@ -48,14 +48,25 @@ def save_network(folder: Path, config, network, variables: Any, iteration: int) 
     atomic_write(folder / "network.json", json.dumps(meta, indent=2).encode())
 
 
-def load_network(path: Path):
-    """Loads `(env, network, variables)` from a run folder or its `network.json`.
+def network_info(path: Path) -> dict:
+    """The description in a run folder's (or its file's) `network.json`, with the SHA-256 of
+    `network.msgpack` (computed for files written before it was recorded).
 
     Raises:
-      ValueError: a missing, foreign or corrupt network file, naming it.
+      ValueError: a missing, foreign or unreadable network file, naming it.
     """
     path = Path(path)
     folder = path if path.is_dir() else path.parent
+    meta = _read_meta(folder)
+    if "sha256" not in meta:
+        try:
+            meta["sha256"] = hashlib.sha256((folder / "network.msgpack").read_bytes()).hexdigest()
+        except FileNotFoundError:
+            raise ValueError(f"{folder / 'network.msgpack'} is missing") from None
+    return meta
+
+
+def _read_meta(folder: Path) -> dict:
     meta_path = folder / "network.json"
     if not meta_path.exists():
         raise ValueError(f"{folder} holds no network.json (has the run finished an iteration?)")
@@ -65,6 +76,18 @@ def load_network(path: Path):
         raise ValueError(f"{meta_path} is not valid JSON ({err})") from None
     if meta.get("format") != FORMAT:
         raise ValueError(f"{meta_path} is not a {FORMAT} file")
+    return meta
+
+
+def load_network(path: Path):
+    """Loads `(env, network, variables)` from a run folder or its `network.json`.
+
+    Raises:
+      ValueError: a missing, foreign or corrupt network file, naming it.
+    """
+    path = Path(path)
+    folder = path if path.is_dir() else path.parent
+    meta = _read_meta(folder)
     env = make(meta["game"]["name"], **meta["game"]["params"])
     model = meta["model"]
     network = make_network(env.num_actions, env.observation_shape, None,

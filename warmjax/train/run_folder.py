@@ -3,47 +3,63 @@
 A training run leaves in its folder
 
 - `config.yaml`: the resolved configuration (`RunConfig.to_dict()`);
-- `metrics.jsonl`: one JSON object per finished iteration;
+- `metrics.jsonl`: one JSON object per finished iteration (`metrics.MetricRow`);
 - `network.json` + `network.msgpack`: the final best network (`network_io.py`);
 - `checkpoints/` and `tb/` (`checkpoint.py`, TensorBoard).
 
-The training loop writes through `write_config`, `write_metrics` and `append_metrics`; every
-command and report reads through `read_config`, `read_metrics`, `read_run` and
-`is_run_folder`, and so do the tests; `search_config` gives the search a player of the
-run's network plays. A missing or corrupt file is a `ValueError` that names it.
+`read_run(folder)` returns it typed: a `Run` with the validated `RunConfig`, its
+`RunVariant` and its `MetricRow`s (and the network on request, `Run.network()`). Training
+writes through `claim` (the config, checked against a run already there), `write_metrics`
+and `append_metrics`. Nothing else in warmjax parses `config.yaml` or `metrics.jsonl`. A
+missing or corrupt file is a `ValueError` that names it; settings an older run did not save
+read as their defaults, which is the behaviour of the code that wrote them.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
-
+from typing import NamedTuple
 
 import yaml
 
+from warmjax.fileio import atomic_write
 from warmjax.search.config import SearchConfig
-from warmjax.settings import from_mapping
-from warmjax.train.checkpoint import atomic_write
-from warmjax.train.config import RunConfig
+from warmjax.settings import ConfigError, flatten
+from warmjax.train.metrics import MetricRow
 from warmjax.train.network_io import load_network
+from warmjax.train.run_config import RunConfig, resumable_paths
+from warmjax.train.run_variant import RunVariant
 
 CONFIG = "config.yaml"
 METRICS = "metrics.jsonl"
 
 
-class RunRecord(NamedTuple):
-    """What `read_run` returns: the folder, its configuration and metrics; `run_config()`
-    and `network()` give the typed configuration and the final network."""
+class Run(NamedTuple):
+    """A run folder, read: its path, configuration and metrics."""
 
     path: Path
-    config: dict  # the saved configuration, as plain nested dicts
-    metrics: list[dict]  # one row per finished iteration
+    config: RunConfig
+    metrics: tuple[MetricRow, ...]  # one row per finished iteration, in order
 
-    def run_config(self) -> RunConfig:
-        """The saved configuration as a validated `RunConfig` (settings an older run did not
-        save at their defaults)."""
-        return RunConfig.from_dict(self.config)
+    @property
+    def variant(self) -> RunVariant:
+        return RunVariant.of(self.config)
+
+    @property
+    def iterations(self) -> int:
+        """Iterations finished."""
+        return self.metrics[-1].iteration if self.metrics else 0
+
+    @property
+    def last(self) -> MetricRow | None:
+        return self.metrics[-1] if self.metrics else None
+
+    def search(self) -> SearchConfig:
+        """The search a player of the run's network plays: the run's `search` settings (its
+        departures from the papers and tree reuse included) without self-play's root noise."""
+        return self.config.search.without_noise()
 
     def network(self):
         """`(env, network, variables)` of the run's final network (`network_io`)."""
@@ -55,12 +71,7 @@ def is_run_folder(path: Path | str) -> bool:
     return (Path(path) / CONFIG).exists()
 
 
-def read_config(run_dir: Path | str) -> dict:
-    """The saved configuration of a run folder.
-
-    Raises:
-      ValueError: no `config.yaml` there, or one that is not valid YAML.
-    """
+def _read_config_mapping(run_dir: Path | str) -> dict:
     path = Path(run_dir) / CONFIG
     if not path.exists():
         raise ValueError(f"{run_dir} is not a run folder (no {CONFIG})")
@@ -73,11 +84,25 @@ def read_config(run_dir: Path | str) -> dict:
     return config
 
 
-def read_metrics(run_dir: Path | str) -> list[dict]:
-    """The rows of `metrics.jsonl` (empty if the run has not finished an iteration).
+def read_config(run_dir: Path | str) -> RunConfig:
+    """The saved configuration of a run folder, validated.
 
     Raises:
-      ValueError: a line that is not JSON, naming the file and the line.
+      ValueError: no `config.yaml` there, one that is not valid YAML, or a setting that is
+        unknown or impossible (named).
+    """
+    raw = _read_config_mapping(run_dir)
+    try:
+        return RunConfig.from_dict(raw)
+    except ConfigError as err:
+        raise ValueError(f"{Path(run_dir) / CONFIG}: {err}") from None
+
+
+def read_metrics(run_dir: Path | str) -> tuple[MetricRow, ...]:
+    """The rows of `metrics.jsonl` (none if the run has not finished an iteration).
+
+    Raises:
+      ValueError: a line that is not a metrics row, naming the file and the line.
     """
     path = Path(run_dir) / METRICS
     rows = []
@@ -85,42 +110,68 @@ def read_metrics(run_dir: Path | str) -> list[dict]:
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             if line.strip():
                 try:
-                    rows.append(json.loads(line))
+                    raw = json.loads(line)
                 except ValueError as err:
                     raise ValueError(f"{path}:{number} is not JSON ({err})") from None
-    return rows
+                rows.append(MetricRow.from_json(raw, f"{path}:{number}"))
+    return tuple(rows)
 
 
-def read_run(run_dir: Path | str) -> RunRecord:
-    """A run folder's configuration and metrics (the network: `network_io.load_network`)."""
-    return RunRecord(Path(run_dir), read_config(run_dir), read_metrics(run_dir))
+def read_run(run_dir: Path | str) -> Run:
+    """A run folder's configuration and metrics (see the module docstring)."""
+    return Run(Path(run_dir), read_config(run_dir), read_metrics(run_dir))
 
 
-def search_config(run_config: dict) -> SearchConfig:
-    """The search a player of the run's network plays: the run's `search` settings (its
-    departures from the papers and tree reuse included; settings an older run did not save
-    at their defaults) without self-play's root noise.
+def find_runs(folders: Iterable[Path | str]) -> list[Run]:
+    """The runs among `folders` and their sub-folders (any depth), sorted by variant."""
+    found: dict[Path, Run] = {}
+    for folder in folders:
+        folder = Path(folder)
+        candidates = [folder] if is_run_folder(folder) else sorted(
+            p.parent for p in folder.rglob(CONFIG))
+        for candidate in candidates:
+            key = candidate.resolve()
+            if key not in found and is_run_folder(candidate):
+                found[key] = read_run(candidate)
+    return sorted(found.values(), key=lambda r: (r.variant.order(), str(r.path)))
+
+
+def claim(run_dir: Path | str, config: RunConfig) -> None:
+    """Writes `config.yaml` for a run that trains in `run_dir`.
+
+    A run already there must have the same configuration but for the settings that may
+    change between calls (`run_config.resumable_paths`: more iterations, bookkeeping).
 
     Raises:
-      ValueError: a saved search setting that is unknown or impossible, named.
+      ConfigError: the folder holds a run with other settings, naming them.
     """
-    search = from_mapping(SearchConfig, run_config.get("search") or {}, "search",
-                          base=RunConfig().search)
-    return search.without_noise()
+    run_dir = Path(run_dir)
+    current = config.to_dict()
+    if is_run_folder(run_dir):
+        previous = read_config(run_dir)
+        skip = resumable_paths()
+        old, new = flatten(previous.to_dict()), flatten(current)
+        diff = sorted(k for k in set(old) | set(new) if k not in skip and old.get(k) != new.get(k))
+        if diff:
+            raise ConfigError(
+                f"{run_dir} holds a run with a different configuration (differs in: "
+                f"{', '.join(diff)}); choose another run_dir or restore the settings")
+    atomic_write(run_dir / CONFIG, yaml.safe_dump(current, sort_keys=False).encode())
 
 
-def write_config(run_dir: Path | str, config: dict[str, Any]) -> None:
-    """Writes `config.yaml` atomically."""
-    atomic_write(Path(run_dir) / CONFIG, yaml.safe_dump(config, sort_keys=False).encode())
-
-
-def write_metrics(run_dir: Path | str, rows: list[dict]) -> None:
+def write_metrics(run_dir: Path | str, rows: Sequence[MetricRow]) -> None:
     """Rewrites `metrics.jsonl` atomically with `rows`."""
-    text = "".join(json.dumps(row) + "\n" for row in rows)
+    text = "".join(json.dumps(row.to_json()) + "\n" for row in rows)
     atomic_write(Path(run_dir) / METRICS, text.encode())
 
 
-def append_metrics(run_dir: Path | str, row: dict) -> None:
+def append_metrics(run_dir: Path | str, row: MetricRow) -> None:
     """Adds one iteration's row to `metrics.jsonl`."""
     with open(Path(run_dir) / METRICS, "a") as f:
-        f.write(json.dumps(row) + "\n")
+        f.write(json.dumps(row.to_json()) + "\n")
+
+
+def write_config(run_dir: Path | str, config: RunConfig) -> None:
+    """Writes `config.yaml` atomically (a test's or a tool's run folder)."""
+    atomic_write(Path(run_dir) / CONFIG,
+                 yaml.safe_dump(config.to_dict(), sort_keys=False).encode())

@@ -5,9 +5,9 @@ variant that progress lines, tables, plots, tournaments and Elo files print ("Ba
 "Rollout I′=3", "WRoRa adaptive", with "+ fpu, noise" for departures from the papers and
 " s2" for a seed where asked). `arm()` drops the seed: the runs of one arm are its seeds.
 
-The departures are the config fields marked `departure` in their dataclass field's metadata
-(`DEPARTURE`), whose value differs from the papers' (the field's default): a new departure
-needs only that mark.
+The departures are the config fields marked as such where they are declared
+(`settings.setting(..., departure=tag)`) whose value differs from the papers' (the field's
+default): a new departure needs only that mark.
 """
 
 from __future__ import annotations
@@ -16,29 +16,12 @@ import dataclasses
 from typing import Any
 
 from warmjax.search.variants import ENHANCEMENTS
+from warmjax.settings import departures_of
 
 ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
                      "wrora": "WRoRa"}
 GAME_NAMES = {"othello": "Othello", "connect_four": "Connect Four", "gobang": "Gobang"}
 MODE_ORDER = {"none": 0, "fixed": 1, "adaptive": 2}
-
-
-def departure(tag: str) -> dict[str, str]:
-    """The field metadata that marks a setting as a named departure from the papers."""
-    return {"departure": tag}
-
-
-def departures_of(section: Any) -> tuple[str, ...]:
-    """The tags of the departures switched on in a config dataclass, nested sections
-    included (a departure is on where its value differs from the field's default)."""
-    tags = []
-    for field in dataclasses.fields(section):
-        value = getattr(section, field.name)
-        if dataclasses.is_dataclass(value):
-            tags += departures_of(value)
-        elif "departure" in field.metadata and value != field.default:
-            tags.append(field.metadata["departure"])
-    return tuple(tags)
 
 
 def enhancement_name(enhancement: str | None) -> str:

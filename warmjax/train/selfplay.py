@@ -22,7 +22,8 @@ import jax
 import jax.numpy as jnp
 
 from warmjax.search import match
-from warmjax.search.players import Player
+from warmjax.search.leaf import Inputs
+from warmjax.search.players import Move, Player
 from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 
 
@@ -47,7 +48,9 @@ def make_selfplay(
     random_opening: int = 0,
     value_mix: float = 0.0,
 ):
-    """Builds `selfplay(params, key, kind, weight) -> SelfPlayResult`.
+    """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
+    the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
+    players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE).
 
     Args:
       env: the game.
@@ -70,20 +73,19 @@ def make_selfplay(
     num_actions = env.num_actions
     first_half = jnp.arange(games) < half
 
-    def nothing(memory):
-        return (jnp.zeros(games, jnp.int32), jnp.zeros((games, num_actions), jnp.float32),
-                jnp.zeros(games, jnp.float32), memory)
+    def nothing(memory) -> Move:
+        return Move(jnp.zeros(games, jnp.int32), jnp.zeros((games, num_actions), jnp.float32),
+                    jnp.zeros(games, jnp.float32), memory)
 
-    def one_player(player, params, key, states, weight, memory, needed):
+    def one_player(player, inputs, key, states, memory, needed) -> Move:
         """`player` on the whole batch, when some game needs a search."""
         return jax.lax.cond(jnp.any(needed),
-                            lambda: player.play(params, key, states, weight, memory),
+                            lambda: player(inputs, key, states, memory),
                             lambda: nothing(memory))
 
     class SelfPlayTurn(NamedTuple):
-        params: Any
+        inputs: Inputs  # the network's variables and w
         kind: jax.Array
-        weight: jax.Array
         opening: jax.Array  # [E] int32 random moves before the first searched one
 
         def start(self, states):
@@ -97,12 +99,12 @@ def make_selfplay(
             searched = live
             if random_opening > 0:
                 searched = live & (states._step_count >= self.opening)
-            p, w = self.params, self.weight
+            inputs = self.inputs
             if enhancement is None:
-                action, policy, value, mem_base = baseline.play(p, k_base, states, w, mem_base)
+                action, policy, value, mem_base = baseline(inputs, k_base, states, mem_base)
             else:
                 def only(player, key, memory):
-                    return one_player(player, p, key, states, w, memory, searched)
+                    return one_player(player, inputs, key, states, memory, searched)
 
                 def enhanced():
                     action, policy, value, mem = only(enhancement, k_enh, mem_enh)
@@ -116,12 +118,11 @@ def make_selfplay(
                     # The enhancement moves first in games [0, E/2): at even plies it is to
                     # move there, and the baseline in the other half.
                     even = ply % 2 == 0
-                    *enh, mem_e = match.side_moves(enhancement, p, k_enh, states, w, mem_enh,
-                                                   even)
-                    *base, mem_b = match.side_moves(baseline, p, k_base, states, w, mem_base,
-                                                    ~even)
-                    action, policy, value = match.interleave(even, tuple(enh), tuple(base))
-                    return action, policy, value, mem_b, mem_e
+                    enh = match.side_moves(enhancement, inputs, k_enh, states, mem_enh, even)
+                    base = match.side_moves(baseline, inputs, k_base, states, mem_base, ~even)
+                    action, policy, value = match.interleave(even, tuple(enh[:3]),
+                                                             tuple(base[:3]))
+                    return action, policy, value, base.memory, enh.memory
 
                 branches = [None] * 3
                 branches[BASELINE], branches[ENHANCED] = base, enhanced
@@ -132,7 +133,7 @@ def make_selfplay(
                 legal = states.legal_action_mask
                 uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
                 action = jnp.where(searched | ~live, action, uniform)
-            return key, action, policy, value, searched, (mem_base, mem_enh)
+            return key, Move(action, policy, value, (mem_base, mem_enh)), searched
 
         def follow(self, memories, action):
             mem_base, mem_enh = memories
@@ -141,7 +142,7 @@ def make_selfplay(
                 mem_enh = enhancement.follow(mem_enh, action)
             return mem_base, mem_enh
 
-    def selfplay(params, key, kind, weight) -> SelfPlayResult:
+    def selfplay(inputs, key, kind) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
         states = jax.vmap(env.init)(jax.random.split(init_key, games))
         first_mover = states.current_player
@@ -149,7 +150,7 @@ def make_selfplay(
         if random_opening > 0:  # extra keys only when on, so off stays bit-identical
             key, k_open = jax.random.split(key)
             opening = jax.random.randint(k_open, (games,), 0, random_opening + 1)
-        turn = SelfPlayTurn(params, jnp.asarray(kind, jnp.int32), weight, opening)
+        turn = SelfPlayTurn(inputs, jnp.asarray(kind, jnp.int32), opening)
         played = match.play_out(env, states, key, turn, keep_examples=True)
         record = played.record
         # The stored target is π while the moves are sampled (the first T′ plies), the move

@@ -1,7 +1,7 @@
 """A trained Connect Four agent against perfect play: `python -m warmjax.oracle RUN [options]`.
 
-See `warmjax.evaluate.oracle` for the settings and the output; the solver and the labelled
-set are the rest of this package.
+See `warmjax.evaluate.perfect_play` for the settings and the output, and `warmjax.perfect` for
+the solver and the labelled set.
 """
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ import json
 from pathlib import Path
 
 from warmjax import cli
-from warmjax.evaluate.oracle import PLAYERS, markdown, oracle
+from warmjax.evaluate.perfect_play import PLAYERS, markdown, oracle
 
 
 def main(argv=None) -> None:
-    parser = cli.ArgumentParser(prog="python -m warmjax.oracle",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.ArgumentParser("oracle", description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--simulations", type=int, default=None,
                         help="m of the trained and untrained searches (default: the run's)")
@@ -36,7 +35,7 @@ def main(argv=None) -> None:
     if args.simulations is not None and args.simulations < 1:
         parser.error("--simulations must be at least 1")
     if not Path(args.run_dir).is_dir():
-        cli.fail(f"no run folder {args.run_dir}")
+        parser.fail(f"no run folder {args.run_dir}")
     fpu = args.fpu
     if fpu is not None and fpu != "parent":
         try:
@@ -48,7 +47,7 @@ def main(argv=None) -> None:
                         args.positions, players=args.players, fpu=fpu,
                         win_check=args.win_check)
     except ValueError as err:
-        cli.fail(err)
+        parser.fail(err)
     print(markdown(result))
     out = Path(args.out) if args.out else Path(args.run_dir) / "oracle.json"
     out.write_text(json.dumps(result, indent=2) + "\n")

@@ -16,14 +16,11 @@ optionally writes JSON.
 from __future__ import annotations
 
 import time
-from pathlib import Path
-
 import jax
 
-from warmjax.evaluate.match import make_match, mean_score
+from warmjax.evaluate.agent import load_agent
+from warmjax.evaluate.pair_play import make_match, mean_score
 from warmjax.search.players import make_player
-from warmjax.train import run_folder
-from warmjax.train.network_io import load_network
 
 OPPONENTS = ("random", "untrained", "pure_mcts", "pure_rave", "rhea")
 
@@ -34,32 +31,29 @@ def versus(run_dir, opponents, games=100, simulations=None, playouts=100, seed=0
 
     `reuse_tree` (None: the run's `search.reuse_tree`) applies to the agent's search (and to
     the "untrained" opponent, which is the same search with a fresh network)."""
-    run_dir = Path(run_dir)
-    env, network, variables = load_network(run_dir)
+    unknown = [name for name in opponents if name not in OPPONENTS]
+    if unknown:
+        raise ValueError(f"unknown opponent {unknown[0]!r}; choose from {OPPONENTS}")
     # The run's own search: its departures from the papers (fpu, win check) come along.
-    search = run_folder.search_config(run_folder.read_config(run_dir))
-    overrides = dict(simulations=simulations, temperature_moves=temperature_moves,
-                     reuse_tree=reuse_tree)
-    me = make_player("mcts", env, network.apply, search,
-                     **{k: v for k, v in overrides.items() if v is not None})
+    agent = load_agent(run_dir, simulations=simulations, temperature_moves=temperature_moves,
+                       reuse_tree=reuse_tree)
+    me = agent.player
     temperature_moves = me.config.temperature_moves
     results = {}
     key = jax.random.PRNGKey(seed)
     for name in opponents:
-        if name not in OPPONENTS:
-            raise ValueError(f"unknown opponent {name!r}; choose from {OPPONENTS}")
         key, k_match, k_net = jax.random.split(key, 3)
         if name == "untrained":
             other = me
-            other_params = network.init(k_net)
+            other_params = agent.untrained_variables(k_net)
         else:
             # The reference opponents stay fixed (no tree reuse), whatever the agent does.
-            other = make_player(name, env, simulations=playouts,
+            other = make_player(name, agent.env, simulations=playouts,
                                 temperature_moves=temperature_moves)
             other_params = None
         tic = time.perf_counter()
-        match = jax.jit(make_match(env, me, other, games))
-        r = jax.device_get(match(variables, other_params, k_match))
+        match = jax.jit(make_match(agent.env, me, other, games))
+        r = jax.device_get(match(agent.variables, other_params, k_match))
         results[name] = {"wins": int(r.wins), "draws": int(r.draws), "losses": int(r.losses),
                          "score": mean_score(r), "seconds": time.perf_counter() - tic}
     return results

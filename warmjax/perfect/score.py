@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from warmjax.oracle.positions import LabelledSet
+from warmjax.perfect.positions import LabelledSet
 from warmjax.search.players import Player
 from warmjax.search.search import masked_prior
 
@@ -28,8 +28,8 @@ def replay(env: Any, labelled: LabelledSet):
       ValueError: if the environment's board differs from the set's.
     """
     shape, g = env.board_shape, labelled.game
-    if (shape != (g["rows"], g["cols"]) or env.win_length != g["win_length"]
-            or env.name != "connect_four"):
+    if (env.labelled_set_name is None or shape != (g["rows"], g["cols"])
+            or getattr(env, "win_length", None) != g["win_length"]):
         raise ValueError(f"the labelled set is Connect Four {g['rows']}x{g['cols']} "
                          f"(win length {g['win_length']}); the game is {env.name} {shape}")
     moves, plies = jnp.asarray(labelled.moves), jnp.asarray(labelled.plies)
@@ -95,7 +95,7 @@ def make_oracle(env: Any, labelled: LabelledSet, player: Player, apply_fn: Calla
     rows = jnp.arange(len(labelled))
 
     def oracle(params, key, states):
-        search_actions, _ = player(params, key, states)
+        search_actions = player(params, key, states).action
         head_actions = policy_head_actions(apply_fn, params, states)
         return {
             "oracle_optimal": jnp.mean(optimal[rows, search_actions]),

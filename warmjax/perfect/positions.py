@@ -4,7 +4,7 @@ A position is the sequence of columns played from the empty board. Its label is 
 perfect-play value (WIN / DRAW / LOSS for the player to move) of every legal move, from
 `solver.Solver`. The shipped set, `data/connect_four_6x6.json`, was made by
 
-    python -m warmjax.oracle.positions --count 1000 --seed 0
+    python -m warmjax.labels --count 1000 --seed 0
 
 which draws a target ply uniformly from 8…24, plays uniformly random legal moves from the
 empty board up to it (a game that ends first is thrown away and drawn again), drops repeats
@@ -14,22 +14,32 @@ the same value. The file records the command's settings with the positions.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from warmjax.oracle.solver import Solver
+from warmjax.perfect.connect_four_solver import Solver
 
 DATA_DIR = Path(__file__).parent / "data"
 ILLEGAL = -2  # the value of a full column in `LabelledSet.values`
 
 
 def default_path(rows: int = 6, cols: int = 6, win_length: int = 4) -> Path:
+    """Where the labelled set of Connect Four of this size is (or would be) shipped."""
     suffix = "" if win_length == 4 else f"_k{win_length}"
     return DATA_DIR / f"connect_four_{rows}x{cols}{suffix}.json"
+
+
+def path_for(env: Any) -> Path | None:
+    """The shipped labelled set of the game `env` (`GameEnv.labelled_set_name`), or None
+    where the game has none."""
+    name = env.labelled_set_name
+    if name is None or not (DATA_DIR / name).exists():
+        return None
+    return DATA_DIR / name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,7 +119,7 @@ def generate(count: int, seed: int = 0, rows: int = 6, cols: int = 6, win_length
         kept_moves.append(moves)
         kept_values.append(values)
     meta = dict(seed=seed, min_ply=min_ply, max_ply=max_ply, games_drawn=drawn,
-                command=f"python -m warmjax.oracle.positions --count {count} --seed {seed} "
+                command=f"python -m warmjax.labels --count {count} --seed {seed} "
                         f"--rows {rows} --cols {cols} --win-length {win_length} "
                         f"--min-ply {min_ply} --max-ply {max_ply}")
     return _pack(kept_moves, kept_values, dict(rows=rows, cols=cols, win_length=win_length),
@@ -159,32 +169,3 @@ def immediate_wins(labelled: LabelledSet) -> np.ndarray:
     """`[P, A]` bool: moves that complete a line at once (computed, not stored)."""
     solver = Solver(**labelled.game)
     return np.stack([solver.winning_moves(m[:n]) for m, n in zip(labelled.moves, labelled.plies)])
-
-
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m warmjax.oracle.positions",
-        description="Draw and label Connect Four positions with the exact solver.")
-    parser.add_argument("--count", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rows", type=int, default=6)
-    parser.add_argument("--cols", type=int, default=6)
-    parser.add_argument("--win-length", type=int, default=4)
-    parser.add_argument("--min-ply", type=int, default=8)
-    parser.add_argument("--max-ply", type=int, default=24)
-    parser.add_argument("--out", type=Path, default=None,
-                        help="output file (default: the package's data folder)")
-    args = parser.parse_args(argv)
-    labelled = generate(args.count, args.seed, args.rows, args.cols, args.win_length,
-                        args.min_ply, args.max_ply)
-    out = args.out or default_path(args.rows, args.cols, args.win_length)
-    save(labelled, out)
-    best = labelled.best
-    print(f"wrote {len(labelled)} positions to {out} "
-          f"({labelled.meta['games_drawn']} random games drawn); position values: "
-          f"{np.mean(best == 1):.1%} win, {np.mean(best == 0):.1%} draw, "
-          f"{np.mean(best == -1):.1%} loss")
-
-
-if __name__ == "__main__":
-    main()

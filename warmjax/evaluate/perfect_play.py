@@ -15,16 +15,14 @@ at once is taken where one exists; writes the same as JSON (`--out`, default
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from pathlib import Path
 
 import jax
 
-from warmjax.oracle import positions, score
+from warmjax.evaluate.agent import load_agent
+from warmjax.evaluate.markdown import table
+from warmjax.perfect import positions, score
 from warmjax.search.players import make_player
-from warmjax.train import run_folder
-from warmjax.train.network_io import load_network
 
 PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
@@ -41,36 +39,34 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
     unknown = [p for p in players if p not in PLAYERS]
     if unknown:
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(PLAYERS)}")
-    run_dir = Path(run_dir)
-    env, network, variables = load_network(run_dir)
-    config = _run_config(run_dir)
-    if env.name != "connect_four":
-        raise ValueError(f"{run_dir} trained {env.name}; the oracle knows Connect Four only")
+    # The run's search, one move per position: argmax from the first ply, no tree carried.
+    agent = load_agent(run_dir, simulations=simulations, fpu=fpu, win_check=win_check,
+                       temperature_moves=0, reuse_tree=False)
+    env, network, variables, search = agent.env, agent.network, agent.variables, agent.search
     if labelled_path is None:
-        labelled_path = positions.default_path(*env.board_shape, env.win_length)
+        labelled_path = positions.path_for(env)
+        if labelled_path is None:
+            rows, cols = env.board_shape
+            raise ValueError(f"{run_dir} trained {env.name} {rows}x{cols}, which has no "
+                             f"labelled perfect-play positions")
     labelled = positions.load(labelled_path)
     if count is not None:
         labelled = labelled.subset(count)
     states = score.replay(env, labelled)
     immediate = positions.immediate_wins(labelled)
-    # The run's search, one move per position: argmax from the first ply, no tree carried.
-    overrides = dict(simulations=simulations, fpu=fpu, win_check=win_check)
-    search = dataclasses.replace(run_folder.search_config(config), temperature_moves=0,
-                                 reuse_tree=False,
-                                 **{k: v for k, v in overrides.items() if v is not None})
     key = jax.random.PRNGKey(seed)
     key, net_key = jax.random.split(key)
-    trained = make_player("mcts", env, network.apply, search)
+    trained = agent.player
     pure = make_player("pure_mcts", env, simulations=playouts)
     rand = make_player("random", env)
     # Everything is an argument of the jitted functions: closed-over arrays would be
     # constant-folded by XLA at compile time, slowly.
     choose = {
-        "search": lambda v, k, s: trained(v, k, s)[0],
+        "search": lambda v, k, s: trained(v, k, s).action,
         "policy_head": lambda v, k, s: score.policy_head_actions(network.apply, v, s),
-        "untrained_search": lambda v, k, s: trained(v, k, s)[0],
-        "pure_mcts": lambda v, k, s: pure(None, k, s)[0],
-        "random": lambda v, k, s: rand(None, k, s)[0],
+        "untrained_search": lambda v, k, s: trained(v, k, s).action,
+        "pure_mcts": lambda v, k, s: pure(None, k, s).action,
+        "random": lambda v, k, s: rand(None, k, s).action,
     }
     untrained = network.init(net_key)
     results = {}
@@ -88,10 +84,6 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
     return {"settings": settings, "players": results}
 
 
-def _run_config(run_dir: Path) -> dict:
-    return run_folder.read_config(run_dir)
-
-
 NAMES = {"search": "trained network + MCTS", "policy_head": "policy head alone (argmax)",
          "untrained_search": "untrained network + MCTS", "pure_mcts": "network-free MCTS",
          "random": "uniform random"}
@@ -99,18 +91,18 @@ NAMES = {"search": "trained network + MCTS", "policy_head": "policy head alone (
 
 def markdown(result: dict) -> str:
     s = result["settings"]
-    lines = [f"{s['positions']} positions; MCTS at m = {s['simulations']} (fpu {s['fpu']}, "
-             f"win check {'on' if s['win_check'] else 'off'}), network-free MCTS with "
-             f"{s['playouts']} playouts.", "",
-             "| player | optimal | win→draw | win→loss | draw→loss | immediate win taken |",
-             "|---|---|---|---|---|---|"]
+    rows = []
     for name, r in result["players"].items():
         label = NAMES[name]
         if name == "pure_mcts":
             label += f" ({s['playouts']})"
         elif name in ("search", "untrained_search"):
             label += f" (m = {s['simulations']})"
-        lines.append(f"| {label} | {r['optimal']:.1%} | {r['win_to_draw']:.1%} | "
-                     f"{r['win_to_loss']:.1%} | {r['draw_to_loss']:.1%} | "
-                     f"{r['immediate_win_taken']:.1%} of {r['immediate_win_positions']} |")
-    return "\n".join(lines)
+        rows.append([label, f"{r['optimal']:.1%}", f"{r['win_to_draw']:.1%}",
+                     f"{r['win_to_loss']:.1%}", f"{r['draw_to_loss']:.1%}",
+                     f"{r['immediate_win_taken']:.1%} of {r['immediate_win_positions']}"])
+    return (f"{s['positions']} positions; MCTS at m = {s['simulations']} (fpu {s['fpu']}, "
+            f"win check {'on' if s['win_check'] else 'off'}), network-free MCTS with "
+            f"{s['playouts']} playouts.\n\n"
+            + table(["player", "optimal", "win→draw", "win→loss", "draw→loss",
+                     "immediate win taken"], rows).rstrip("\n"))

@@ -11,11 +11,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from warmjax.games import GAMES
+from warmjax.games import GAMES, make
 from warmjax.nets import PRESETS
+from warmjax.nets.azg import CONV_IMPLS
 from warmjax.search.config import SearchConfig
 from warmjax.search.variants import ENHANCEMENTS
-from warmjax.settings import ConfigError, from_mapping
+from warmjax.settings import PER_RUN, RESUMABLE, ConfigError, from_mapping, marked, setting
 from warmjax.train.warmstart import MODES
 
 __all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "OracleConfig",
@@ -24,8 +25,19 @@ __all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "OracleCon
 
 @dataclasses.dataclass(frozen=True)
 class GameConfig:
+    """The game and its constructor settings (board size, line length); {} is 6×6."""
+
     name: str = "connect_four"
     params: dict = dataclasses.field(default_factory=dict)  # constructor settings
+
+    def __post_init__(self):
+        if self.name not in GAMES:
+            raise ValueError(f"name: unknown game {self.name!r} (choose from "
+                             f"{', '.join(GAMES)})")
+        try:
+            make(self.name, **self.params)  # cheap (no compiling)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"params: {err}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,30 +46,43 @@ class ModelConfig:
     channels: int | None = None
     fc: tuple[int, ...] | None = None
     dropout: float = 0.3
-    train_conv: str = "auto"  # training convolution: auto (patches on CPU/GPU, XLA's on TPU)
+    train_conv: str = setting("auto", resumable=True)  # training convolution: auto (patches on CPU/GPU, XLA's on TPU)
     # bfloat16 multiplications with float32 master weights (nets/azg.py); a departure from
     # the papers' float32, off by default.
-    mixed_precision: bool = False
+    mixed_precision: bool = setting(False, departure="bf16")
+
+    def __post_init__(self):
+        if self.preset is not None and self.preset not in PRESETS:
+            raise ValueError(f"preset: unknown model {self.preset!r} (choose from "
+                             f"{', '.join(sorted(PRESETS))})")
+        if self.train_conv not in CONV_IMPLS:
+            raise ValueError(f"train_conv must be one of {', '.join(CONV_IMPLS)}, got "
+                             f"{self.train_conv!r}")
+        if not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), got {self.dropout}")
+        if (self.channels is not None and self.channels < 1) or any(u < 1 for u in self.fc or ()):
+            raise ValueError(f"channels and fc: network sizes must be positive, got "
+                             f"{self.channels} and {self.fc}")
 
 
 @dataclasses.dataclass(frozen=True)
 class OracleConfig:
     """The perfect-play probe of Connect Four runs (method.md §9)."""
 
-    every: int = 1  # log oracle_optimal / oracle_policy every k iterations; 0: never
-    positions: int | None = None  # the first n of the shipped set; None: all
+    every: int = setting(1, resumable=True)  # log oracle_optimal / oracle_policy every k iterations; 0: never
+    positions: int | None = setting(None, resumable=True)  # the first n of the shipped set; None: all
 
 
 @dataclasses.dataclass(frozen=True)
 class WarmstartConfig:
     mode: str = "none"  # none | fixed | adaptive
     enhancement: str = "rollout"
-    iprime: int = 5  # I′ (fixed mode)
+    iprime: int = setting(5, per_run=True)  # I′ (fixed mode)
 
 
 @dataclasses.dataclass(frozen=True)
 class TrainConfig:
-    iterations: int = 100  # I
+    iterations: int = setting(100, resumable=True)  # I
     games: int = 50  # E
     replay_iterations: int = 20  # rs
     epochs: int = 10  # ep
@@ -65,18 +90,18 @@ class TrainConfig:
     learning_rate: float = 0.005  # lr
     # None: lr throughout, as the papers. Else the learning rate falls from lr at iteration 1
     # to this at iteration I along a half cosine (a setting the papers leave open).
-    final_learning_rate: float | None = None
-    reset_optimizer: bool = True  # fresh Adam state every iteration, as AlphaZero General
+    final_learning_rate: float | None = setting(None, departure="lr-cosine")
+    reset_optimizer: bool = setting(True, departure="adam-kept")  # fresh Adam state every iteration, as AlphaZero General
     # Departure from the papers, off in profile=paper (method.md §2): each self-play game
     # opens with k ~ U{0..K} uniformly random moves, not recorded. 0: off.
-    random_opening: int = 0
+    random_opening: int = setting(0, departure="random-opening")
     # Departure from the papers, off in profile=paper (method.md §7): a candidate the arena
     # rejects is not thrown away; the next iteration trains on from it (AlphaGo Zero's
     # scheme), while self-play and the arena keep using the best network.
-    keep_training: bool = False
+    keep_training: bool = setting(False, departure="keep-training")
     # Departure from the papers, off in profile=paper (method.md §5): the value target is
     # (1 − λ)·z + λ·q, q the root search value of the stored position's mover. 0: z alone.
-    value_mix: float = 0.0
+    value_mix: float = setting(0.0, departure="value-mix")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,19 +120,19 @@ class RunConfig:
     train: TrainConfig = TrainConfig()
     arena: ArenaConfig = ArenaConfig()
     oracle: OracleConfig = OracleConfig()
-    seed: int = 0
-    run_dir: str = "runs/default"
+    seed: int = setting(0, per_run=True)
+    run_dir: str = setting("runs/default", resumable=True, per_run=True)
     profile_name: str = "paper"
     experiment_name: str = "custom"
-    keep_checkpoints: int = 3
-    tensorboard: bool = True
+    keep_checkpoints: int = setting(3, resumable=True, per_run=True)
+    tensorboard: bool = setting(True, resumable=True, per_run=True)
     # JAX's persistent compilation cache: "auto" is `.jax_cache` beside the run folder (so a
     # rerun or a resume does not compile again), or JAX_COMPILATION_CACHE_DIR where that is
     # set; None leaves JAX's own setting (off unless that variable is set); else a path.
-    compilation_cache: str | None = "auto"
+    compilation_cache: str | None = setting("auto", resumable=True)
     # Per-stage seconds in the metrics (host callbacks, which keep JAX from caching the
     # compiled iteration; false: only seconds_total, and the iteration is cached).
-    stage_times: bool = True
+    stage_times: bool = setting(True, resumable=True)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "RunConfig":
@@ -126,14 +151,23 @@ class RunConfig:
         return dataclasses.asdict(self)
 
 
+def resumable_paths() -> frozenset[str]:
+    """The settings (dotted paths) a run may change between calls in its folder: more
+    iterations, the folder, bookkeeping, and the training convolution (the same function
+    either way). Marked `resumable` where they are declared."""
+    return frozenset(marked(RunConfig, RESUMABLE))
+
+
+def per_run_paths() -> frozenset[str]:
+    """The settings (dotted paths) the runs of one compiled program may differ in: the
+    traced values (seed, I′) and each run's bookkeeping. Marked `per_run` where declared."""
+    return frozenset(marked(RunConfig, PER_RUN))
+
+
 def validate(config: RunConfig) -> None:
     """Raises `ConfigError` for unknown names and impossible settings."""
     c = config
     problems = []
-    if c.game.name not in GAMES:
-        problems.append(f"unknown game {c.game.name!r} (choose from {', '.join(GAMES)})")
-    if c.model.preset is not None and c.model.preset not in PRESETS:
-        problems.append(f"unknown model preset {c.model.preset!r} (choose from {sorted(PRESETS)})")
     if c.warmstart.mode not in MODES:
         problems.append(f"unknown warm-start mode {c.warmstart.mode!r} (choose from {MODES})")
     if c.warmstart.mode != "none" and c.warmstart.enhancement not in ENHANCEMENTS:
@@ -178,11 +212,6 @@ def validate(config: RunConfig) -> None:
                         f"got {c.train.final_learning_rate}")
     if c.oracle.every < 0 or (c.oracle.positions is not None and c.oracle.positions < 1):
         problems.append("oracle.every must be ≥ 0 and oracle.positions ≥ 1 (or null)")
-    if c.model.train_conv not in ("auto", "patches", "xla"):
-        problems.append(f"model.train_conv must be auto, patches or xla, got "
-                        f"{c.model.train_conv!r}")
-    if not 0.0 <= c.model.dropout < 1.0:
-        problems.append(f"model.dropout must be in [0, 1), got {c.model.dropout}")
     if c.keep_checkpoints < 1:
         problems.append(f"keep_checkpoints must be at least 1, got {c.keep_checkpoints}")
     if problems:

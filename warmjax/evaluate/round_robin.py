@@ -21,9 +21,9 @@ Settings (the choices where the papers are silent):
 - All players must play the same game (same board settings, defaults spelled out or not);
   a run folder without a readable network, or with a network of another game, is an error
   naming the folder.
-- Player names are `<experiment>/baseline/s<seed>`, `<experiment>/<enhancement>/I<I′>/s<seed>`
-  (fixed I′) and `<experiment>/<enhancement>/adaptive/s<seed>`, taken from `config.yaml`;
-  where two runs would share a name, the profile and then the folder name are appended.
+- Player names are the runs' variant labels with their seeds (`RunVariant.label`):
+  `Baseline s0`, `Rollout I′=3 s1`, `WRoRa adaptive s2`, departures from the papers after a
+  `+`; where two runs would share a name, the profile and then the folder name are appended.
   Anchors are `random`, `pure_mcts(<playouts>)` etc. The mapping is in `players.json`.
 
 Batching: players fall into kinds: a network architecture (one compiled search serves every
@@ -71,9 +71,10 @@ from warmjax.evaluate.entrants import (
     load_runs,
 )
 from warmjax.evaluate.journal import FORMAT, check_resume, read_journal, write_json
+from warmjax.evaluate.markdown import table
 from warmjax.search.players import NETWORK_FREE
 from warmjax.search.rhea import RheaConfig
-from warmjax.train.checkpoint import atomic_write
+from warmjax.fileio import atomic_write
 
 ANCHORS = NETWORK_FREE  # random, pure_mcts, pure_rave, rhea
 
@@ -197,14 +198,11 @@ def elo_markdown(elo: EloResult, players: dict, settings: dict) -> str:
         "",
         elo.table("markdown"),
         "",
-        "| Name | Source |",
-        "|:---|:---|",
+        table(["Name", "Source"],
+              [[name, players[name]["run_dir"] if players[name]["kind"] == "network"
+                else f"anchor {players[name]['player']}"] for name in elo.names], "ll"),
     ]
-    for name in elo.names:
-        info = players[name]
-        source = info["run_dir"] if info["kind"] == "network" else f"anchor {info['player']}"
-        lines.append(f"| {name} | {source} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines)
 
 
 def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
@@ -226,7 +224,8 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         from the tournament in `out` (see `check_resume`).
     """
     log = log or (lambda s: print(s, file=sys.stderr, flush=True))
-    env, game, run_configs, entrants = load_runs(expand_runs(config.runs))
+    env, game, runs, entrants = load_runs(expand_runs(config.runs))
+    search = [run.config.search for run in runs]
     entrants += anchor_entrants(config.anchors, config.playouts)
     names = [e.name for e in entrants]
     if len(set(names)) != len(names):
@@ -237,10 +236,12 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         "game": game,
         "games": config.games,
         "simulations": config.simulations if config.simulations is not None
-        else common_setting(run_configs, "search", "simulations", "--simulations"),
-        "c_puct": common_setting(run_configs, "search", "c_puct"),
+        else common_setting([s.simulations for s in search], "search.simulations",
+                            "--simulations"),
+        "c_puct": common_setting([s.c_puct for s in search], "search.c_puct"),
         "temperature_moves": config.temperature_moves if config.temperature_moves is not None
-        else common_setting(run_configs, "search", "temperature_moves", "--temperature-moves"),
+        else common_setting([s.temperature_moves for s in search], "search.temperature_moves",
+                            "--temperature-moves"),
         "playouts": config.playouts,
         "seed": config.seed,
     }

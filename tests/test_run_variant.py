@@ -1,0 +1,57 @@
+"""`RunVariant`: a run's identity derived once from its config, with one label."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from warmjax.train.run_config import RunConfig, WarmstartConfig
+from warmjax.train.run_variant import RunVariant
+
+from .helpers import compose_config
+
+
+def test_labels_name_the_papers_variants():
+    assert RunVariant("connect_four").label() == "Baseline"
+    assert RunVariant("othello", "fixed", "rora", 3, seed=2).label() == "RoRa I′=3"
+    assert RunVariant("othello", "fixed", "rora", 3, seed=2).label(seed=True) == "RoRa I′=3 s2"
+    assert RunVariant("gobang", "adaptive", "wrora").label() == "WRoRa adaptive"
+    # A variant without a seed (an arm) has no seed to show.
+    assert RunVariant("gobang", "adaptive", "wrora").label(seed=True) == "WRoRa adaptive"
+
+
+def test_variant_of_a_config_ignores_what_its_mode_does_not_use():
+    fixed = RunConfig(warmstart=WarmstartConfig("fixed", "rave", 7), seed=4)
+    assert RunVariant.of(fixed) == RunVariant("connect_four", "fixed", "rave", 7, (), 4)
+    # The baseline has no enhancement or I′, whatever the (unused) settings say.
+    baseline = RunConfig(warmstart=WarmstartConfig("none", "rave", 7))
+    assert RunVariant.of(baseline) == RunVariant("connect_four", seed=0)
+    assert RunVariant.of(fixed).arm() == dataclasses.replace(RunVariant.of(fixed), seed=None)
+
+
+def test_departures_come_from_the_marked_settings(tmp_path):
+    paper = RunVariant.of(compose_config(["+experiment=adaptive_c4"], tmp_path))
+    assert paper.departures == ()
+    quick = RunVariant.of(compose_config(["+experiment=adaptive_c4", "profile=quick"], tmp_path))
+    # The four departures the quick profile turns on (method.md §2), in declaration order.
+    assert quick.departures == ("fpu", "root-noise", "win-check", "value-mix")
+    assert quick.label() == "Rollout adaptive + fpu, root-noise, win-check, value-mix"
+    assert quick.arm() != paper.arm()  # different arms of a study
+
+
+def test_order_puts_the_baseline_first_then_enhancements_fixed_before_adaptive():
+    variants = [RunVariant("connect_four", "adaptive", "rollout"),
+                RunVariant("connect_four", "fixed", "rave", 5),
+                RunVariant("connect_four", "fixed", "rollout", 9),
+                RunVariant("connect_four", "fixed", "rollout", 1),
+                RunVariant("connect_four"),
+                RunVariant("othello")]
+    ordered = [v.label() for v in sorted(variants, key=RunVariant.order)]
+    assert ordered == ["Baseline", "Baseline", "Rollout I′=1", "Rollout I′=9",
+                       "Rollout adaptive", "Rave I′=5"]
+    assert sorted(variants, key=RunVariant.order)[0].game == "othello"  # the papers' order
+
+
+def test_older_tournament_entries_have_no_departures():
+    info = {"kind": "network", "mode": "fixed", "enhancement": "wro", "iprime": 3, "seed": 1,
+            "game": "gobang"}
+    assert RunVariant.from_info(info) == RunVariant("gobang", "fixed", "wro", 3, (), 1)

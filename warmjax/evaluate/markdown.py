@@ -1,0 +1,30 @@
+"""Markdown for the reports: one table helper, so every table reads the same."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[object]],
+          align: str | None = None) -> str:
+    """A Markdown table, one line per row, ending in a newline.
+
+    Args:
+      header: the column titles.
+      rows: the cells, one sequence per row (each converted with `str`).
+      align: one letter per column, `l` (left) or `r` (right); None: no alignment marks.
+
+    Raises:
+      ValueError: a row or `align` whose length differs from the header's.
+    """
+    if align is not None and len(align) != len(header):
+        raise ValueError(f"align {align!r} does not have one letter per column "
+                         f"({len(header)})")
+    marks = {"l": ":---", "r": "---:", None: "---"}
+    rule = [marks[a] for a in align] if align is not None else ["---"] * len(header)
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(rule) + "|"]
+    for row in rows:
+        if len(row) != len(header):
+            raise ValueError(f"a row of {len(row)} cells in a table of {len(header)} columns")
+        lines.append("| " + " | ".join(str(cell) for cell in row) + " |")
+    return "\n".join(lines) + "\n"
