@@ -1,0 +1,218 @@
+"""The exact Othello and Gobang solvers (warmjax.perfect) against plain minimax, the game
+environments' own rules, and published results for m,n,k games."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import jax
+import numpy as np
+import pytest
+
+from warmjax.games import make
+from warmjax.perfect import gobang_solver, othello_solver
+
+# --- plain minimax references, written from the rules (method.md §1), no pruning ---------
+
+DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+
+
+def othello_reference(n):
+    """`value(board, me)` of n×n Othello by exhaustive minimax; `board` a tuple of rows of
+    0 (empty), 1, 2."""
+
+    def moves(board, me):
+        out = []
+        for r in range(n):
+            for c in range(n):
+                if board[r][c]:
+                    continue
+                for dr, dc in DIRECTIONS:
+                    rr, cc, seen = r + dr, c + dc, 0
+                    while 0 <= rr < n and 0 <= cc < n and board[rr][cc] == 3 - me:
+                        rr, cc, seen = rr + dr, cc + dc, seen + 1
+                    if seen and 0 <= rr < n and 0 <= cc < n and board[rr][cc] == me:
+                        out.append((r, c))
+                        break
+        return out
+
+    def play(board, me, r, c):
+        b = [list(row) for row in board]
+        b[r][c] = me
+        for dr, dc in DIRECTIONS:
+            rr, cc, run = r + dr, c + dc, []
+            while 0 <= rr < n and 0 <= cc < n and b[rr][cc] == 3 - me:
+                run.append((rr, cc))
+                rr, cc = rr + dr, cc + dc
+            if run and 0 <= rr < n and 0 <= cc < n and b[rr][cc] == me:
+                for x, y in run:
+                    b[x][y] = me
+        return tuple(tuple(row) for row in b)
+
+    @functools.lru_cache(maxsize=None)
+    def value(board, me):
+        options = moves(board, me)
+        if not options:
+            if not moves(board, 3 - me):  # neither can move: count the discs
+                diff = sum(v == me for row in board for v in row) - \
+                    sum(v == 3 - me for row in board for v in row)
+                return (diff > 0) - (diff < 0)
+            return -value(board, 3 - me)  # a pass
+        return max(-value(play(board, me, r, c), 3 - me) for r, c in options)
+
+    return moves, play, value
+
+
+def to_board(n, own, other):
+    return tuple(tuple(1 if own >> (r * n + c) & 1 else 2 if other >> (r * n + c) & 1 else 0
+                       for c in range(n)) for r in range(n))
+
+
+def test_othello_4x4_from_the_start_is_a_second_player_win():
+    # The known result, and the reference's: every first move loses.
+    moves, play, value = othello_reference(4)
+    solver = othello_solver.Solver(4)
+    own, other = solver.start()
+    board = to_board(4, own, other)
+    assert value(board, 1) == -1 == solver.value(own, other)
+    expected = np.full(17, -2)
+    for r, c in moves(board, 1):
+        expected[r * 4 + c] = -value(play(board, 1, r, c), 2)
+    np.testing.assert_array_equal(solver.move_values(own, other), expected)
+
+
+def test_othello_random_positions_match_minimax():
+    moves, play, value = othello_reference(4)
+    solver, rng, checked = othello_solver.Solver(4), random.Random(1), 0
+    for _ in range(60):
+        own, other = solver.start()
+        for _ in range(rng.randint(0, 9)):
+            legal = solver.legal_moves(own, other)
+            if not legal:
+                break
+            own, other = solver.play(own, other, rng.choice(legal))
+        if solver.game_over(own, other):
+            continue
+        assert solver.value(own, other) == value(to_board(4, own, other), 1)
+        checked += 1
+    assert checked > 40
+
+
+def test_othello_moves_and_flips_follow_the_env():
+    # 6×6 random games: the solver's legal actions (pass included) and positions agree with
+    # warmjax.games.othello at every ply.
+    env = make("othello")
+    solver = othello_solver.Solver(6)
+    step = jax.jit(env.step)
+    rng = random.Random(2)
+    for game in range(3):
+        state = env.init(jax.random.PRNGKey(game))
+        own, other = solver.start()
+        while not bool(state.terminated):
+            legal = list(np.flatnonzero(np.asarray(state.legal_action_mask)))
+            assert solver.legal_moves(own, other) == legal
+            board = env.board_array(state)
+            mover = env.colour_to_move(state)
+            mine = sum(1 << i for i, v in enumerate(board.ravel()) if v == mover)
+            theirs = sum(1 << i for i, v in enumerate(board.ravel()) if v == 3 - mover)
+            assert (own, other) == (mine, theirs)
+            action = rng.choice(legal)
+            state = step(state, action)
+            own, other = solver.play(own, other, action)
+        assert solver.game_over(own, other)
+
+
+def test_othello_6x6_endgames_match_minimax():
+    moves, play, value = othello_reference(6)
+    solver, rng, checked = othello_solver.Solver(6), random.Random(3), 0
+    while checked < 15:
+        own, other = solver.start()
+        while bin(own | other).count("1") < 29:  # 7 empty cells at most
+            legal = solver.legal_moves(own, other)
+            if not legal:
+                break
+            own, other = solver.play(own, other, rng.choice(legal))
+        if solver.game_over(own, other):
+            continue
+        assert solver.value(own, other) == value(to_board(6, own, other), 1)
+        checked += 1
+
+
+def gobang_reference(n, k):
+    """`value(board)` of n×n k-in-a-row by exhaustive minimax; the mover's stones are 1."""
+    lines = []
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + dr * i, c + dc * i) for i in range(k)]
+                if all(0 <= x < n and 0 <= y < n for x, y in cells):
+                    lines.append([x * n + y for x, y in cells])
+
+    @functools.lru_cache(maxsize=None)
+    def value(board):
+        empty = [i for i, v in enumerate(board) if v == 0]
+        best = 0 if not empty else -1
+        for i in empty:
+            b = list(board)
+            b[i] = 1
+            if any(all(b[j] == 1 for j in line) for line in lines):
+                return 1
+            best = max(best, -value(tuple({0: 0, 1: 2, 2: 1}[v] for v in b)))
+        return best
+
+    return value
+
+
+@pytest.mark.parametrize("n,k,plies", [(3, 3, 0), (4, 3, 3), (4, 3, 5), (4, 4, 6), (5, 4, 14)])
+def test_gobang_matches_minimax(n, k, plies):
+    value = gobang_reference(n, k)
+    solver, rng, checked = gobang_solver.Solver(n, k), random.Random(n * 10 + k), 0
+    for _ in range(20 if plies else 1):
+        own, other = 0, 0
+        for _ in range(plies):
+            legal = solver.legal_moves(own, other)
+            if not legal:
+                break
+            own, other = solver.play(own, other, rng.choice(legal))
+        if solver.ended(own, other):
+            continue
+        board = tuple(1 if own >> i & 1 else 2 if other >> i & 1 else 0 for i in range(n * n))
+        expected = np.full(n * n, -2)
+        for a in range(n * n):
+            if board[a] == 0:
+                after = list(board)
+                after[a] = 1
+                expected[a] = 1 if solver.has_line(own | 1 << a) else \
+                    -value(tuple({0: 0, 1: 2, 2: 1}[v] for v in after))
+        np.testing.assert_array_equal(solver.move_values(own, other), expected)
+        checked += 1
+    assert checked >= (1 if plies == 0 else 10)
+
+
+def test_gobang_published_results():
+    # Four in a row: a draw on 5×5 and a first-player win on 6×6 (m,n,k-games, solved).
+    assert gobang_solver.Solver(5, 4).value(0, 0) == 0
+    assert gobang_solver.Solver(6, 4).value(0, 0) == 1
+    # Three in a row: a draw on 3×3 (tic-tac-toe), a first-player win on 4×4.
+    assert gobang_solver.Solver(3, 3).value(0, 0) == 0
+    assert gobang_solver.Solver(4, 3).value(0, 0) == 1
+
+
+def test_gobang_moves_follow_the_env():
+    env = make("gobang")
+    solver = gobang_solver.Solver(6, 4)
+    step = jax.jit(env.step)
+    rng = random.Random(4)
+    for game in range(3):
+        state = env.init(jax.random.PRNGKey(game))
+        own, other = 0, 0
+        while not bool(state.terminated):
+            legal = list(np.flatnonzero(np.asarray(state.legal_action_mask)))
+            assert solver.legal_moves(own, other) == legal
+            action = rng.choice(legal)
+            state = step(state, action)
+            own, other = solver.play(own, other, action)
+        assert solver.ended(own, other)
+        # A line ends it for the env exactly where it does for the solver.
+        assert bool(np.any(np.asarray(state.rewards) != 0)) == solver.has_line(other)
