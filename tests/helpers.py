@@ -46,12 +46,12 @@ def compose_config(overrides, run_dir) -> RunConfig:
     return to_run_config(cfg)
 
 
-def write_tiny_run(folder: Path, game: str = "connect_four") -> Path:
+def write_tiny_run(folder: Path, game: str = "connect_four", params: dict | None = None) -> Path:
     """A run folder holding an untrained tiny network (4 channels) and its config."""
     folder.mkdir(parents=True, exist_ok=True)
-    env = make(game)
+    env = make(game, **(params or {}))
     model = ModelConfig(preset=None, channels=4, fc=(8, 8))
-    config = RunConfig(game=GameConfig(name=game), model=model,
+    config = RunConfig(game=GameConfig(name=game, params=dict(params or {})), model=model,
                        search=SearchConfig(simulations=4, temperature_moves=15))
     network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8))
     save_network(folder, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)

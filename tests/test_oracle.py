@@ -29,7 +29,7 @@ def shipped():
 
 def test_shipped_set_is_as_documented(shipped):
     assert len(shipped) >= 1000
-    assert shipped.game == {"rows": 6, "cols": 6, "win_length": 4}
+    assert shipped.game == {"name": "connect_four", "rows": 6, "cols": 6, "win_length": 4}
     assert shipped.plies.min() >= 8 and shipped.plies.max() <= 24
     legal = shipped.values != positions.ILLEGAL
     for row, mask in zip(shipped.values, legal):
@@ -70,7 +70,7 @@ def test_generate_small_set_and_round_trip(tmp_path):
     again = positions.load(path)
     np.testing.assert_array_equal(again.values, made.values)
     np.testing.assert_array_equal(again.moves, made.moves)
-    assert again.game == {"rows": 4, "cols": 5, "win_length": 3}
+    assert again.game == {"name": "connect_four", "rows": 4, "cols": 5, "win_length": 3}
     assert again.plies.min() >= 2 and again.plies.max() <= 8
     path.write_text("{not json")
     with pytest.raises(ValueError, match="not a labelled position file"):
@@ -172,13 +172,15 @@ def test_oracle_command_errors(smoke_run, capsys, args, message):
 def test_oracle_refuses_other_games(tmp_path):
     from warmjax.train.iteration import Trainer
 
-    overrides = ["+experiment=baseline_gobang", "profile=smoke", f"run_dir={tmp_path}"]
+    # Gobang 5×5 has no shipped labelled set (6×6 has).
+    overrides = ["+experiment=baseline_gobang", "profile=smoke", "game.params.size=5",
+                 f"run_dir={tmp_path}"]
     with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
         config = to_run_config(compose(config_name="config", overrides=overrides))
-    # A Gobang run has no oracle, so its metrics carry no oracle scores (train/loop.py).
+    # Such a run has no oracle, so its metrics carry no oracle scores (train/loop.py).
     assert Trainer(config).oracle is None
-    run_dir = write_tiny_run(tmp_path / "gobang", game="gobang")
-    with pytest.raises(ValueError, match="trained gobang 6x6, which has no labelled perfect-play"):
+    run_dir = write_tiny_run(tmp_path / "gobang", game="gobang", params={"size": 5})
+    with pytest.raises(ValueError, match="trained gobang 5x5, which has no labelled perfect-play"):
         oracle_body.oracle(run_dir)
 
 

@@ -1,4 +1,8 @@
-"""Draw and label positions with the exact solver: `python -m warmjax.labels [options]`.
+"""Draw and label positions with an exact solver: `python -m warmjax.labels [options]`.
+
+    python -m warmjax.labels --count 1000 --seed 0                       # Connect Four 6×6
+    python -m warmjax.labels --game othello --count 1000 --seed 0        # 12–20 empty cells
+    python -m warmjax.labels --game gobang --count 1000 --seed 0         # plies 8–20
 
 Writes the labelled set that `python -m warmjax.oracle` scores players on (by default into
 the package's data folder, where training's perfect-play probe finds it). See
@@ -7,35 +11,60 @@ the package's data folder, where training's perfect-play probe finds it). See
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from warmjax import cli
+from warmjax.games import make
 from warmjax.perfect import positions
+
+DEPTHS = {"connect_four": (8, 24), "othello": (12, 20), "gobang": (8, 20)}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = cli.ArgumentParser("labels", description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=tuple(DEPTHS), default="connect_four")
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rows", type=int, default=6)
-    parser.add_argument("--cols", type=int, default=6)
-    parser.add_argument("--win-length", type=int, default=4)
-    parser.add_argument("--min-ply", type=int, default=8)
-    parser.add_argument("--max-ply", type=int, default=24)
+    parser.add_argument("--rows", type=int, default=6, help="Connect Four")
+    parser.add_argument("--cols", type=int, default=6, help="Connect Four")
+    parser.add_argument("--size", type=int, default=6, help="Othello and Gobang")
+    parser.add_argument("--win-length", type=int, default=4, help="Connect Four and Gobang")
+    parser.add_argument("--min-ply", type=int, default=None, help="Connect Four and Gobang")
+    parser.add_argument("--max-ply", type=int, default=None, help="Connect Four and Gobang")
+    parser.add_argument("--min-empties", type=int, default=None, help="Othello")
+    parser.add_argument("--max-empties", type=int, default=None, help="Othello")
     parser.add_argument("--out", type=Path, default=None,
                         help="output file (default: the package's data folder)")
     args = parser.parse_args(argv)
-    if args.count < 1 or not 0 <= args.min_ply <= args.max_ply:
-        parser.error("--count must be at least 1 and 0 ≤ --min-ply ≤ --max-ply")
-    labelled = positions.generate(args.count, args.seed, args.rows, args.cols, args.win_length,
-                                  args.min_ply, args.max_ply)
-    out = args.out or positions.default_path(args.rows, args.cols, args.win_length)
+    low, high = DEPTHS[args.game]
+    given = (args.min_empties, args.max_empties) if args.game == "othello" else \
+        (args.min_ply, args.max_ply)
+    low = low if given[0] is None else given[0]
+    high = high if given[1] is None else given[1]
+    if args.count < 1 or not 0 <= low <= high:
+        parser.error("--count must be at least 1 and the depths 0 ≤ min ≤ max")
+    tic = time.perf_counter()
+    if args.game == "connect_four":
+        params = {"rows": args.rows, "cols": args.cols, "win_length": args.win_length}
+        labelled = positions.generate(args.count, args.seed, args.rows, args.cols,
+                                      args.win_length, low, high)
+    else:
+        params = {"size": args.size}
+        if args.game == "gobang":
+            params["win_length"] = args.win_length
+        try:
+            labelled = positions.generate_placement_game(
+                args.game, args.count, args.seed, params, low, high, log=print)
+        except ValueError as err:
+            parser.fail(err)
+    out = args.out or positions.DATA_DIR / make(args.game, **params).labelled_set_name
     positions.save(labelled, out)
     best = labelled.best
-    print(f"wrote {len(labelled)} positions to {out} "
+    print(f"wrote {len(labelled)} positions to {out} in {time.perf_counter() - tic:.0f} s "
           f"({labelled.meta['games_drawn']} random games drawn); position values: "
           f"{np.mean(best == 1):.1%} win, {np.mean(best == 0):.1%} draw, "
           f"{np.mean(best == -1):.1%} loss")

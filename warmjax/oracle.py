@@ -1,7 +1,8 @@
-"""A trained Connect Four agent against perfect play: `python -m warmjax.oracle RUN [options]`.
+"""A trained agent against perfect play: `python -m warmjax.oracle RUN [options]`.
 
-See `warmjax.evaluate.perfect_play` for the settings and the output, and `warmjax.perfect` for
-the solver and the labelled set.
+Any game with a shipped labelled set (6×6 Connect Four, Othello and Gobang). See
+`warmjax.evaluate.perfect_play` for the settings and the output, and `warmjax.perfect` for
+the solvers and the labelled sets.
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
-"""Judge a trained Connect Four agent against perfect play.
+"""Judge a trained agent against perfect play, in any game with a labelled set.
 
     python -m warmjax.oracle runs/adaptive_c4/profile=quick [--simulations N]
 
-Every player picks one move (argmax, nothing sampled) in each labelled position of
-`warmjax.oracle` (1,000 positions of 6×6 Connect Four from random play, each move labelled
-win / draw / loss by the exact solver). Players: the run's network with baseline MCTS at the
+Every player picks one move (argmax, nothing sampled) in each labelled position of the
+run's game (`warmjax.perfect`: 1,000 positions of 6×6 Connect Four, Othello or Gobang from
+random play, each move labelled win / draw / loss by the game's exact solver). Players: the run's network with baseline MCTS at the
 run's m (or `--simulations`); its policy head alone; the same search with an untrained
 network of the same architecture (`--seed`); network-free MCTS with `--playouts` random
 playouts (100); uniform random. Prints a table of the optimal-move rate, the blunders by
 what they give away (win→draw, win→loss, draw→loss) and the rate at which a move that wins
-at once is taken where one exists; writes the same as JSON (`--out`, default
+at once (completes a line, or ends an Othello game ahead) is taken where one exists; writes the same as JSON (`--out`, default
 `<run folder>/oracle.json`).
 """
 

@@ -50,6 +50,11 @@ class Gobang(lines.LineGame):
     symmetry: ClassVar[str] = "dihedral"
     state_cls: ClassVar[type[lines.LineState]] = State
 
+    @property
+    def labelled_set_name(self) -> str:
+        suffix = "" if self.win_length == 4 else f"_k{self.win_length}"
+        return f"gobang_{self._rows}x{self._cols}{suffix}.json"
+
     def __init__(self, size: int = 6, win_length: int = 4):
         size = int(size)
         super().__init__(size, size, win_length)

@@ -208,6 +208,10 @@ class Othello(GameEnv):
     # ----------------------------------------------------------------------------------
     # Boards for tests, rendering and scripted positions.
 
+    @property
+    def labelled_set_name(self) -> str:
+        return f"othello_{self.size}x{self.size}.json"
+
     def illegal_reason(self, state, action: int) -> str:
         reason = super().illegal_reason(state, action)
         if reason.endswith("is not a legal move"):  # an empty cell that brackets nothing

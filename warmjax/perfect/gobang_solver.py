@@ -26,16 +26,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from warmjax.perfect.table import lookup, new_table, popcount, store
+
 WIN, DRAW, LOSS = 1, 0, -1
-_TABLE_SIZE = 4194301  # a prime: the hash % size spreads positions over the table
-
-
-@numba.njit(cache=True)
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @numba.njit(cache=True)
@@ -43,20 +36,13 @@ def _winning_cells(own, other, windows, k):
     """Bitboard of the empty cells where `own` completes a line at once."""
     cells = np.uint64(0)
     for w in windows:
-        if w & other == 0 and _popcount(w & own) == k - 1:
+        if w & other == 0 and popcount(w & own) == k - 1:
             cells |= w & ~own
     return cells
 
 
 @numba.njit(cache=True)
-def _slot(own, other):
-    h = own * np.uint64(0x9E3779B97F4A7C15) ^ (other + np.uint64(0x632BE59BD9B4E019)) \
-        * np.uint64(0xBF58476D1CE4E5B9)
-    return np.int64(h % np.uint64(_TABLE_SIZE))
-
-
-@numba.njit(cache=True)
-def _negamax(own, other, alpha, beta, full, windows, k, cells_n, t_own, t_other, lows, highs):
+def _negamax(own, other, alpha, beta, full, windows, k, cells_n, table):
     """Value for the player to move (who has no line yet, nor has the opponent), exact when
     it lies in (alpha, beta)."""
     empty = ~(own | other) & full
@@ -65,25 +51,22 @@ def _negamax(own, other, alpha, beta, full, windows, k, cells_n, t_own, t_other,
     if _winning_cells(own, other, windows, k) != 0:
         return 1
     threats = _winning_cells(other, own, windows, k)
-    if _popcount(threats) >= 2:
+    if popcount(threats) >= 2:
         return -1
-    slot = _slot(own, other)
-    lo, hi = -1, 1
-    if t_own[slot] == own and t_other[slot] == other:
-        lo, hi = np.int64(lows[slot]), np.int64(highs[slot])
-        if lo == hi or lo >= beta:
-            return lo
-        if hi <= alpha:
-            return hi
-        alpha = max(alpha, lo)
-        beta = min(beta, hi)
+    lo, hi = lookup(table, own, other)
+    if lo == hi or lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    alpha = max(alpha, lo)
+    beta = min(beta, hi)
     if threats != 0:
         candidates = threats
     else:
         candidates = empty
     # Score the candidates by the open lines through them; a cell on no open line at all is
     # a "dead" move: all of them are equivalent, so one is searched.
-    count = _popcount(candidates)
+    count = popcount(candidates)
     cells = np.empty(count, np.int64)
     keys = np.empty(count, np.int64)
     n_live = 0
@@ -91,12 +74,12 @@ def _negamax(own, other, alpha, beta, full, windows, k, cells_n, t_own, t_other,
     bits = candidates
     while bits:
         low = bits & (~bits + np.uint64(1))
-        cell = _popcount(low - np.uint64(1))
+        cell = popcount(low - np.uint64(1))
         score = 0
         live = False
         for w in windows:
             if w & low:
-                mine, theirs = _popcount(w & own), _popcount(w & other)
+                mine, theirs = popcount(w & own), popcount(w & other)
                 if theirs == 0:
                     live = True
                     score += 1 + 4 * mine * mine
@@ -119,24 +102,14 @@ def _negamax(own, other, alpha, beta, full, windows, k, cells_n, t_own, t_other,
     a = alpha
     for i in order:
         move = np.uint64(1) << np.uint64(cells[i])
-        value = -_negamax(other, own | move, -beta, -a, full, windows, k, cells_n, t_own,
-                          t_other, lows, highs)
+        value = -_negamax(other, own | move, -beta, -a, full, windows, k, cells_n, table)
         if value > best:
             best = value
         if best > a:
             a = best
         if a >= beta:
             break
-    if best <= alpha:
-        new_lo, new_hi = lo, best
-    elif best >= beta:
-        new_lo, new_hi = best, hi
-    else:
-        new_lo, new_hi = best, best
-    t_own[slot] = own
-    t_other[slot] = other
-    lows[slot] = new_lo
-    highs[slot] = new_hi
+    store(table, own, other, alpha, beta, lo, hi, best)
     return best
 
 
@@ -168,12 +141,7 @@ class Solver:
         self.cells = size * size
         self.full = np.uint64((1 << self.cells) - 1) if self.cells < 64 else np.uint64(2**64 - 1)
         self.windows = line_windows(size, win_length)
-        # No position has every bit set: an empty slot matches none (zeros would match the
-        # empty board).
-        self.t_own = np.full(_TABLE_SIZE, np.uint64(2**64 - 1), np.uint64)
-        self.t_other = np.zeros(_TABLE_SIZE, np.uint64)
-        self.lows = np.zeros(_TABLE_SIZE, np.int8)
-        self.highs = np.zeros(_TABLE_SIZE, np.int8)
+        self.table = new_table()
 
     @property
     def num_actions(self) -> int:
@@ -214,8 +182,7 @@ class Solver:
         if self.ended(own, other):
             raise ValueError("the game is over")
         return int(_negamax(np.uint64(own), np.uint64(other), -1, 1, self.full, self.windows,
-                            self.win_length, self.cells, self.t_own, self.t_other,
-                            self.lows, self.highs))
+                            self.win_length, self.cells, self.table))
 
     def winning_moves(self, own: int, other: int) -> list[int]:
         """The moves that complete a line at once."""

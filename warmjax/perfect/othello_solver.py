@@ -24,17 +24,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from warmjax.perfect.table import lookup, new_table, popcount, store
+
 WIN, DRAW, LOSS = 1, 0, -1
-_TABLE_SIZE = 4194301  # a prime: the hash % size spreads positions over the table
 _ORDER_EMPTIES = 6  # below this many empty cells, moves are tried in index order
-
-
-@numba.njit(cache=True)
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @numba.njit(cache=True)
@@ -89,54 +82,39 @@ def _flips(own, other, move, n, full, not_first, not_last):
 
 @numba.njit(cache=True)
 def _final(own, other):
-    diff = _popcount(own) - _popcount(other)
+    diff = popcount(own) - popcount(other)
     return 1 if diff > 0 else (-1 if diff < 0 else 0)
 
 
 @numba.njit(cache=True)
-def _slot(own, other):
-    h = own * np.uint64(0x9E3779B97F4A7C15) ^ (other + np.uint64(0x632BE59BD9B4E019)) \
-        * np.uint64(0xBF58476D1CE4E5B9)
-    return int(h % np.uint64(_TABLE_SIZE))
-
-
-@numba.njit(cache=True)
-def _negamax(own, other, alpha, beta, n, full, not_first, not_last, t_own, t_other, lows,
-             highs):
+def _negamax(own, other, alpha, beta, n, full, not_first, not_last, table):
     """Value for the player to move, exact when it lies in (alpha, beta)."""
     legal = _moves(own, other, n, full, not_first, not_last)
     if legal == 0:
         if _moves(other, own, n, full, not_first, not_last) == 0:
             return _final(own, other)
-        return -_negamax(other, own, -beta, -alpha, n, full, not_first, not_last, t_own,
-                         t_other, lows, highs)
-    slot = _slot(own, other)
-    if t_own[slot] == own and t_other[slot] == other:
-        lo, hi = lows[slot], highs[slot]
-        if lo == hi:
-            return lo
-        if lo >= beta:
-            return lo
-        if hi <= alpha:
-            return hi
-        alpha = max(alpha, lo)
-        beta = min(beta, hi)
-    else:
-        lo, hi = -1, 1
-    empties = _popcount(~(own | other) & full)
-    count = _popcount(legal)
+        return -_negamax(other, own, -beta, -alpha, n, full, not_first, not_last, table)
+    lo, hi = lookup(table, own, other)
+    if lo == hi or lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    alpha = max(alpha, lo)
+    beta = min(beta, hi)
+    empties = popcount(~(own | other) & full)
+    count = popcount(legal)
     cells = np.empty(count, np.int64)
     keys = np.empty(count, np.int64)
     k = 0
     bits = legal
     while bits:
         low = bits & (~bits + np.uint64(1))
-        cells[k] = _popcount(low - np.uint64(1))
+        cells[k] = popcount(low - np.uint64(1))
         keys[k] = 0
         if empties > _ORDER_EMPTIES:
             move = low
             f = _flips(own, other, move, n, full, not_first, not_last)
-            keys[k] = _popcount(_moves(other & ~f, own | f | move, n, full, not_first,
+            keys[k] = popcount(_moves(other & ~f, own | f | move, n, full, not_first,
                                        not_last))
         bits ^= low
         k += 1
@@ -147,24 +125,14 @@ def _negamax(own, other, alpha, beta, n, full, not_first, not_last, t_own, t_oth
         move = np.uint64(1) << np.uint64(cells[i])
         f = _flips(own, other, move, n, full, not_first, not_last)
         value = -_negamax(other & ~f, own | f | move, -beta, -a, n, full, not_first,
-                          not_last, t_own, t_other, lows, highs)
+                          not_last, table)
         if value > best:
             best = value
         if best > a:
             a = best
         if a >= beta:
             break
-    # Store the bound: exact inside (alpha, beta), else one side only.
-    if best <= alpha:
-        new_lo, new_hi = lo, best
-    elif best >= beta:
-        new_lo, new_hi = best, hi
-    else:
-        new_lo, new_hi = best, best
-    t_own[slot] = own
-    t_other[slot] = other
-    lows[slot] = new_lo
-    highs[slot] = new_hi
+    store(table, own, other, alpha, beta, lo, hi, best)
     return best
 
 
@@ -185,12 +153,7 @@ class Solver:
         last_column = sum(1 << (r * n + n - 1) for r in range(n))
         self.not_first = np.uint64(~first_column & int(self.full))
         self.not_last = np.uint64(~last_column & int(self.full))
-        # No position has every bit set: an empty slot matches none (zeros would match the
-        # empty board).
-        self.t_own = np.full(_TABLE_SIZE, np.uint64(2**64 - 1), np.uint64)
-        self.t_other = np.zeros(_TABLE_SIZE, np.uint64)
-        self.lows = np.zeros(_TABLE_SIZE, np.int8)
-        self.highs = np.zeros(_TABLE_SIZE, np.int8)
+        self.table = new_table()
 
     @property
     def num_actions(self) -> int:
@@ -245,8 +208,7 @@ class Solver:
     def value(self, own: int, other: int) -> int:
         """WIN, DRAW or LOSS for the player to move."""
         return int(_negamax(np.uint64(own), np.uint64(other), -1, 1, self.size, self.full,
-                            self.not_first, self.not_last, self.t_own, self.t_other,
-                            self.lows, self.highs))
+                            self.not_first, self.not_last, self.table))
 
     def final(self, own: int, other: int) -> int:
         """The result of a finished game for the player to move (disc count)."""

@@ -1,15 +1,20 @@
-"""The labelled Connect Four positions that the oracle scores players on (method.md §9).
+"""The labelled positions that the oracle scores players on, in every game (method.md §9).
 
-A position is the sequence of columns played from the empty board. Its label is the
-perfect-play value (WIN / DRAW / LOSS for the player to move) of every legal move, from
-`solver.Solver`. The shipped set, `data/connect_four_6x6.json`, was made by
+A position is the sequence of the env's actions played from the start (Othello's pass is
+action n·n). Its label is the perfect-play value (WIN / DRAW / LOSS for the player to move)
+of every action, from the game's exact solver (`connect_four_solver`, `othello_solver`,
+`gobang_solver`), ILLEGAL where the action is not legal. The shipped sets are made by
+`python -m warmjax.labels` (each file records its command and settings):
 
-    python -m warmjax.labels --count 1000 --seed 0
+- Connect Four (`data/connect_four_6x6.json`, `--count 1000 --seed 0`): a target ply drawn
+  uniformly from 8…24;
+- Othello (`data/othello_6x6.json`): a target number of empty cells drawn uniformly from
+  12…20 (placements, with the passes forced on the way);
+- Gobang (`data/gobang_6x6.json`): a target ply drawn uniformly from 8…20.
 
-which draws a target ply uniformly from 8…24, plays uniformly random legal moves from the
-empty board up to it (a game that ends first is thrown away and drawn again), drops repeats
-of a position already kept, and keeps the position only if its legal moves do not all have
-the same value. The file records the command's settings with the positions.
+Uniformly random legal moves are played from the start up to the target (a game that ends
+first is thrown away and drawn again); repeats of a position already kept are dropped, and a
+position is kept only if its legal actions do not all have the same value.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from warmjax.perfect import gobang_solver, othello_solver
 from warmjax.perfect.connect_four_solver import Solver
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -44,14 +50,15 @@ def path_for(env: Any) -> Path | None:
 
 @dataclasses.dataclass(frozen=True)
 class LabelledSet:
-    """P labelled positions (numpy arrays; L is the longest move sequence, A the columns).
+    """P labelled positions (numpy arrays; L is the longest move sequence, A the actions).
 
     Attributes:
-      moves: `[P, L]` int32 columns played from the empty board, −1 after the end.
+      moves: `[P, L]` int32 actions played from the start, −1 after the end.
       plies: `[P]` int32 length of each sequence.
-      values: `[P, A]` int8 perfect-play value of each move for the player to move
-        (WIN 1, DRAW 0, LOSS −1; ILLEGAL −2 for a full column).
-      game: the board, `{"rows", "cols", "win_length"}`.
+      values: `[P, A]` int8 perfect-play value of each action for the player to move
+        (WIN 1, DRAW 0, LOSS −1; ILLEGAL −2 where it is not legal).
+      game: the game, `{"name", **constructor settings}` (older Connect Four files hold
+        `{"rows", "cols", "win_length"}`; `load` adds the name).
       meta: how the set was made.
     """
 
@@ -73,6 +80,15 @@ class LabelledSet:
     def optimal(self) -> np.ndarray:
         """`[P, A]` bool: moves that keep the position's value."""
         return self.values == self.best[:, None]
+
+    @property
+    def game_name(self) -> str:
+        return self.game.get("name", "connect_four")
+
+    @property
+    def game_params(self) -> dict:
+        """The game's constructor settings (`warmjax.games.make(game_name, **params)`)."""
+        return {k: v for k, v in self.game.items() if k != "name"}
 
     def subset(self, count: int) -> "LabelledSet":
         """The first `count` positions (the set's order is random already)."""
@@ -136,7 +152,12 @@ def _pack(moves, values, game, meta) -> LabelledSet:
 
 
 def save(labelled: LabelledSet, path: Path) -> None:
-    rows = [{"moves": "".join(str(c) for c in m[:n]), "values": v.tolist()}
+    def text(moves):  # Connect Four's columns as a string of digits, as first shipped
+        if labelled.game_name == "connect_four":
+            return "".join(str(c) for c in moves)
+        return [int(a) for a in moves]
+
+    rows = [{"moves": text(m[:n]), "values": v.tolist()}
             for m, n, v in zip(labelled.moves, labelled.plies, labelled.values)]
     doc = {"game": labelled.game, "meta": labelled.meta, "positions": rows}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -153,10 +174,12 @@ def load(path: str | Path | None = None) -> LabelledSet:
     path = Path(path) if path is not None else default_path()
     try:
         doc = json.loads(path.read_text())
-        game = {k: int(doc["game"][k]) for k in ("rows", "cols", "win_length")}
-        moves = [[int(ch) for ch in row["moves"]] for row in doc["positions"]]
+        game = dict(doc["game"])
+        game.setdefault("name", "connect_four")
+        actions = _solver(game).num_actions
+        moves = [[int(a) for a in row["moves"]] for row in doc["positions"]]
         values = [[int(v) for v in row["values"]] for row in doc["positions"]]
-        if not moves or any(len(v) != game["cols"] for v in values):
+        if not moves or any(len(v) != actions for v in values):
             raise ValueError("rows of the wrong length")
     except FileNotFoundError:
         raise ValueError(f"{path}: no such labelled position file") from None
@@ -166,6 +189,96 @@ def load(path: str | Path | None = None) -> LabelledSet:
 
 
 def immediate_wins(labelled: LabelledSet) -> np.ndarray:
-    """`[P, A]` bool: moves that complete a line at once (computed, not stored)."""
-    solver = Solver(**labelled.game)
-    return np.stack([solver.winning_moves(m[:n]) for m, n in zip(labelled.moves, labelled.plies)])
+    """`[P, A]` bool: actions that win the game at once (computed, not stored): those that
+    complete a line, or in Othello those that end the game with more discs."""
+    solver = _solver(labelled.game)
+    out = np.zeros(labelled.values.shape, bool)
+    for i, (m, n) in enumerate(zip(labelled.moves, labelled.plies)):
+        if labelled.game_name == "connect_four":
+            out[i] = solver.winning_moves(m[:n])
+            continue
+        own, other = solver.position(m[:n])
+        for action in solver.legal_moves(own, other):
+            after_own, after_other = solver.play(own, other, action)
+            if labelled.game_name == "gobang":
+                out[i, action] = solver.has_line(after_other)
+            else:
+                out[i, action] = (solver.game_over(after_own, after_other)
+                                  and solver.final(after_own, after_other) < 0)
+    return out
+
+
+def _solver(game: dict):
+    """The exact solver of a labelled set's game."""
+    params = {k: v for k, v in game.items() if k != "name"}
+    name = game.get("name", "connect_four")
+    if name == "connect_four":
+        return Solver(**params)
+    if name == "othello":
+        return othello_solver.Solver(**params)
+    if name == "gobang":
+        return gobang_solver.Solver(**params)
+    raise ValueError(f"no solver for the game {name!r}")
+
+
+def generate_placement_game(name: str, count: int, seed: int = 0, params: dict | None = None,
+                            low: int = 8, high: int = 20, log=None) -> LabelledSet:
+    """Draws and labels `count` Othello or Gobang positions (see the module docstring).
+
+    Args:
+      name: "othello" (`low`…`high` are numbers of empty cells) or "gobang" (plies).
+      params: the game's constructor settings ({}: 6×6, four in a row).
+      log: called with a progress line every 100 positions kept.
+    """
+    params = dict(params or {})
+    if name == "othello":
+        params.setdefault("size", 6)
+    elif name == "gobang":
+        params.setdefault("size", 6)
+        params.setdefault("win_length", 4)
+    else:
+        raise ValueError(f"generate_placement_game draws Othello or Gobang, not {name!r}")
+    game = {"name": name, **params}
+    solver = _solver(game)
+    cells = params["size"] ** 2
+    rng = np.random.default_rng(seed)
+    seen, kept_moves, kept_values = set(), [], []
+    drawn = 0
+    while len(kept_moves) < count:
+        target = int(rng.integers(low, high + 1))
+        drawn += 1
+        own, other = (solver.start() if name == "othello" else (0, 0))
+        moves: list[int] = []
+        ended = False
+        while True:
+            if name == "othello" and cells - bin(own | other).count("1") <= target:
+                break
+            if name == "gobang" and len(moves) >= target:
+                break
+            legal = solver.legal_moves(own, other)
+            if not legal:
+                ended = True
+                break
+            action = int(rng.choice(legal))
+            moves.append(action)
+            own, other = solver.play(own, other, action)
+        if ended or not solver.legal_moves(own, other):
+            continue
+        if (own, other) in seen:
+            continue
+        seen.add((own, other))
+        values = solver.move_values(own, other)
+        legal = values[values != ILLEGAL]
+        if np.all(legal == legal[0]):
+            continue
+        kept_moves.append(moves)
+        kept_values.append(values)
+        if log is not None and len(kept_moves) % 100 == 0:
+            log(f"{len(kept_moves)} of {count} positions labelled")
+    depth = "empties" if name == "othello" else "ply"
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in params.items())
+    meta = {"seed": seed, f"min_{depth}": low, f"max_{depth}": high, "games_drawn": drawn,
+            "command": f"python -m warmjax.labels --game {name} --count {count} --seed {seed} "
+                       f"{flags} --min-{depth.replace('_', '-')} {low} "
+                       f"--max-{depth.replace('_', '-')} {high}"}
+    return _pack(kept_moves, kept_values, game, meta)

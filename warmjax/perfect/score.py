@@ -22,16 +22,18 @@ RATES = ("optimal", "win_to_draw", "win_to_loss", "draw_to_loss", "immediate_win
 
 
 def replay(env: Any, labelled: LabelledSet):
-    """The set's positions as P batched states of `env` (a Connect Four of the set's size).
+    """The set's positions as P batched states of `env` (the set's game and size).
 
     Raises:
-      ValueError: if the environment's board differs from the set's.
+      ValueError: if the environment is another game or size than the set's.
     """
-    shape, g = env.board_shape, labelled.game
-    if (env.labelled_set_name is None or shape != (g["rows"], g["cols"])
-            or getattr(env, "win_length", None) != g["win_length"]):
-        raise ValueError(f"the labelled set is Connect Four {g['rows']}x{g['cols']} "
-                         f"(win length {g['win_length']}); the game is {env.name} {shape}")
+    from warmjax.games import make
+
+    mine = make(labelled.game_name, **labelled.game_params)
+    if (env.name, env.board_shape, env.num_actions, getattr(env, "win_length", None)) != (
+            mine.name, mine.board_shape, mine.num_actions, getattr(mine, "win_length", None)):
+        raise ValueError(f"the labelled set is {mine.name} {mine.board_shape}; the game is "
+                         f"{env.name} {env.board_shape}")
     moves, plies = jnp.asarray(labelled.moves), jnp.asarray(labelled.plies)
     count = plies.shape[0]
     states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), count))

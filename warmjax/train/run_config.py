@@ -67,7 +67,7 @@ class ModelConfig:
 
 @dataclasses.dataclass(frozen=True)
 class OracleConfig:
-    """The perfect-play probe of Connect Four runs (method.md §9)."""
+    """The perfect-play probe of runs of a game with a labelled set (method.md §9)."""
 
     every: int = setting(1, resumable=True)  # log oracle_optimal / oracle_policy every k iterations; 0: never
     positions: int | None = setting(None, resumable=True)  # the first n of the shipped set; None: all
