@@ -59,7 +59,8 @@ def test_replayed_states_match_the_labels(shipped):
     boards = np.asarray(states._board).reshape(-1, 6, 6) != 0
     for b, m, n in zip(boards, small.moves, small.plies):
         np.testing.assert_array_equal(b.sum(axis=0), np.bincount(m[:n], minlength=6))
-    with pytest.raises(ValueError, match="labelled set is Connect Four"):
+    with pytest.raises(ValueError, match=r"labelled set is connect_four \(6, 6\); the game is "
+                                         r"connect_four \(5, 6\)"):
         score.replay(make("connect_four", rows=5, cols=6), small)
 
 

@@ -147,6 +147,11 @@ class Solver:
                                dtype=np.int64)
         self._table = None  # allocated by the first search
 
+    @property
+    def num_actions(self) -> int:
+        """The columns."""
+        return self.cols
+
     def position(self, moves) -> tuple[np.uint64, np.uint64, int]:
         """`(own, mask, plies)` after playing the columns `moves` from the empty board.
 
