@@ -64,6 +64,19 @@ def othello_reference(n):
     return moves, play, value
 
 
+def random_play(solver, rng, position, done):
+    """Uniformly random legal actions from `position` until `done(own, other, plies)` or the
+    game ends; returns `(own, other)`."""
+    (own, other), plies = position, 0
+    while not done(own, other, plies):
+        legal = solver.legal_moves(own, other)
+        if not legal:
+            break
+        own, other = solver.play(own, other, rng.choice(legal))
+        plies += 1
+    return own, other
+
+
 def to_board(n, own, other):
     return tuple(tuple(1 if own >> (r * n + c) & 1 else 2 if other >> (r * n + c) & 1 else 0
                        for c in range(n)) for r in range(n))
@@ -86,12 +99,8 @@ def test_othello_random_positions_match_minimax():
     moves, play, value = othello_reference(4)
     solver, rng, checked = othello_solver.Solver(4), random.Random(1), 0
     for _ in range(60):
-        own, other = solver.start()
-        for _ in range(rng.randint(0, 9)):
-            legal = solver.legal_moves(own, other)
-            if not legal:
-                break
-            own, other = solver.play(own, other, rng.choice(legal))
+        count = rng.randint(0, 9)
+        own, other = random_play(solver, rng, solver.start(), lambda o, p, plies: plies >= count)
         if solver.game_over(own, other):
             continue
         assert solver.value(own, other) == value(to_board(4, own, other), 1)
@@ -127,12 +136,9 @@ def test_othello_6x6_endgames_match_minimax():
     moves, play, value = othello_reference(6)
     solver, rng, checked = othello_solver.Solver(6), random.Random(3), 0
     while checked < 15:
-        own, other = solver.start()
-        while bin(own | other).count("1") < 29:  # 7 empty cells at most
-            legal = solver.legal_moves(own, other)
-            if not legal:
-                break
-            own, other = solver.play(own, other, rng.choice(legal))
+        # 7 empty cells at most
+        own, other = random_play(solver, rng, solver.start(),
+                                 lambda o, p, plies: bin(o | p).count("1") >= 29)
         if solver.game_over(own, other):
             continue
         assert solver.value(own, other) == value(to_board(6, own, other), 1)
@@ -169,12 +175,7 @@ def test_gobang_matches_minimax(n, k, plies):
     value = gobang_reference(n, k)
     solver, rng, checked = gobang_solver.Solver(n, k), random.Random(n * 10 + k), 0
     for _ in range(20 if plies else 1):
-        own, other = 0, 0
-        for _ in range(plies):
-            legal = solver.legal_moves(own, other)
-            if not legal:
-                break
-            own, other = solver.play(own, other, rng.choice(legal))
+        own, other = random_play(solver, rng, (0, 0), lambda o, p, done: done >= plies)
         if solver.ended(own, other):
             continue
         board = tuple(1 if own >> i & 1 else 2 if other >> i & 1 else 0 for i in range(n * n))

@@ -35,11 +35,6 @@ from warmjax.settings import from_mapping
 # Validation.
 
 
-def check_positive(value: int, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-
-
 def check_games(value: int, name: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 2 or value % 2:
         raise ValueError(

@@ -42,7 +42,7 @@ def _winning_cells(own, other, windows, k):
 
 
 @numba.njit(cache=True)
-def _negamax(own, other, alpha, beta, full, windows, k, cells_n, table):
+def _negamax(own, other, alpha, beta, full, windows, k, table):
     """Value for the player to move (who has no line yet, nor has the opponent), exact when
     it lies in (alpha, beta)."""
     empty = ~(own | other) & full
@@ -102,7 +102,7 @@ def _negamax(own, other, alpha, beta, full, windows, k, cells_n, table):
     a = alpha
     for i in order:
         move = np.uint64(1) << np.uint64(cells[i])
-        value = -_negamax(other, own | move, -beta, -a, full, windows, k, cells_n, table)
+        value = -_negamax(other, own | move, -beta, -a, full, windows, k, table)
         if value > best:
             best = value
         if best > a:
@@ -182,7 +182,7 @@ class Solver:
         if self.ended(own, other):
             raise ValueError("the game is over")
         return int(_negamax(np.uint64(own), np.uint64(other), -1, 1, self.full, self.windows,
-                            self.win_length, self.cells, self.table))
+                            self.win_length, self.table))
 
     def winning_moves(self, own: int, other: int) -> list[int]:
         """The moves that complete a line at once."""

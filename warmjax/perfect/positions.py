@@ -26,17 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from warmjax.games import make
 from warmjax.perfect import gobang_solver, othello_solver
 from warmjax.perfect.connect_four_solver import Solver
 
 DATA_DIR = Path(__file__).parent / "data"
 ILLEGAL = -2  # the value of a full column in `LabelledSet.values`
-
-
-def default_path(rows: int = 6, cols: int = 6, win_length: int = 4) -> Path:
-    """Where the labelled set of Connect Four of this size is (or would be) shipped."""
-    suffix = "" if win_length == 4 else f"_k{win_length}"
-    return DATA_DIR / f"connect_four_{rows}x{cols}{suffix}.json"
 
 
 def path_for(env: Any) -> Path | None:
@@ -166,12 +161,14 @@ def save(labelled: LabelledSet, path: Path) -> None:
 
 
 def load(path: str | Path | None = None) -> LabelledSet:
-    """Reads a labelled set (default: the shipped 6×6 one).
+    """Reads a labelled set (default: the shipped 6×6 Connect Four one).
 
     Raises:
       ValueError: for a missing or malformed file, naming it.
     """
-    path = Path(path) if path is not None else default_path()
+    if path is None:
+        path = path_for(make("connect_four"))
+    path = Path(path)
     try:
         doc = json.loads(path.read_text())
         game = dict(doc["game"])

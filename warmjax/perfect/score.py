@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from warmjax.games import make
 from warmjax.perfect.positions import LabelledSet
 from warmjax.search.players import Player
 from warmjax.search.search import masked_prior
@@ -27,8 +28,6 @@ def replay(env: Any, labelled: LabelledSet):
     Raises:
       ValueError: if the environment is another game or size than the set's.
     """
-    from warmjax.games import make
-
     mine = make(labelled.game_name, **labelled.game_params)
     if (env.name, env.board_shape, env.num_actions, getattr(env, "win_length", None)) != (
             mine.name, mine.board_shape, mine.num_actions, getattr(mine, "win_length", None)):

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import jax
-import numpy as np
+import jax.numpy as jnp
 from jax.experimental.compilation_cache import compilation_cache
 
 from warmjax.train import run_folder
@@ -161,11 +161,6 @@ def train_group(configs: Sequence[RunConfig], log: Callable[[str], None] = print
     return train_runs(configs, log, stop_after, vmapped=True)
 
 
-def _iteration(state: TrainState) -> int:
-    """Iterations completed (of the first run, for a stacked state: all runs are equal)."""
-    return int(np.asarray(jax.device_get(state.iteration)).reshape(-1)[0])
-
-
 def train(config: RunConfig, log: Callable[[str], None] = print,
           stop_after: int | None = None) -> TrainState:
     """Runs (or resumes) a training run to `config.train.iterations`.
@@ -234,8 +229,6 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
     game = (f"{first.game.name}, E={first.train.games}, m={first.search.simulations}, "
             f"warm start {first.warmstart.mode}")
     if vmapped:
-        import jax.numpy as jnp
-
         iprimes = jnp.asarray([c.warmstart.iprime for c in configs], jnp.int32)
         state = stack(states)
         sharding = runs_sharding(runs)
@@ -260,7 +253,8 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
         out.open()
     done = 0
     try:
-        while _iteration(state) < total and (stop_after is None or done < stop_after):
+        it = common  # iterations completed, on the host (every run is at the same one)
+        while it < total and (stop_after is None or done < stop_after):
             trainer.clock.start()
             tic = time.perf_counter()
             state, metrics = step(state)

@@ -156,7 +156,7 @@ def claim(run_dir: Path | str, config: RunConfig) -> None:
             raise ConfigError(
                 f"{run_dir} holds a run with a different configuration (differs in: "
                 f"{', '.join(diff)}); choose another run_dir or restore the settings")
-    atomic_write(run_dir / CONFIG, yaml.safe_dump(current, sort_keys=False).encode())
+    write_config(run_dir, config)
 
 
 def write_metrics(run_dir: Path | str, rows: Sequence[MetricRow]) -> None:
@@ -172,6 +172,6 @@ def append_metrics(run_dir: Path | str, row: MetricRow) -> None:
 
 
 def write_config(run_dir: Path | str, config: RunConfig) -> None:
-    """Writes `config.yaml` atomically (a test's or a tool's run folder)."""
+    """Writes `config.yaml` atomically."""
     atomic_write(Path(run_dir) / CONFIG,
                  yaml.safe_dump(config.to_dict(), sort_keys=False).encode())
