@@ -5,6 +5,7 @@
 #   bash benchmarks/gpu_session.sh             # on the GPU machine (carry .whl and .site)
 #   PARTS="study512 tests" bash benchmarks/gpu_session.sh      # only the parts named
 #   SMALL=1 JAX_PLATFORMS=cpu bash benchmarks/gpu_session.sh   # a dry run at toy sizes
+#   RUNS_512=32 RUNS_64=64 PRECISIONS=mixed C4PAPER_S=170 LIMIT_study512=150 ...  # narrower
 #
 # All parts together take longer than one 10-minute device call: split them with PARTS.
 # Measured on an H100 on 26 November 2026: docs/results.md §5.
@@ -20,12 +21,16 @@ export PYTHONPATH=${PYTHONPATH:-$PWD}:$PWD/benchmarks PYTHONUNBUFFERED=1
 if [ "${SMALL:-0}" = 1 ]; then
   shrink_study="--games 2 --simulations 4 --arena-games 2 --train-steps 3"
   shrink_search="--sims 4 --batches 8"; shrink_train="--steps 3"; runs_a="1 2"; runs_b="2"
+  c4paper="model=small train.games=2 search.simulations=4 arena.games=2 train.epochs=1 \
+oracle.positions=20 seed=0,1"; c4paper_s=40
 else
   shrink_study="--train-steps 30"; shrink_search="--sims 100 --batches 1024"
-  shrink_train="--steps 30"; runs_a="16 32"; runs_b="32 64"
+  shrink_train="--steps 30"; runs_a=${RUNS_512:-16 32}; runs_b=${RUNS_64:-32 64}
+  c4paper="seed=0,1,2,3,4,5,6,7"; c4paper_s=${C4PAPER_S:-200}
 fi
 part() {
-  local name=$1 limit=$2
+  local name=$1 limit=$2 own="LIMIT_$1"
+  limit=${!own:-$limit}  # e.g. LIMIT_study512=150
   shift 2
   case " ${PARTS:-all} " in *" all "*|*" $name "*) ;; *) return ;; esac
   echo "== $name (limit ${limit}s): $*"
@@ -33,13 +38,20 @@ part() {
   echo "(exit $?)" >> "$OUT/$name.txt"
   grep -v -e "^WARNING" -e "^W1" -e "^I0000" -e "^E0000" "$OUT/$name.txt" | tail -20
 }
+# Issue 24: the Connect Four study's first iterations at the papers' scale (512 channels,
+# E = 50, m = 100, n = 40, the oracle probe each iteration) as one vmapped group of 16 runs
+# (WRoRa, fixed I' = 1 and 5, 8 seeds) for c4paper_s seconds, then its per-run metrics.
+c4paper_cmd="timeout $c4paper_s python3 -m warmjax.run -m +experiment=fixed_c4 warmstart.enhancement=wrora \
+warmstart.iprime=1,5 $c4paper hydra/launcher=vmap run_root=/tmp/c4paper; \
+python3 benchmarks/run_table.py /tmp/c4paper/fixed_c4"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
 # Each study_time R compiles self-play, training and arena (about 45-60 s at 512 channels
 # on an H100), so each part measures few R values.
+part c4paper $((c4paper_s + 30)) bash -c "$c4paper_cmd"
 part study512 240 python3 benchmarks/study_time.py --nets azg512 --runs $runs_a $shrink_study \
-  --precision float32 mixed
+  --precision ${PRECISIONS:-float32 mixed}
 part study64 150 python3 benchmarks/study_time.py --nets azg64 --runs $runs_b $shrink_study \
-  --precision float32 mixed
+  --precision ${PRECISIONS:-float32 mixed}
 part search_small 90 python3 benchmarks/search_throughput.py --nets small $shrink_search \
   --variants mcts rollout rora wro wrora --step-playouts --no-mctx --repeats 2
 part search_512 70 python3 benchmarks/search_throughput.py --nets azg512 $shrink_search \
