@@ -115,7 +115,7 @@ def test_vmap_launcher_sweep_sharded_and_resumed(lone_and_group, tmp_path):
     # runs axis sharded over both, each job in its own folder with the lone run's metrics.
     lone, _, _, _ = lone_and_group
     cmd = [sys.executable, "-m", "warmjax.run", "-m", *FIXED, "seed=0,1", "warmstart.iprime=1,2",
-           "hydra/launcher=vmap", f"run_root={tmp_path}"]
+           "hydra/launcher=vmap", "hydra.launcher.max_runs=4", f"run_root={tmp_path}"]
     env = dict(os.environ, JAX_PLATFORMS="cpu",
                XLA_FLAGS="--xla_force_host_platform_device_count=2")
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

@@ -14,6 +14,7 @@ conventions (sample std, runs that never switched, grouping into variants).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -21,9 +22,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from warmjax import cli
-from warmjax.evaluate import plots, tables
+from warmjax.evaluate import plots, study, study_tables, tables
 from warmjax.evaluate.entrants import expand_runs
 from warmjax.train import run_folder
+from warmjax.train.run_variant import game_name
+
+TOURNAMENT = "tournament"  # a study's round robin: <study folder>/tournament
 
 
 def _tag(text: str, taken: set[str]) -> str:
@@ -147,6 +151,92 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
     return written
 
 
+def write_study_report(studies: Sequence[str], out: str = "report",
+                       tournaments: Sequence[str] = (), auc_iterations: int | None = None,
+                       delta: float = study.DELTA, log=None) -> dict[str, Path]:
+    """A study's report (`warmjax.evaluate.study`): `study.json`, `study.md` and figures.
+
+    Args:
+      studies: study folders (their run folders at any depth); each one's round robin is
+        read from `<folder>/tournament` where it has finished.
+      out: the output folder.
+      tournaments: further tournament folders.
+      auc_iterations: k of the area under the learning curve (default: half the runs'
+        iterations, rounded up).
+      delta: the smallest gain worth finding (optimal-move rate), for the claims.
+      log: where notes go (default: stderr).
+
+    Returns:
+      `{artefact name: path}` of everything written.
+
+    Raises:
+      ValueError: no runs, a run without the perfect-play probe, or an unfinished
+        tournament named in `tournaments`.
+    """
+    log = log or (lambda s: print(s, file=sys.stderr))
+    runs = run_folder.find_runs(studies)
+    if not runs:
+        raise ValueError(f"no run folders under {', '.join(studies)}")
+    found = [tables.load_tournament(t) for t in tournaments]
+    for folder in studies:
+        candidate = Path(folder) / TOURNAMENT
+        if (candidate / "elo.json").exists():
+            found.append(tables.load_tournament(candidate))
+        elif candidate.exists():
+            log(f"{candidate} has not finished: no Elo columns from it")
+    measured = study.families(runs, found, auc_iterations)
+    verdicts = study.claims(measured, delta)
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    payload = study.study_json(measured, verdicts, delta)
+    payload["studies"] = [str(s) for s in studies]
+    payload["tournaments"] = [t.path for t in found]
+    (out_dir / "study.json").write_text(json.dumps(payload, indent=1) + "\n")
+    written["study.json"] = out_dir / "study.json"
+
+    lines = ["# Warm-start study", "",
+             (f"{len(runs)} runs from {', '.join(map(str, studies))}; "
+             f"{len(found)} tournament(s). Optimal-move rates against perfect play, in "
+             "percent; AUC = the mean rate over the first k iterations; Δ = arm minus "
+             "baseline with Welch's 95% interval; detectable = that interval's half-width; "
+             f"the claims use the policy head's AUC, α = {study.ALPHA}, δ = "
+             f"{100 * delta:.0f} points. Everything is also in study.json."), "",
+             "## Claims", "", study_tables.claims_markdown(verdicts)]
+    for family in measured:
+        tag = family.game + ("_" + "_".join(family.departures) if family.departures else "")
+        lines += [f"## {family.title}", "",
+                  (f"{sum(len(a.runs) for a in family.all_arms())} runs, "
+                   f"{family.final_iteration} iterations of {family.games_per_iteration} "
+                   f"self-play games; AUC over iterations 1-{family.auc_iterations}."), ""]
+        modes = [("adaptive", [a for a in family.arms if a.variant.mode == "adaptive"]),
+                 ("fixed", [a for a in family.arms if a.variant.mode == "fixed"])]
+        for mode, arms in modes:
+            if not arms:
+                continue
+            name = f"curves_{tag}_{mode}.png"
+            shown = ([family.baseline] if family.baseline else []) + arms
+            written[name] = plots.plot_study_curves(family, shown, out_dir / name)
+            lines += [f"![{family.title}, {mode} arms]({name})", ""]
+        for metric, what in (("policy", "Policy head"), ("search", "Search")):
+            lines += [f"### {what}", "", study_tables.metric_markdown(family, metric)]
+        elo = study_tables.elo_markdown(family)
+        if elo:
+            lines += ["### Round-robin Bayesian Elo of the final networks", "", elo]
+        family_runs = [r for a in family.all_arms() for r in a.runs]
+        if any(a.variant.mode != "none" for a in family.arms):
+            lines += ["### Warm start", "", study_tables.warm_markdown(family.arms)]
+        series = tables.balance_series(family_runs)
+        if series:
+            name = f"r_balance_{tag}.png"
+            written[name] = plots.plot_balance(series, family.game, out_dir / name)
+            lines += [f"![{game_name(family.game)}: r before the switch]({name})", "",
+                      tables.balance_markdown(series)]
+    (out_dir / "study.md").write_text("\n".join(lines) + "\n")
+    written["study.md"] = out_dir / "study.md"
+    return written
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = cli.ArgumentParser(
         "report", description="The papers' figures and tables (PNG + Markdown) from run folders and "
@@ -156,13 +246,28 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "and the reward balance")
     parser.add_argument("--tournaments", nargs="*", default=[],
                         help="tournament folders (python -m warmjax.tournament --out)")
+    parser.add_argument("--study", nargs="*", default=[],
+                        help="study folders (python -m warmjax.run -m +study=NAME): the "
+                             "statistics, curves and claims (study.json, study.md)")
+    parser.add_argument("--auc-iterations", type=int, default=None,
+                        help="k of a study's area under the learning curve (default: half "
+                             "the runs' iterations)")
+    parser.add_argument("--delta", type=float, default=study.DELTA,
+                        help="a study's smallest gain worth finding, as a rate "
+                             f"(default {study.DELTA})")
     parser.add_argument("--out", default="report", help="output folder (default: report)")
     args = parser.parse_args(argv)
     try:
-        written = write_report(args.runs, args.tournaments, args.out)
+        if args.study:
+            written = write_study_report(args.study, args.out, args.tournaments,
+                                         args.auc_iterations, args.delta)
+            start = "study.md"
+        else:
+            written = write_report(args.runs, args.tournaments, args.out)
+            start = "summary.md"
     except ValueError as err:
         cli.fail(err, "report")
-    print(f"wrote {len(written)} files to {args.out}; start with {args.out}/summary.md")
+    print(f"wrote {len(written)} files to {args.out}; start with {args.out}/{start}")
 
 
 if __name__ == "__main__":

@@ -26,8 +26,10 @@ EXTRA_KEYS = ("run_root", "confirm_paper_on_cpu")
 
 
 def run_name(override_dirname: str) -> str:
-    """A folder name from Hydra's override string ("default" when there is none)."""
-    name = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", override_dirname.replace("/", "_"))
+    """A folder name from Hydra's override string ("default" when there is none); an
+    appended key's `+` is dropped (`+arm=baseline,seed=0` → `arm=baseline,seed=0`)."""
+    name = re.sub(r"(^|,)\+", r"\1", override_dirname)
+    name = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", name.replace("/", "_"))
     return name or "default"
 
 

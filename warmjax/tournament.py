@@ -28,6 +28,10 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int
                         help="m of every network's baseline MCTS (default: the runs' common m)")
     parser.add_argument("--temperature-moves", type=int, default=None,
                         help="plies sampled at the start of each game (default: the runs' T′)")
+    parser.add_argument("--pairing", choices=("all", "seed"), default="all",
+                        help="all: every player meets every other (default); seed: networks "
+                             "meet only networks of the same seed (a study's round robin "
+                             "within each seed), anchors meet everyone")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", required=True, help="output folder (and resume journal)")
     parser.add_argument("--max-games-per-call", type=int, default=2048,
@@ -43,7 +47,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int
         runs=tuple(args.runs), out=args.out, anchors=tuple(args.anchors), games=args.games,
         simulations=args.simulations, temperature_moves=args.temperature_moves,
         playouts=args.playouts, seed=args.seed, max_games_per_call=args.max_games_per_call,
-        max_pairs_per_call=args.max_pairs_per_call, fast_compile=args.fast_compile)
+        max_pairs_per_call=args.max_pairs_per_call, fast_compile=args.fast_compile,
+        pairing=args.pairing)
     return config, args.max_batches
 
 

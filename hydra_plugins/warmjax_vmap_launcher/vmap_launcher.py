@@ -15,6 +15,7 @@ its own folder, metrics, checkpoints and network. Rerunning the command resumes 
 # outside sys.modules, where a dataclass cannot resolve string annotations.
 import dataclasses
 import logging
+from typing import Optional
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,7 +31,10 @@ log = logging.getLogger(__name__)
 @dataclasses.dataclass
 class VmapLauncherConf:
     _target_: str = "hydra_plugins.warmjax_vmap_launcher.vmap_launcher.VmapLauncher"
-    max_runs: int = 32  # most runs per compiled program
+    # Most runs per compiled program; null: 32 on an accelerator, 1 on a CPU (lone runs: on
+    # two CPU cores a vmapped group of three quick Gobang runs took about 100 s per
+    # iteration against 8-11 s per run alone, docs/results.md §5).
+    max_runs: Optional[int] = None
 
 
 ConfigStore.instance().store(group="hydra/launcher", name="vmap", node=VmapLauncherConf,
@@ -40,7 +44,7 @@ ConfigStore.instance().store(group="hydra/launcher", name="vmap", node=VmapLaunc
 class VmapLauncher(Launcher):
     """Groups a sweep's runs by compiled program and trains each group as one."""
 
-    def __init__(self, max_runs: int = 32) -> None:
+    def __init__(self, max_runs: Optional[int] = None) -> None:
         super().__init__()
         self.max_runs = max_runs
         self.config: DictConfig | None = None
@@ -59,7 +63,7 @@ class VmapLauncher(Launcher):
         from warmjax.run import to_run_config, warn_paper_on_cpu
         from warmjax.train.run_config import ConfigError
         from warmjax.train.group import groups
-        from warmjax.train.loop import train_group
+        from warmjax.train.loop import train, train_group
 
         setup_globals()
         assert self.config is not None and self.hydra_context is not None
@@ -87,7 +91,10 @@ class VmapLauncher(Launcher):
                                    configure_logging=False))
         configs = [ret.return_value for ret in returns]
         confirm = bool(self.config.get("confirm_paper_on_cpu", True))
-        for members in groups(configs, self.max_runs):
+        import jax
+
+        limit = self.max_runs or (1 if jax.default_backend() == "cpu" else 32)
+        for members in groups(configs, limit):
             runs = [configs[i] for i in members]
             names = ", ".join(" ".join(filter_overrides(returns[i].overrides)) or "(defaults)"
                               for i in members)
@@ -96,7 +103,10 @@ class VmapLauncher(Launcher):
                 print("stopped; nothing was run.")
                 return returns
             try:
-                train_group(runs)
+                if len(runs) == 1:
+                    train(runs[0])  # the plain iteration, with its stage clock
+                else:
+                    train_group(runs)
             except Exception as err:  # noqa: BLE001 - reported per job, as Hydra does
                 for i in members:
                     returns[i].status = JobStatus.FAILED

@@ -11,7 +11,9 @@ from warmjax.fileio import atomic_write
 FORMAT = "warmjax-tournament-v1"
 # Settings a resumed tournament must share with the one it continues.
 SHARED_SETTINGS = ("game", "games", "simulations", "c_puct", "temperature_moves", "playouts",
-                   "seed")
+                   "seed", "pairing")
+# What a tournament written before a setting existed played with.
+SETTING_DEFAULTS = {"pairing": "all"}
 
 
 def write_json(path: Path, payload, *, per_line: bool = False) -> None:
@@ -47,8 +49,9 @@ def check_resume(out: Path, settings: dict, players: dict) -> dict:
     saved = json.loads(path.read_text())
     if saved.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} file")
-    diff = [f"{k}: {saved['settings'].get(k)!r} there, {settings.get(k)!r} now"
-            for k in SHARED_SETTINGS if saved["settings"].get(k) != settings.get(k)]
+    before = {k: saved["settings"].get(k, SETTING_DEFAULTS.get(k)) for k in SHARED_SETTINGS}
+    diff = [f"{k}: {before[k]!r} there, {settings.get(k)!r} now"
+            for k in SHARED_SETTINGS if before[k] != settings.get(k)]
     if diff:
         raise ValueError(f"{out} holds a tournament with other settings ({'; '.join(diff)}); "
                          "choose another --out or the same settings")

@@ -6,6 +6,8 @@
   one thin line per seed and the mean over seeds still in warm start, per enhancement.
 - `plot_oracle_curves`: optimal-move rate against perfect play per iteration, the search
   and the policy head side by side, mean over seeds with a ± sample std band, per variant.
+- `plot_study_curves`: a study family's learning curves with 95% bands (against iterations
+  and self-play games).
 - `plot_iprime_sweep`: Elo against I′ per enhancement (mean ± std over seeds), with the
   Baseline and the adaptive variants of the same tournament as horizontal references.
 """
@@ -131,4 +133,42 @@ def plot_oracle_curves(curves: Sequence[OracleCurve], game: str, path: Path | st
     axes[1].legend(fontsize=8, loc="lower right")
     fig.suptitle(f"{game_name(game)}: moves that keep the perfect-play value "
                  "(mean ± sample std over seeds)")
+    return _save(fig, path)
+
+
+def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
+    """A study family's learning curves (`warmjax.evaluate.study`): the policy head's and the
+    search's optimal-move rates against the iteration and against self-play games played,
+    per arm the mean over seeds with its 95% t-interval as a band."""
+    from warmjax.evaluate.study import Estimate, curve
+
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), sharey="row")
+    for row, (metric, what) in enumerate((("policy", "policy head alone"),
+                                          ("search", "search (argmax)"))):
+        for arm in arms:
+            per_run = [curve(run, metric) for run in arm.runs]
+            iterations = sorted(set.intersection(*(set(c) for c in per_run)))
+            estimates = [Estimate.of([c[it] for c in per_run]) for it in iterations]
+            mean = np.array([e.mean for e in estimates])
+            low = np.array([e.ci[0] for e in estimates])
+            high = np.array([e.ci[1] for e in estimates])
+            low, high = np.where(np.isnan(low), mean, low), np.where(np.isnan(high), mean, high)
+            for col, x in enumerate((np.array(iterations),
+                                     np.array(iterations) * family.games_per_iteration)):
+                ax = axes[row, col]
+                style = {"color": "black", "linewidth": 2} if arm.variant.is_baseline else {}
+                line, = ax.plot(x, 100 * mean, label=f"{arm.label} ({len(arm.runs)})",
+                                **style)
+                ax.fill_between(x, 100 * low, 100 * high, color=line.get_color(), alpha=0.15,
+                                linewidth=0)
+        axes[row, 0].set_ylabel(f"optimal moves, {what} (%)")
+    for col, label in enumerate(("iteration", "self-play games played")):
+        axes[1, col].set_xlabel(label)
+        for row in range(2):
+            axes[row, col].grid(alpha=0.3)
+            if col == 0:
+                axes[row, col].xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[0, 1].legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"{family.title}: learning curves against perfect play "
+                 "(mean over seeds, 95% confidence band)")
     return _save(fig, path)

@@ -4,6 +4,11 @@
         --anchors random pure_mcts --playouts 100 --games 20 --out tournaments/c4
 
 Every player meets every other in `--games` G games (even; each side moves first in half).
+With `--pairing seed` networks meet only the networks of runs with the same seed (and every
+anchor): a study's round robin within each seed, n_seeds · C(arms, 2) pairs instead of
+C(arms · n_seeds, 2). Each arm has one network per seed, so the arms' mean ratings compare as
+in a full round robin, while the seeds' blocks are tied to each other only through the
+anchors.
 A trained network plays the baseline MCTS of method.md §2; an anchor is a network-free player
 (`random`, `pure_mcts`, `pure_rave` or `rhea`, the tree searches with `--playouts`
 simulations per move; default `--anchors random`, the papers' random player). Ratings are
@@ -56,7 +61,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -72,11 +76,22 @@ from warmjax.evaluate.entrants import (
 )
 from warmjax.evaluate.journal import FORMAT, check_resume, read_journal, write_json
 from warmjax.evaluate.markdown import table
+from warmjax.fileio import atomic_write
 from warmjax.search.players import NETWORK_FREE
 from warmjax.search.rhea import RheaConfig
-from warmjax.fileio import atomic_write
 
 ANCHORS = NETWORK_FREE  # random, pure_mcts, pure_rave, rhea
+PAIRINGS = ("all", "seed")
+
+
+def scheduled_pairs(infos: Sequence[dict], pairing: str) -> list[tuple[int, int]]:
+    """The index pairs `(i, j)`, i < j, that meet: all of them, or (`seed`) those with an
+    anchor and those of two networks with the same seed."""
+    def meets(a: dict, b: dict) -> bool:
+        return (pairing == "all" or a["kind"] != "network" or b["kind"] != "network"
+                or a.get("seed") == b.get("seed"))
+    return [(i, j) for i, j in itertools.combinations(range(len(infos)), 2)
+            if meets(infos[i], infos[j])]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +110,8 @@ class TournamentConfig:
       max_games_per_call: most games (pairs × G) in one compiled call.
       max_pairs_per_call: most pairs in one compiled call (bounds the stacked variables).
       fast_compile: compile at XLA's backend optimisation level 0 (tests, tiny runs).
+      pairing: `all` (every player meets every other) or `seed` (networks meet only the
+        networks of the same seed; anchors meet everyone).
     """
 
     runs: tuple[str, ...]
@@ -108,8 +125,12 @@ class TournamentConfig:
     max_games_per_call: int = 2048
     max_pairs_per_call: int = 32
     fast_compile: bool = False
+    pairing: str = "all"
 
     def __post_init__(self):
+        if self.pairing not in PAIRINGS:
+            raise ValueError(f"unknown pairing {self.pairing!r}; choose from "
+                             f"{', '.join(PAIRINGS)}")
         if self.games < 2 or self.games % 2:
             raise ValueError(f"games must be a positive even number (each side first in half), "
                              f"got {self.games}")
@@ -193,7 +214,9 @@ def elo_markdown(elo: EloResult, players: dict, settings: dict) -> str:
         (f"{settings['games']} games per pair (each side first in half); networks play "
          f"baseline MCTS with m = {settings['simulations']}; "
          f"T′ = {settings['temperature_moves']}; anchors' playouts {settings['playouts']}; "
-         f"seed {settings['seed']}."),
+         f"seed {settings['seed']}"
+         + ("; networks meet only networks of their own seed." if settings.get("pairing")
+            == "seed" else ".")),
         "Bayesian Elo (mean 0) with 95% intervals:",
         "",
         elo.table("markdown"),
@@ -244,6 +267,7 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
                             "--temperature-moves"),
         "playouts": config.playouts,
         "seed": config.seed,
+        "pairing": config.pairing,
     }
     out = Path(config.out)
     (out / "batches").mkdir(parents=True, exist_ok=True)
@@ -259,8 +283,10 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         pair = frozenset((record["a"], record["b"]))
         if pair <= current and pair not in done:
             done[pair] = record
-    todo = [(i, j) for i, j in itertools.combinations(range(len(entrants)), 2)
-            if frozenset((names[i], names[j])) not in done]
+    scheduled = scheduled_pairs([e.info for e in entrants], config.pairing)
+    wanted = {frozenset((names[i], names[j])) for i, j in scheduled}
+    done = {pair: record for pair, record in done.items() if pair in wanted}
+    todo = [(i, j) for i, j in scheduled if frozenset((names[i], names[j])) not in done]
     if done:
         log(f"resuming {out}: {plural_pairs(len(done))} played, {len(todo)} to play")
     batches = plan_batches(entrants, todo, config.games, config.max_games_per_call,
@@ -285,7 +311,7 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
 
     order = {n: i for i, n in enumerate(names)}
     pairs = sorted(done.values(), key=lambda r: sorted((order[r["a"]], order[r["b"]])))
-    pending = math.comb(len(names), 2) - len(pairs)
+    pending = len(scheduled) - len(pairs)
     this_players = {n: players[n] for n in names}
     games = [dict(g, a=p["a"], b=p["b"]) for p in pairs for g in p["records"]]
     summary = [{k: v for k, v in p.items() if k != "records"} for p in pairs]

@@ -1,0 +1,220 @@
+"""The warm-start study: its statistics against hand-computed values, a synthetic study with a
+known difference, the study configs, and a smoke-sized study trained, played and reported
+by its commands."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from warmjax.evaluate import study
+from warmjax.evaluate.round_robin import scheduled_pairs
+from warmjax.train import run_folder
+from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
+from warmjax.train.run_variant import RunVariant
+
+from .helpers import ROOT, TEST_CACHE, compose_config, metric_row
+
+# Student's t quantiles t(0.975; ν) from printed tables.
+T975 = {2: 4.302653, 4: 2.776445}
+
+
+def test_estimate_is_the_t_interval_of_the_mean():
+    e = study.Estimate.of([1.0, 2.0, 3.0])  # mean 2, sample sd 1
+    half = T975[2] / math.sqrt(3)
+    assert e.mean == 2.0
+    assert e.ci == pytest.approx((2 - half, 2 + half), abs=1e-5)
+    assert math.isnan(study.Estimate.of([5.0]).ci[0])
+
+
+def test_welch_and_permutation_against_hand_computed_values():
+    c = study.compare([4.0, 5.0, 6.0], [1.0, 2.0, 3.0])
+    # Equal variances (1) and sizes (3): se = sqrt(2/3), t = 3/se, Welch's df = 4.
+    t = 3 / math.sqrt(2 / 3)
+    # Student's t with 4 degrees of freedom has a closed-form distribution function.
+    u = t * t / 4
+    cdf = 0.5 + 3 / 8 * t / math.sqrt(1 + u) * (1 - t * t / (12 * (1 + u)))
+    assert c.diff == 3.0
+    assert c.p == pytest.approx(2 * (1 - cdf), rel=1e-6)
+    half = T975[4] * math.sqrt(2 / 3)
+    assert c.ci == pytest.approx((3 - half, 3 + half), abs=1e-5)
+    assert c.detectable == pytest.approx(half, abs=1e-5)
+    # Of the C(6, 3) = 20 ways to split the six values, two give |mean difference| ≥ 3.
+    assert c.p_permutation == pytest.approx(2 / 20)
+    with pytest.raises(ValueError, match="at least two runs"):
+        study.compare([1.0], [1.0, 2.0])
+
+
+def test_benjamini_hochberg_by_hand():
+    # Sorted p: 0.01, 0.02, 0.04 with m = 3: 0.03, 0.03, 0.04 (monotone from the top).
+    assert study.adjusted([0.04, 0.01, 0.02]) == pytest.approx([0.04, 0.03, 0.03])
+
+
+def test_seed_pairing_meets_within_seeds_and_anchors_meet_all():
+    net = lambda seed: {"kind": "network", "seed": seed}  # noqa: E731
+    infos = [net(0), net(0), net(1), net(1), net(0), {"kind": "anchor"}]
+    assert scheduled_pairs(infos, "seed") == [(0, 1), (0, 4), (0, 5), (1, 4), (1, 5), (2, 3),
+                                              (2, 5), (3, 5), (4, 5)]
+    assert len(scheduled_pairs(infos, "all")) == 15
+
+
+# --- a synthetic study with a known difference ---------------------------------------------
+
+ITERATIONS = 6
+NOISE = {0: 0.00, 1: 0.03, 2: -0.02, 3: 0.01}  # per seed, added to every iteration
+
+
+def base_curve(it: int) -> float:
+    return 0.30 + 0.04 * it
+
+
+def write_run(root: Path, mode: str, enhancement: str, seed: int, shift: float,
+              iprime: int = 5, switch: int = 3) -> None:
+    folder = root / f"{mode}_{enhancement}_{iprime}_s{seed}"
+    config = RunConfig(game=GameConfig("connect_four"),
+                       warmstart=WarmstartConfig(mode, enhancement, iprime), seed=seed,
+                       train=TrainConfig(iterations=ITERATIONS, games=10),
+                       run_dir=str(folder))
+    folder.mkdir(parents=True)
+    run_folder.write_config(folder, config)
+    rows = []
+    for it in range(1, ITERATIONS + 1):
+        rate = base_curve(it) + NOISE[seed] + shift
+        warm = mode == "fixed" and it <= iprime or mode == "adaptive" and it <= switch
+        rows.append(metric_row(iteration=it, oracle_policy=rate, oracle_optimal=rate / 2 + 0.4,
+                               warmstart_active=warm, switched=mode == "adaptive"
+                               and it >= switch, switch_iteration=switch
+                               if mode == "adaptive" and it >= switch else -1))
+    run_folder.write_metrics(folder, rows)
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory):
+    root = tmp_path_factory.mktemp("study")
+    for seed in NOISE:
+        write_run(root, "none", "rollout", seed, 0.0)
+        write_run(root, "adaptive", "wrora", seed, 0.10 + 0.001 * seed)  # a clear gain
+        write_run(root, "adaptive", "rollout", seed, 0.0, switch=2)  # no gain at all
+        write_run(root, "fixed", "wrora", seed, 0.05)
+    return root
+
+
+def test_synthetic_study_statistics(synthetic):
+    runs = run_folder.find_runs([synthetic])
+    (family,) = study.families(runs)
+    assert family.auc_iterations == 3 and family.final_iteration == ITERATIONS
+    assert family.baseline.label == "Baseline"
+    arms = {a.label: a for a in family.arms}
+    assert list(arms) == ["Rollout adaptive", "WRoRa I′=5", "WRoRa adaptive"]
+    # AUC over iterations 1-3 of the baseline: mean(base_curve(1..3)) + seed noise.
+    base_auc = np.mean([base_curve(i) for i in (1, 2, 3)]) + np.array(list(NOISE.values()))
+    assert family.baseline.primary.auc.values == pytest.approx(base_auc)
+    gain = arms["WRoRa adaptive"].primary.auc_vs_baseline
+    assert gain.diff == pytest.approx(0.10 + 0.0015)  # 0.1 plus the mean of 0.001 · seed
+    assert 0.05 < gain.ci[0] < gain.diff < gain.ci[1] and gain.p < 0.01
+    none = arms["Rollout adaptive"].primary.auc_vs_baseline
+    assert none.diff == pytest.approx(0.0, abs=1e-12) and none.p == pytest.approx(1.0)
+    assert arms["WRoRa adaptive"].primary.final.mean == pytest.approx(
+        base_curve(ITERATIONS) + np.mean(list(NOISE.values())) + 0.1015)
+    assert arms["Rollout adaptive"].switches == (2, 2, 2, 2)
+    assert arms["WRoRa I′=5"].warm_iterations() == (5, 5, 5, 5)
+
+
+def test_synthetic_study_claims(synthetic):
+    found = {c.claim[:1]: c for c in study.claims(
+        study.families(run_folder.find_runs([synthetic])))}
+    assert found["1"].verdict == study.REPRODUCED and "WRoRa adaptive" in found["1"].evidence
+    assert found["2"].verdict == study.REPRODUCED  # WRoRa 0.1 ahead of Rollout, adaptive
+    # Only WRoRa ran in both modes: adaptive is 0.05 ahead of fixed I′ = 5.
+    assert found["3"].verdict == study.REPRODUCED
+    assert found["4"].verdict == study.NOT_TESTED
+
+
+def test_null_study_is_unresolved_or_contradicted(tmp_path):
+    for seed in NOISE:
+        write_run(tmp_path, "none", "rollout", seed, 0.0)
+        write_run(tmp_path, "adaptive", "wrora", seed, 0.002 * (seed % 2))
+    (family,) = study.families(run_folder.find_runs([tmp_path]))
+    claim = study.claim_beats_baseline(family, delta=0.02)
+    assert claim.verdict == study.UNRESOLVED  # the seeds' noise leaves ±2 points open
+    assert study.claim_beats_baseline(family, delta=0.5).verdict == study.CONTRADICTED
+
+
+# --- the study configs ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arm,expected", [
+    ("baseline", RunVariant("connect_four")),
+    ("adaptive_rora", RunVariant("connect_four", "adaptive", "rora")),
+    ("fixed_wrora", RunVariant("connect_four", "fixed", "wrora", 5)),
+])
+def test_study_arms_compose_to_their_variants(arm, expected, tmp_path):
+    config = compose_config(["+study=c4_cpu", f"+arm={arm}", "seed=3"], tmp_path)
+    assert RunVariant.of(config) == RunVariant(**{**expected.__dict__, "seed": 3})
+    assert config.search.simulations == 100 and config.arena.games == 40  # the papers'
+
+
+def test_study_configs_sweep_their_arms_and_seeds():
+    import yaml
+
+    for name, arms, seeds in (("c4_cpu", 11, 8), ("othello_cpu", 4, 4), ("gobang_cpu", 4, 4),
+                              ("c4_cpu_departures", 2, 8), ("c4_cpu_iprime", 1, 4)):
+        data = yaml.safe_load((ROOT / "warmjax/conf/study" / f"{name}.yaml").read_text())
+        params = data["hydra"]["sweeper"]["params"]
+        assert len(params["+arm"].split(",")) == arms, name
+        assert params["seed"] == f"range({seeds})", name
+
+
+# --- a smoke-sized study, end to end -------------------------------------------------------
+
+SMOKE_SIZES = ["train.iterations=2", "train.games=4", "search.simulations=4", "arena.games=2",
+               "train.epochs=1", "model.channels=8", "model.fc=[16,16]", "oracle.positions=16",
+               "search.temperature_moves=4", "arena.temperature_moves=4",
+               "stage_times=false", f"compilation_cache={TEST_CACHE}"]
+
+
+def _command(args, cwd):
+    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    result = subprocess.run([sys.executable, "-m", *args], cwd=cwd, env=env, text=True,
+                            capture_output=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    return result.stdout
+
+
+def test_smoke_study_trains_plays_and_reports(tmp_path):
+    _command(["warmjax.run", "-m", "+study=c4_cpu", "+arm=baseline,adaptive_rora",
+              "seed=0,1", "run_root=studies", *SMOKE_SIZES], tmp_path)
+    folder = tmp_path / "studies" / "study_c4_cpu"
+    names = [p.name.split(",") for p in folder.iterdir() if p.is_dir() and "=" in p.name]
+    assert sorted((n[0], next(x for x in n if x.startswith("seed="))) for n in names) == [
+        ("arm=adaptive_rora", "seed=0"), ("arm=adaptive_rora", "seed=1"),
+        ("arm=baseline", "seed=0"), ("arm=baseline", "seed=1")]
+    _command(["warmjax.tournament", str(folder / "*"), "--pairing", "seed", "--games", "2",
+              "--fast-compile", "--out", str(folder / "tournament")], tmp_path)
+    players = json.loads((folder / "tournament" / "tournament.json").read_text())["players"]
+    games = json.loads((folder / "tournament" / "games.json").read_text())
+    # Within each seed: baseline vs RoRa; and all four against random: 6 pairs of 2 games.
+    assert len(players) == 5 and len(games) == 12
+    assert all(players[g["a"]].get("seed") == players[g["b"]].get("seed")
+               for g in games if "random" not in (g["a"], g["b"]))
+    out = _command(["warmjax.report", "--study", str(folder), "--out", "rep"], tmp_path)
+    assert "study.md" in out
+    data = json.loads((tmp_path / "rep" / "study.json").read_text())
+    (family,) = data["families"]
+    assert family["baseline"]["runs"] == 2 and family["auc_iterations"] == 1
+    (arm,) = family["arms"]
+    assert arm["arm"] == "RoRa adaptive" and arm["runs"] == 2
+    for key in ("auc", "auc_ci", "final", "final_ci"):
+        assert key in arm
+    assert set(arm["vs_baseline"]) >= {"diff", "ci", "p"}
+    assert arm["elo"]["runs"] and arm["elo"]["vs_baseline"] is not None
+    assert [c["claim"][:1] for c in data["claims"]] == ["1", "2", "3", "4"]
+    assert (tmp_path / "rep" / "curves_connect_four_adaptive.png").stat().st_size > 1000
+    assert "## Claims" in (tmp_path / "rep" / "study.md").read_text()

@@ -1,0 +1,83 @@
+"""A study's statistics (`warmjax.evaluate.study`) as Markdown tables."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from warmjax.evaluate.markdown import table
+from warmjax.evaluate.study import Arm, Claim, Comparison, Estimate, Family, MetricSummary
+
+
+def _pct(x: float) -> str:
+    return "—" if math.isnan(x) else f"{100 * x:.1f}"
+
+
+def _estimate(e: Estimate, scale: float = 100, decimals: int = 1) -> str:
+    if math.isnan(e.mean):
+        return "—"
+    text = f"{scale * e.mean:.{decimals}f}"
+    if not math.isnan(e.ci[0]):
+        text += f" [{scale * e.ci[0]:.{decimals}f}, {scale * e.ci[1]:.{decimals}f}]"
+    return text
+
+
+def _diff(c: Comparison | None, scale: float = 100, decimals: int = 1) -> list[str]:
+    """Δ [CI], Welch p, permutation p, ± detectable."""
+    if c is None:
+        return ["", "", "", ""]
+    return [(f"{scale * c.diff:+.{decimals}f} [{scale * c.ci[0]:+.{decimals}f}, "
+            f"{scale * c.ci[1]:+.{decimals}f}]"), f"{c.p:.3g}", f"{c.p_permutation:.3g}",
+            f"±{scale * c.detectable:.{decimals}f}"]
+
+
+def metric_markdown(family: Family, metric: str) -> str:
+    """One measure's table: per arm the AUC and the final rate, each against the baseline."""
+    rows = []
+    for arm in family.all_arms():
+        m: MetricSummary = arm.metrics[metric]
+        rows.append([arm.label, len(arm.runs), _estimate(m.auc), *_diff(m.auc_vs_baseline),
+                     _estimate(m.final), _diff(m.final_vs_baseline)[0],
+                     _diff(m.final_vs_baseline)[1]])
+    k, last = family.auc_iterations, family.final_iteration
+    return table(["Arm", "Runs", f"AUC 1-{k} % [95% CI]", "Δ vs baseline [95% CI]", "p (Welch)",
+                  "p (permutation)", "detectable", f"Final (it. {last}) %", "Δ final",
+                  "p final"], rows, "lrrrrrrrrr")
+
+
+def elo_markdown(family: Family) -> str:
+    rows = [[arm.label, len(arm.elo.values), _estimate(arm.elo, 1, 0),
+             *_diff(arm.elo_vs_baseline, 1, 0)] for arm in family.all_arms()
+            if arm.elo is not None]
+    if not rows:
+        return ""
+    return table(["Arm", "Runs", "Elo [95% CI]", "Δ vs baseline [95% CI]", "p (Welch)",
+                  "p (permutation)", "detectable"], rows, "lrrrrrr")
+
+
+def warm_markdown(arms: Sequence[Arm]) -> str:
+    """Iterations self-played with the enhancement and, for adaptive arms, the switch
+    iteration (mean ± population std over the seeds that switched, as the papers give it)."""
+    rows = []
+    for arm in arms:
+        if arm.variant.is_baseline:
+            continue
+        warm = np.asarray(arm.warm_iterations(), float)
+        switched = [s for s in arm.switches if s is not None]
+        switch = "—"
+        if arm.variant.mode == "adaptive":
+            switch = (f"{np.mean(switched):.1f} ± {np.std(switched):.1f}" if switched else
+                      "never")
+            if len(switched) < len(arm.runs):
+                switch += f" ({len(switched)}/{len(arm.runs)} switched)"
+        rows.append([arm.label, len(arm.runs), f"{warm.mean():.1f}", switch,
+                     ", ".join(str(s) if s is not None else "—" for s in arm.switches)])
+    return table(["Arm", "Runs", "Warm-start iterations (mean)",
+                  "Switch iteration (mean ± pop. std)", "Per seed"], rows, "lrrrl")
+
+
+def claims_markdown(found: Sequence[Claim]) -> str:
+    return table(["Claim", "Family", "Verdict", "What decides it"],
+                 [[c.claim, c.family, f"**{c.verdict}**", c.evidence] for c in found], "llll")
