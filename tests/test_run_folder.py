@@ -112,3 +112,17 @@ def test_read_run_gives_the_network(tiny_run):
     assert env.name == "connect_four" and network.module.channels == 4
     for a, b in zip(jax.tree_util.tree_leaves(variables), jax.tree_util.tree_leaves(again)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_a_run_folder_trains_in_one_process_at_a_time(tmp_path):
+    from warmjax.train.loop import train
+
+    config = RunConfig(run_dir=str(tmp_path))
+    held = run_folder.lock(tmp_path)  # as another command training there would hold it
+    with pytest.raises(ConfigError, match="another process is training in"):
+        run_folder.lock(tmp_path)
+    with pytest.raises(ConfigError, match="another process is training in"):
+        train(config)
+    assert not run_folder.is_run_folder(tmp_path)  # refused before writing anything
+    held.close()
+    run_folder.lock(tmp_path).close()  # free again

@@ -158,7 +158,8 @@ def write_study_report(studies: Sequence[str], out: str = "report",
 
     Args:
       studies: study folders (their run folders at any depth); each one's round robin is
-        read from `<folder>/tournament` where it has finished.
+        rated from the games in `<folder>/tournament` (its journal: all games played there,
+        also over several invocations).
       out: the output folder.
       tournaments: further tournament folders.
       auc_iterations: k of the area under the learning curve (default: half the runs'
@@ -180,10 +181,8 @@ def write_study_report(studies: Sequence[str], out: str = "report",
     found = [tables.load_tournament(t) for t in tournaments]
     for folder in studies:
         candidate = Path(folder) / TOURNAMENT
-        if (candidate / "elo.json").exists():
-            found.append(tables.load_tournament(candidate))
-        elif candidate.exists():
-            log(f"{candidate} has not finished: no Elo columns from it")
+        if (candidate / "tournament.json").exists():
+            found.append(tables.journal_tournament(candidate))
     measured = study.families(runs, found, auc_iterations)
     verdicts = study.claims(measured, delta)
     out_dir = Path(out)

@@ -329,6 +329,31 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
     return TournamentResult(tuple(names), this_players, summary, games, elo, played, 0)
 
 
+def journal_elo(out: Path | str) -> tuple[EloResult, dict, dict]:
+    """Bayesian Elo of every game in a tournament folder's journal (`tournament.json` and
+    `batches/`), whoever played them: a tournament grown over several invocations (a study's
+    seed blocks, say, each played while its networks existed) rated as one.
+
+    Returns:
+      `(elo, players, settings)`; the players are those that played a game.
+
+    Raises:
+      ValueError: no `tournament.json`, or no game yet.
+    """
+    out = Path(out)
+    path = out / "tournament.json"
+    if not path.exists():
+        raise ValueError(f"{out} holds no tournament.json")
+    saved = json.loads(path.read_text())
+    records = {frozenset((r["a"], r["b"])): r for r in read_journal(out)}
+    pairs = sorted(records.values(), key=lambda r: (r["a"], r["b"]))
+    if not pairs:
+        raise ValueError(f"{out} holds no finished games yet")
+    names = sorted({n for r in pairs for n in (r["a"], r["b"])})
+    elo = bayes_elo(elo_games(names, pairs), len(names), names=names)
+    return elo, {n: saved["players"][n] for n in names}, saved["settings"]
+
+
 def plural_pairs(n: int) -> str:
     """"1 pair", "n pairs"."""
     return f"{n} pair" if n == 1 else f"{n} pairs"

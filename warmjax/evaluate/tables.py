@@ -299,6 +299,17 @@ def load_tournament(path: Path | str) -> Tournament:
                       tuple(data["upper"]), data["players"])
 
 
+def journal_tournament(path: Path | str) -> Tournament:
+    """A tournament rated from every game in its folder's journal
+    (`round_robin.journal_elo`), finished or not."""
+    from warmjax.evaluate.round_robin import journal_elo
+
+    elo, players, settings = journal_elo(path)
+    return Tournament(str(path), Path(path).name or "tournament", settings["game"]["name"],
+                      tuple(elo.names), tuple(map(float, elo.ratings)),
+                      tuple(map(float, elo.lower)), tuple(map(float, elo.upper)), players)
+
+
 @dataclasses.dataclass(frozen=True)
 class VariantElo:
     """The Elo of one variant's players (its seeds)."""

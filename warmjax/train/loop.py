@@ -96,6 +96,7 @@ class RunOutputs:
         self.config = config
         self.dir = Path(config.run_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
+        self.lock = run_folder.lock(self.dir)  # released by `release` (or at exit)
         run_folder.claim(self.dir, config)
         self.network = network
         self.checkpoints = CheckpointDir(self.dir / "checkpoints", config.keep_checkpoints)
@@ -206,10 +207,24 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
         raise ConfigError(f"two runs of a group share a run folder: {folders}")
     if not vmapped and len(configs) > 1:
         raise ConfigError("runs without vmap train one at a time")
-    runs, first = len(configs), configs[0]
+    first = configs[0]
     # One trainer builds the program; under vmap the clock's host callbacks stay off.
     trainer = Trainer(dataclasses.replace(first, stage_times=False) if vmapped else first)
-    outputs = [RunOutputs(c, trainer.network) for c in configs]
+    outputs: list[RunOutputs] = []
+    try:
+        for config in configs:  # each takes its folder's lock first
+            outputs.append(RunOutputs(config, trainer.network))
+        return _advance(trainer, configs, outputs, log, stop_after, vmapped)
+    finally:
+        for out in outputs:
+            out.lock.close()
+
+
+def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutputs],
+             log: Callable[[str], None], stop_after: int | None,
+             vmapped: bool) -> list[TrainState]:
+    """`train_runs` once the runs' folders are taken: resume, compile, iterate."""
+    runs, first = len(configs), configs[0]
     use_compilation_cache(first, outputs[0].dir)
     templates = [trainer.init_state(c.seed) for c in configs]
     states = [out.resume(t, log) for out, t in zip(outputs, templates)]

@@ -17,10 +17,11 @@ read as their defaults, which is the behaviour of the code that wrote them.
 
 from __future__ import annotations
 
+import fcntl
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
 import yaml
 
@@ -134,6 +135,26 @@ def find_runs(folders: Iterable[Path | str]) -> list[Run]:
             if key not in found and is_run_folder(candidate):
                 found[key] = read_run(candidate)
     return sorted(found.values(), key=lambda r: (r.variant.order(), str(r.path)))
+
+
+LOCK = ".lock"
+
+
+def lock(run_dir: Path | str) -> IO:
+    """Takes the run folder for this process: an exclusive lock on `run_dir/.lock`, held
+    until the returned file is closed (or the process ends).
+
+    Raises:
+      ConfigError: another process holds it (two commands training one run).
+    """
+    handle = open(Path(run_dir) / LOCK, "w")  # noqa: SIM115 - held while the run trains
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise ConfigError(f"another process is training in {run_dir}; wait for it or stop "
+                          "it first") from None
+    return handle
 
 
 def claim(run_dir: Path | str, config: RunConfig) -> None:
