@@ -5,8 +5,8 @@
 `warmjax.headtohead`) share: Hydra config conversion, validation, progress and output.
 """
 
-from warmjax.evaluate.elo import EloResult, bayes_elo, elo_scale, outcome_probabilities
 from warmjax.evaluate.agent import Agent, load_agent
+from warmjax.evaluate.elo import EloResult, bayes_elo, elo_scale, outcome_probabilities
 from warmjax.evaluate.pair_play import (
     MatchResult,
     PairOutcome,
@@ -15,26 +15,42 @@ from warmjax.evaluate.pair_play import (
     mean_score,
     play_pair,
 )
+from warmjax.evaluate.round_robin import (
+    TournamentConfig,
+    TournamentResult,
+    journal_elo,
+    run_tournament,
+)
+from warmjax.evaluate.study import (
+    Arm,
+    Claim,
+    Comparison,
+    Estimate,
+    Family,
+    claims,
+    compare,
+    families,
+)
 from warmjax.evaluate.tables import (
     Tournament,
     Variant,
     balance_series,
     elo_by_variant,
-    iprime_sweep,
     group_runs,
+    iprime_sweep,
+    journal_tournament,
     load_tournament,
     switch_table,
-)
-from warmjax.evaluate.round_robin import (
-    TournamentConfig,
-    TournamentResult,
-    run_tournament,
 )
 
 __all__ = [
     "Agent",
-    "load_agent",
+    "Arm",
+    "Claim",
+    "Comparison",
     "EloResult",
+    "Estimate",
+    "Family",
     "MatchResult",
     "PairOutcome",
     "Tournament",
@@ -44,10 +60,16 @@ __all__ = [
     "balance_series",
     "bayes_elo",
     "chunking",
+    "claims",
+    "compare",
     "elo_by_variant",
     "elo_scale",
-    "iprime_sweep",
+    "families",
     "group_runs",
+    "iprime_sweep",
+    "journal_elo",
+    "journal_tournament",
+    "load_agent",
     "load_tournament",
     "make_match",
     "mean_score",

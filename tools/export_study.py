@@ -1,0 +1,58 @@
+"""Copies a study's small data (what its report needs) into another folder, for committing:
+each run's `config.yaml` and `metrics.jsonl` (and `oracle.json` where judged), and the
+round robin's journal (`tournament/tournament.json`, `tournament/batches/`). No networks or
+checkpoints; runs still training (fewer metrics rows than iterations) are left out.
+Existing files are overwritten; nothing else is touched.
+
+    python tools/export_study.py runs/study_c4_cpu docs/results/study/c4_cpu
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from warmjax.train.run_folder import read_run
+
+RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json")
+
+
+def export(source: Path, target: Path) -> int:
+    """Copies the files; returns their total size in bytes."""
+    size = 0
+    for config in sorted(source.rglob("config.yaml")):
+        folder = config.parent
+        if "tournament" in folder.relative_to(source).parts:
+            continue
+        run = read_run(folder)
+        if run.iterations < run.config.train.iterations:
+            print(f"left out (still training): {folder}")
+            continue
+        for name in RUN_FILES:
+            if (folder / name).exists():
+                dest = target / folder.relative_to(source) / name
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(folder / name, dest)
+                size += dest.stat().st_size
+    journal = source / "tournament"
+    if (journal / "tournament.json").exists():
+        for path in [journal / "tournament.json", *sorted((journal / "batches").glob("*.json"))]:
+            dest = target / path.relative_to(source)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+            size += dest.stat().st_size
+    return size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source")
+    parser.add_argument("target")
+    args = parser.parse_args()
+    size = export(Path(args.source), Path(args.target))
+    print(f"{size / 1e6:.2f} MB in {args.target}")
+
+
+if __name__ == "__main__":
+    main()
