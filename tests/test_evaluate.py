@@ -417,3 +417,27 @@ def test_report_writes_pngs_and_summary(adaptive_runs, full, tmp_path):
     assert "| Rollout | 2.0 | 4.0 ± 1.0 (2/3; 1 > 6) |" in summary
     elo_link = f"{out_tournament.name}/elo.md"
     assert elo_link in summary
+
+
+def test_judged_runs_table(tmp_path):
+    def judged(folder, seed, search, policy, versus=None):
+        fabricate_run(folder, mode="adaptive", seed=seed, network=False)
+        rates = lambda optimal: {"optimal": optimal, "win_to_draw": 0.01,  # noqa: E731
+                                 "win_to_loss": 1 - optimal - 0.01, "draw_to_loss": 0.0,
+                                 "immediate_win_taken": 1.0}
+        (folder / "oracle.json").write_text(json.dumps(
+            {"players": {"search": rates(search), "policy_head": rates(policy)}}))
+        if versus:
+            (folder / "versus.json").write_text(json.dumps(versus))
+        return folder
+
+    runs = [run_folder.read_run(judged(tmp_path / "a", 0, 0.90, 0.70,
+                                       {"random": {"wins": 99, "draws": 1, "losses": 0}})),
+            run_folder.read_run(judged(tmp_path / "b", 1, 0.80, 0.60))]
+    text = tables.judged_markdown(runs)
+    # Means over the two seeds: (90 + 80) / 2 and (70 + 60) / 2; unjudged players show "—".
+    assert "| **Rollout adaptive, mean** | n = 2 | **85.0** | **65.0** | — | — | — |" in text
+    assert "| Connect Four | Rollout adaptive | policy head | 65.0% | 1.0% | 34.0% |" in text
+    assert "| Connect Four | Rollout adaptive s0 | 99-1-0 | — | — |" in text
+    assert tables.judged_markdown([run_folder.read_run(fabricate_run(
+        tmp_path / "c", network=False))]) == ""

@@ -145,6 +145,15 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
             lines += [f"![{tables.game_name(game)}]({name})", ""]
         lines += [table, "Table: [oracle.md](oracle.md).", ""]
 
+    judged = tables.judged_markdown(summaries)
+    if judged:
+        write("judged.md", "# Runs judged against perfect play and reference opponents\n\n"
+              "Optimal-move rates of `python -m warmjax.oracle` (oracle.json), blunder kinds "
+              "as means over seeds, and `python -m warmjax.versus` (versus.json).\n\n"
+              + judged)
+        lines += ["## Judged against perfect play", "", judged,
+                  "Table: [judged.md](judged.md).", ""]
+
     if len(lines) <= 4:
         lines.append("Nothing to report: pass --runs (adaptive runs) and/or --tournaments.")
     write("summary.md", "\n".join(lines) + "\n")

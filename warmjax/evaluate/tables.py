@@ -438,3 +438,68 @@ def oracle_markdown(curves: Sequence[OracleCurve]) -> str:
                  [[game_name(c.game), c.variant, c.count[-1], c.iterations[-1],
                    fmt_mean_std(100 * c.search[-1], 100 * c.search_std[-1]),
                    fmt_mean_std(100 * c.policy[-1], 100 * c.policy_std[-1])] for c in curves])
+
+
+# --- runs judged by `warmjax.oracle` and `warmjax.versus` ---------------------------------
+
+JUDGED_PLAYERS = {"search": "trained search", "policy_head": "policy head",
+                  "untrained_search": "untrained search", "pure_mcts": "pure MCTS",
+                  "random": "random"}
+ORACLE_FILE, VERSUS_FILE = "oracle.json", "versus.json"
+
+
+def _judgement(run: Run, name: str) -> dict | None:
+    path = Path(run.path) / name
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except ValueError as err:
+        raise ValueError(f"{path} is corrupt ({err})") from None
+
+
+def judged_markdown(runs: Sequence[Run]) -> str:
+    """The five players of `python -m warmjax.oracle` per run (`oracle.json`) and their means
+    per variant, the blunder kinds of the trained search and the policy head, and the
+    `python -m warmjax.versus --out <run>/versus.json` results; empty if no run was judged."""
+    judged = [(run, _judgement(run, ORACLE_FILE)) for run in runs]
+    judged = [(run, j) for run, j in judged if j is not None]
+    if not judged:
+        return ""
+    names = list(JUDGED_PLAYERS)
+    rows, blunders = [], []
+    for arm, members in group_runs([r for r, _ in judged]).items():
+        found = [j for r, j in judged if r in members]
+        for run, j in ((r, j) for r, j in judged if r in members):
+            players = j["players"]
+            rows.append([game_name(arm.game), arm.label(), run.variant.seed,
+                         *(f"{100 * players[n]['optimal']:.1f}" if n in players else "—"
+                           for n in names)])
+        means = [np.mean([j["players"][n]["optimal"] for j in found]) if all(
+            n in j["players"] for j in found) else math.nan for n in names]
+        rows.append([f"**{game_name(arm.game)}**", f"**{arm.label()}, mean**",
+                     f"n = {len(found)}",
+                     *(f"**{100 * m:.1f}**" if not math.isnan(m) else "—" for m in means)])
+        for n in ("search", "policy_head"):
+            if all(n in j["players"] for j in found):
+                kinds = [np.mean([j["players"][n][k] for j in found])
+                         for k in ("optimal", "win_to_draw", "win_to_loss", "draw_to_loss",
+                                   "immediate_win_taken")]
+                blunders.append([game_name(arm.game), arm.label(), JUDGED_PLAYERS[n],
+                                 *(f"{100 * k:.1f}%" for k in kinds)])
+    text = table(["game", "variant", "seed", *(f"{JUDGED_PLAYERS[n]} %" for n in names)],
+                 rows, "lll" + "r" * len(names))
+    text += "\n" + table(["game", "variant", "player", "optimal", "win→draw", "win→loss",
+                          "draw→loss", "immediate win taken"], blunders, "lll" + "r" * 5)
+    versus_rows = []
+    for run, _ in judged:
+        v = _judgement(run, VERSUS_FILE)
+        if v is not None:
+            versus_rows.append([game_name(run.variant.game), run.variant.label(seed=True),
+                                *(f"{v[o]['wins']}-{v[o]['draws']}-{v[o]['losses']}"
+                                  if o in v else "—" for o in ("random", "untrained",
+                                                                "pure_mcts"))])
+    if versus_rows:
+        text += "\n" + table(["game", "run", "vs random (W-D-L)", "vs untrained",
+                              "vs pure MCTS"], versus_rows, "llrrr")
+    return text
