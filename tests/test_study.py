@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from warmjax.evaluate import study
+from warmjax.evaluate.tables import Tournament
 from warmjax.evaluate.round_robin import scheduled_pairs
 from warmjax.train import run_folder
 from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
@@ -50,6 +51,41 @@ def test_welch_and_permutation_against_hand_computed_values():
     assert c.p_permutation == pytest.approx(2 / 20)
     with pytest.raises(ValueError, match="at least two runs"):
         study.compare([1.0], [1.0, 2.0])
+
+
+def test_paired_comparison_against_hand_computed_values():
+    c = study.compare_paired([3.0, 5.0, 4.0], [1.0, 2.0, 3.0])  # differences 2, 3, 1
+    t = 2 / (1 / math.sqrt(3))  # mean 2, sd 1, df 2
+    assert c.diff == 2.0
+    # With 2 degrees of freedom the two-sided p is 1 - t / sqrt(2 + t²).
+    assert c.p == pytest.approx(1 - t / math.sqrt(2 + t * t), rel=1e-6)
+    half = T975[2] / math.sqrt(3)
+    assert c.ci == pytest.approx((2 - half, 2 + half), abs=1e-5)
+    # Of the 2³ sign flips only all-plus and all-minus reach |mean| ≥ 2.
+    assert c.p_permutation == pytest.approx(2 / 8)
+
+
+def test_elo_is_centred_on_each_seed_block(tmp_path):
+    # Two seeds whose blocks sit 1000 Elo apart (as blocks tied only through an anchor may):
+    # the baseline is 20 below the warm-start arm in both.
+    for seed in (0, 1):
+        write_run(tmp_path, "none", "rollout", seed, 0.0)
+        write_run(tmp_path, "adaptive", "wrora", seed, 0.0)
+    runs = run_folder.find_runs([tmp_path])
+    ratings = {RunVariant("connect_four", seed=0): 0.0,
+               RunVariant("connect_four", "adaptive", "wrora", seed=0): 20.0,
+               RunVariant("connect_four", seed=1): 1000.0,
+               RunVariant("connect_four", "adaptive", "wrora", seed=1): 1020.0}
+    players = {f"p{i}": {"kind": "network", "game": v.game, "mode": v.mode,
+                         "enhancement": v.enhancement, "seed": v.seed}
+               for i, v in enumerate(ratings)}
+    tournament = Tournament("t", "t", "connect_four", tuple(players),
+                            tuple(ratings.values()), (0,) * 4, (0,) * 4, players)
+    (family,) = study.families(runs, [tournament])
+    assert family.baseline.elo.values == (-10.0, -10.0)
+    (arm,) = family.arms
+    assert arm.elo.mean == 10.0 and arm.elo_vs_baseline.diff == 20.0
+    assert arm.elo_vs_baseline.p == 0.0  # the same difference in every seed
 
 
 def test_benjamini_hochberg_by_hand():

@@ -230,7 +230,10 @@ def write_study_report(studies: Sequence[str], out: str = "report",
             lines += [f"### {what}", "", study_tables.metric_markdown(family, metric)]
         elo = study_tables.elo_markdown(family)
         if elo:
-            lines += ["### Round-robin Bayesian Elo of the final networks", "", elo]
+            lines += ["### Round-robin Bayesian Elo of the final networks", "",
+                      "Each network's rating minus the mean of its seed's networks in this "
+                      "family (the round robin meets within seeds); differences paired by "
+                      "seed.", "", elo]
         family_runs = [r for a in family.all_arms() for r in a.runs]
         if any(a.variant.mode != "none" for a in family.arms):
             lines += ["### Warm start", "", study_tables.warm_markdown(family.arms)]

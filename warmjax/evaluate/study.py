@@ -121,6 +121,31 @@ def compare(values: Sequence[float], reference: Sequence[float]) -> Comparison:
                       float(permutation.pvalue), float((high - low) / 2))
 
 
+def _paired_mean_difference(x, y, axis):
+    return np.mean(x - y, axis=axis)
+
+
+def compare_paired(values: Sequence[float], reference: Sequence[float]) -> Comparison:
+    """A paired t-test (`scipy.stats.ttest_rel`) and a sign-flip permutation test of
+    `values` against `reference`, matched by position (at least two pairs)."""
+    a, b = np.asarray(values, np.float64), np.asarray(reference, np.float64)
+    if a.size != b.size or a.size < 2:
+        raise ValueError(f"a paired comparison needs at least two matched pairs, got {a.size} "
+                         f"and {b.size} values")
+    d = a - b
+    diff = float(d.mean())
+    if np.all(d == d[0]):
+        p = 1.0 if diff == 0 else 0.0
+        return Comparison(diff, (diff, diff), p, p, 0.0)
+    test = stats.ttest_rel(a, b)
+    low, high = test.confidence_interval(CONFIDENCE)
+    permutation = stats.permutation_test(
+        (a, b), _paired_mean_difference, permutation_type="samples", vectorized=True,
+        n_resamples=PERMUTATIONS, alternative="two-sided", random_state=0)
+    return Comparison(diff, (float(low), float(high)), float(test.pvalue),
+                      float(permutation.pvalue), float((high - low) / 2))
+
+
 def adjusted(p_values: Sequence[float]) -> list[float]:
     """Benjamini–Hochberg adjusted p-values (`scipy.stats.false_discovery_control`)."""
     if not p_values:
@@ -176,8 +201,9 @@ class Arm:
       variant: the arm (`RunVariant` without seed).
       runs: its runs, by seed.
       metrics: `{"policy" | "search": MetricSummary}`.
-      elo: the final networks' Bayesian Elo over seeds (None without a tournament).
-      elo_vs_baseline: against the baseline's Elo.
+      elo: the final networks' Bayesian Elo relative to their seed block's mean
+        (`_centred_ratings`), over seeds (None without a tournament).
+      elo_vs_baseline: against the baseline's, paired by seed (`compare_paired`).
       switches: adaptive arms: each run's switch iteration (None: never switched).
     """
 
@@ -260,14 +286,16 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
             raise ValueError(f"auc_iterations {k} is outside 1-{common}, the iterations every "
                              f"{game_name(game)} run completed")
         arms_runs = group_runs(members)
+        centred = _centred_ratings(members, ratings)
         measured = {}
         for variant, arm_runs in arms_runs.items():
             values = {m: ([area(r, m, k) for r in arm_runs], [final(r, m, common)
                                                               for r in arm_runs])
                       for m in METRICS}
-            elos = [ratings.get(r.variant) for r in arm_runs]
-            measured[variant] = (arm_runs, values,
-                                 elos if ratings and all(e is not None for e in elos) else None)
+            elos = [centred.get(r.variant) for r in arm_runs]
+            measured[variant] = (arm_runs, values, {r.variant.seed: e for r, e in
+                                                    zip(arm_runs, elos)}
+                                 if centred and all(e is not None for e in elos) else None)
         base_key = next((v for v in measured if v.is_baseline), None)
         base = measured.get(base_key)
         arms = []
@@ -279,15 +307,34 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
                     Estimate.of(aucs), Estimate.of(finals),
                     _maybe_compare(aucs, base[1][m][0]) if against else None,
                     _maybe_compare(finals, base[1][m][1]) if against else None)
-            elo = Estimate.of(elos) if elos else None
-            elo_vs = (_maybe_compare(elos, base[2])
-                      if elos and base is not None and base[2] and variant != base_key else None)
+            elo = Estimate.of(list(elos.values())) if elos else None
+            elo_vs = None
+            if elos and base is not None and base[2] and variant != base_key:
+                seeds = [s for s in elos if s in base[2]]
+                if len(seeds) >= 2:
+                    elo_vs = compare_paired([elos[s] for s in seeds], [base[2][s] for s in seeds])
             switches = tuple(_switch(r) for r in arm_runs) if variant.mode == "adaptive" else ()
             arms.append(Arm(variant, tuple(arm_runs), metrics, elo, elo_vs, switches))
         baseline = next((a for a in arms if a.variant.is_baseline), None)
         out.append(Family(game, departures, k, common, members[0].config.train.games,
                           baseline, tuple(a for a in arms if not a.variant.is_baseline)))
     return out
+
+
+def _centred_ratings(runs: Sequence[Run], ratings: dict[RunVariant, float]
+                     ) -> dict[RunVariant, float]:
+    """Each rated run's Elo minus the mean Elo of the family's rated runs with its seed.
+
+    A study's round robin meets within each seed (`--pairing seed`); the seed blocks are
+    tied to each other only through the anchors, so their offsets are poorly determined.
+    Within a block every arm has one network, so ratings relative to the block's mean
+    compare arms free of that offset (and a full round robin loses nothing by it)."""
+    rated = [r for r in runs if r.variant in ratings]
+    blocks: dict[int | None, list[float]] = {}
+    for r in rated:
+        blocks.setdefault(r.variant.seed, []).append(ratings[r.variant])
+    return {r.variant: ratings[r.variant] - float(np.mean(blocks[r.variant.seed]))
+            for r in rated}
 
 
 def _maybe_compare(values, reference) -> Comparison | None:

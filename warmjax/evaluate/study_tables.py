@@ -53,8 +53,8 @@ def elo_markdown(family: Family) -> str:
             if arm.elo is not None]
     if not rows:
         return ""
-    return table(["Arm", "Runs", "Elo [95% CI]", "Δ vs baseline [95% CI]", "p (Welch)",
-                  "p (permutation)", "detectable"], rows, "lrrrrrr")
+    return table(["Arm", "Runs", "Elo vs seed block [95% CI]", "Δ vs baseline, paired [95% CI]",
+                  "p (paired t)", "p (sign flips)", "detectable"], rows, "lrrrrrr")
 
 
 def warm_markdown(arms: Sequence[Arm]) -> str:
