@@ -21,7 +21,9 @@ def main(argv=None) -> None:
     parser.add_argument("--simulations", type=int, default=None,
                         help="m of the trained and untrained searches (default: the run's)")
     parser.add_argument("--playouts", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=None,
+                        help="draws the untrained network and the network-free players' "
+                             "keys (default: the run's seed)")
     parser.add_argument("--positions", type=int, default=None,
                         help="score only the first n labelled positions")
     parser.add_argument("--players", nargs="+", default=list(PLAYERS), choices=PLAYERS)

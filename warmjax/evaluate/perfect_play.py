@@ -4,13 +4,14 @@
 
 Every player picks one move (argmax, nothing sampled) in each labelled position of the
 run's game (`warmjax.perfect`: 1,000 positions of 6×6 Connect Four, Othello or Gobang from
-random play, each move labelled win / draw / loss by the game's exact solver). Players: the run's network with baseline MCTS at the
-run's m (or `--simulations`); its policy head alone; the same search with an untrained
-network of the same architecture (`--seed`); network-free MCTS with `--playouts` random
-playouts (100); uniform random. Prints a table of the optimal-move rate, the blunders by
-what they give away (win→draw, win→loss, draw→loss) and the rate at which a move that wins
-at once (completes a line, or ends an Othello game ahead) is taken where one exists; writes the same as JSON (`--out`, default
-`<run folder>/oracle.json`).
+random play, each move labelled win / draw / loss by the game's exact solver). Players: the
+run's network with baseline MCTS at the run's m (or `--simulations`); its policy head alone;
+the same search with an untrained network of the same architecture (drawn with `--seed`,
+default the run's seed); network-free MCTS with `--playouts` random playouts (100); uniform
+random. Prints a table of the optimal-move rate, the blunders by what they give away
+(win→draw, win→loss, draw→loss) and the rate at which a move that wins at once (completes a
+line, or ends an Othello game ahead) is taken where one exists; writes the same as JSON
+(`--out`, default `<run folder>/oracle.json`).
 """
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ from warmjax.search.players import make_player
 PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
 
-def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled_path=None,
+def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, labelled_path=None,
            players=PLAYERS, log=None, fpu=None, win_check=None) -> dict:
     """Returns `{"settings": ..., "players": {name: rates}}` (rates as in `score.judge`).
+
+    `seed` draws the untrained network and the network-free players' keys; None: the run's
+    own seed, so that runs of several seeds are judged against as many untrained networks.
 
     Raises:
       ValueError: a run folder that is not Connect Four of the labelled size, a missing or
@@ -50,6 +54,8 @@ def oracle(run_dir, simulations=None, playouts=100, seed=0, count=None, labelled
             raise ValueError(f"{run_dir} trained {env.name} {rows}x{cols}, which has no "
                              f"labelled perfect-play positions")
     labelled = positions.load(labelled_path)
+    if seed is None:
+        seed = agent.run.config.seed
     if count is not None:
         labelled = labelled.subset(count)
     states = score.replay(env, labelled)
