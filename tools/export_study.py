@@ -1,8 +1,8 @@
 """Copies a study's small data (what its report needs) into another folder, for committing:
-each run's `config.yaml` and `metrics.jsonl` (and `oracle.json` where judged), and the
-round robin's journal (`tournament/tournament.json`, `tournament/batches/`). No networks or
-checkpoints; runs still training (fewer metrics rows than iterations) are left out.
-Existing files are overwritten; nothing else is touched.
+each run's `config.yaml` and `metrics.jsonl` (and `oracle.json`, `versus.json` where
+judged), and the round robin's journal (`tournament/tournament.json`, `tournament/batches/`).
+No networks or checkpoints; runs still training (fewer metrics rows than iterations) are
+left out. Existing files are overwritten; nothing else is touched.
 
     python tools/export_study.py runs/study_c4_cpu docs/results/study/c4_cpu
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from warmjax.train.run_folder import read_run
 
-RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json")
+RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json", "versus.json")
 
 
 def export(source: Path, target: Path) -> int:
