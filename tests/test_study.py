@@ -260,3 +260,14 @@ def test_smoke_study_trains_plays_and_reports(tmp_path):
     assert [c["claim"][:1] for c in data["claims"]] == ["1", "2", "3", "4"]
     assert (tmp_path / "rep" / "curves_connect_four_adaptive.png").stat().st_size > 1000
     assert "## Claims" in (tmp_path / "rep" / "study.md").read_text()
+
+
+def test_a_study_of_one_seed_reports_without_tests(tmp_path):
+    # One seed per arm (a study's first seed block): estimates, no comparisons or claims.
+    write_run(tmp_path, "none", "rollout", 0, 0.0)
+    write_run(tmp_path, "adaptive", "wrora", 0, 0.1)
+    write_run(tmp_path, "fixed", "wrora", 0, 0.1)
+    write_run(tmp_path, "adaptive", "rora", 0, 0.1)
+    (family,) = study.families(run_folder.find_runs([tmp_path]))
+    assert all(a.primary.auc_vs_baseline is None for a in family.arms)
+    assert {c.verdict for c in study.claims([family])} == {study.NOT_TESTED}

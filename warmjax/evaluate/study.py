@@ -411,7 +411,9 @@ def claim_wrora_best(family: Family, delta: float) -> Claim:
     if wrora is None:
         return Claim(name, family.title, NOT_TESTED,
                      "no two enhancements with WRoRa among them in one mode")
-    others = [a for a in arms if a is not wrora]
+    others = [a for a in arms if a is not wrora and len(a.runs) >= 2]
+    if len(wrora.runs) < 2 or not others:
+        return Claim(name, family.title, NOT_TESTED, "fewer than two seeds per arm")
     comps = [compare(wrora.primary.auc.values, a.primary.auc.values) for a in others]
     p_adj = adjusted([c.p for c in comps])
     rows = "; ".join(f"vs {enhancement_name(a.variant.enhancement)} {_span(c)}"
@@ -433,9 +435,11 @@ def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
     adaptive = {a.variant.enhancement: a for a in family.arms if a.variant.mode == "adaptive"}
     fixed = {a.variant.enhancement: a for a in family.arms
              if a.variant.mode == "fixed" and a.variant.iprime == 5}
-    both = [e for e in ENHANCEMENTS if e in adaptive and e in fixed]
+    both = [e for e in ENHANCEMENTS if e in adaptive and e in fixed
+            and len(adaptive[e].runs) >= 2 and len(fixed[e].runs) >= 2]
     if not both:
-        return Claim(name, family.title, NOT_TESTED, "no enhancement in both modes")
+        return Claim(name, family.title, NOT_TESTED,
+                     "no enhancement in both modes with two seeds each")
     pooled = compare([v for e in both for v in adaptive[e].primary.auc.values],
                      [v for e in both for v in fixed[e].primary.auc.values])
     per = "; ".join(f"{enhancement_name(e)} {_span(compare(adaptive[e].primary.auc.values, fixed[e].primary.auc.values))}"
