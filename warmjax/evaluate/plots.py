@@ -153,6 +153,7 @@ def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
             low = np.array([e.ci[0] for e in estimates])
             high = np.array([e.ci[1] for e in estimates])
             low, high = np.where(np.isnan(low), mean, low), np.where(np.isnan(high), mean, high)
+            low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)  # rates: few seeds
             for col, x in enumerate((np.array(iterations),
                                      np.array(iterations) * family.games_per_iteration)):
                 ax = axes[row, col]
