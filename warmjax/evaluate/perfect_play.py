@@ -106,7 +106,8 @@ def markdown(result: dict) -> str:
             label += f" (m = {s['simulations']})"
         rows.append([label, f"{r['optimal']:.1%}", f"{r['win_to_draw']:.1%}",
                      f"{r['win_to_loss']:.1%}", f"{r['draw_to_loss']:.1%}",
-                     f"{r['immediate_win_taken']:.1%} of {r['immediate_win_positions']}"])
+                     f"{r['immediate_win_taken']:.1%} of {r['immediate_win_positions']}"
+                     if r["immediate_win_positions"] else "— (none in the set)"])
     return (f"{s['positions']} positions; MCTS at m = {s['simulations']} (fpu {s['fpu']}, "
             f"win check {'on' if s['win_check'] else 'off'}), network-free MCTS with "
             f"{s['playouts']} playouts.\n\n"

@@ -486,7 +486,8 @@ def judged_markdown(runs: Sequence[Run]) -> str:
                          for k in ("optimal", "win_to_draw", "win_to_loss", "draw_to_loss",
                                    "immediate_win_taken")]
                 blunders.append([game_name(arm.game), arm.label(), JUDGED_PLAYERS[n],
-                                 *(f"{100 * k:.1f}%" for k in kinds)])
+                                 *(f"{100 * k:.1f}%" if not math.isnan(k) else "—"
+                                   for k in kinds)])
     text = table(["game", "variant", "seed", *(f"{JUDGED_PLAYERS[n]} %" for n in names)],
                  rows, "lll" + "r" * len(names))
     text += "\n" + table(["game", "variant", "player", "optimal", "win→draw", "win→loss",
