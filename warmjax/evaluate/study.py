@@ -108,17 +108,10 @@ def compare(values: Sequence[float], reference: Sequence[float]) -> Comparison:
     if a.size < 2 or b.size < 2:
         raise ValueError(f"a comparison needs at least two runs per arm, got {a.size} and "
                          f"{b.size}")
-    diff = float(a.mean() - b.mean())
     if np.all(a == a[0]) and np.all(b == b[0]):  # no spread: nothing to test against
-        p = 1.0 if diff == 0 else 0.0
-        return Comparison(diff, (diff, diff), p, p, 0.0)
-    welch = stats.ttest_ind(a, b, equal_var=False)
-    low, high = welch.confidence_interval(CONFIDENCE)
-    permutation = stats.permutation_test(
-        (a, b), _mean_difference, permutation_type="independent", vectorized=True,
-        n_resamples=PERMUTATIONS, alternative="two-sided", random_state=0)
-    return Comparison(diff, (float(low), float(high)), float(welch.pvalue),
-                      float(permutation.pvalue), float((high - low) / 2))
+        return _certain(float(a.mean() - b.mean()))
+    return _tested(a, b, stats.ttest_ind(a, b, equal_var=False), _mean_difference,
+                   "independent")
 
 
 def _paired_mean_difference(x, y, axis):
@@ -133,17 +126,26 @@ def compare_paired(values: Sequence[float], reference: Sequence[float]) -> Compa
         raise ValueError(f"a paired comparison needs at least two matched pairs, got {a.size} "
                          f"and {b.size} values")
     d = a - b
-    diff = float(d.mean())
     if np.all(d == d[0]):
-        p = 1.0 if diff == 0 else 0.0
-        return Comparison(diff, (diff, diff), p, p, 0.0)
-    test = stats.ttest_rel(a, b)
+        return _certain(float(d.mean()))
+    return _tested(a, b, stats.ttest_rel(a, b), _paired_mean_difference, "samples")
+
+
+def _certain(diff: float) -> Comparison:
+    """Every value equal (or every pair's difference): no spread to test against."""
+    p = 1.0 if diff == 0 else 0.0
+    return Comparison(diff, (diff, diff), p, p, 0.0)
+
+
+def _tested(a: np.ndarray, b: np.ndarray, test, statistic, permutation_type: str
+            ) -> Comparison:
+    """A Comparison from a scipy t-test result and the matching permutation test."""
     low, high = test.confidence_interval(CONFIDENCE)
     permutation = stats.permutation_test(
-        (a, b), _paired_mean_difference, permutation_type="samples", vectorized=True,
+        (a, b), statistic, permutation_type=permutation_type, vectorized=True,
         n_resamples=PERMUTATIONS, alternative="two-sided", random_state=0)
-    return Comparison(diff, (float(low), float(high)), float(test.pvalue),
-                      float(permutation.pvalue), float((high - low) / 2))
+    return Comparison(float(statistic(a, b, axis=0)), (float(low), float(high)),
+                      float(test.pvalue), float(permutation.pvalue), float((high - low) / 2))
 
 
 def adjusted(p_values: Sequence[float]) -> list[float]:
