@@ -25,6 +25,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
+from warmjax.evaluate.study import Estimate
+from warmjax.evaluate.study import curve as run_curve
 from warmjax.evaluate.tables import (
     BalanceSeries,
     OracleCurve,
@@ -140,13 +142,11 @@ def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
     """A study family's learning curves (`warmjax.evaluate.study`): the policy head's and the
     search's optimal-move rates against the iteration and against self-play games played,
     per arm the mean over seeds with its 95% t-interval as a band."""
-    from warmjax.evaluate.study import Estimate, curve
-
     fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), sharey="row")
     for row, (metric, what) in enumerate((("policy", "policy head alone"),
                                           ("search", "search (argmax)"))):
         for arm in arms:
-            per_run = [curve(run, metric) for run in arm.runs]
+            per_run = [run_curve(run, metric) for run in arm.runs]
             iterations = sorted(set.intersection(*(set(c) for c in per_run)))
             estimates = [Estimate.of([c[it] for c in per_run]) for it in iterations]
             mean = np.array([e.mean for e in estimates])
