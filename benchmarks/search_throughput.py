@@ -33,7 +33,7 @@ import mctx
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, variant_search
-from warmjax.search.leaf import network_leaf
+from warmjax.search.leaf import Inputs, network_leaf
 from warmjax.search.variants import SEARCH_VARIANTS
 
 
@@ -128,7 +128,7 @@ def main():
             for variant, game, label in runs:
                 config = SearchConfig(simulations=args.sims)
                 search = jax.jit(variant_search(variant, game, net.apply, config))
-                seconds = time_call(search, params, key, states, jnp.float32(0.5),
+                seconds = time_call(search, Inputs(params, jnp.float32(0.5)), key, states,
                                     repeats=args.repeats)
                 rate = total / seconds
                 baseline = rate if variant == "mcts" and baseline is None else baseline
