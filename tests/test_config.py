@@ -26,6 +26,10 @@ def test_hydra_compose_smoke_and_experiments(tmp_path):
             c = compose_config([f"+experiment={name}_{game}", "profile=quick",
                                 "warmstart.enhancement=wrora", "warmstart.iprime=3"], tmp_path)
             assert c.game.name == full and c.warmstart.enhancement == "wrora"
+            # scale/quick_othello.yaml: Othello's quick runs are 20 iterations, the others 40.
+            assert c.train.iterations == (20 if game == "othello" else 40)
+    assert compose_config(["+experiment=adaptive_othello", "profile=quick", "train.iterations=7"],
+                          tmp_path).train.iterations == 7
     # A command-line model choice wins over the profile's.
     assert compose_config(["model=azg64"], tmp_path).model.preset == "azg64"
     wide = compose_config(["+experiment=adaptive_c4", "profile=quick", "model=medium"], tmp_path)
