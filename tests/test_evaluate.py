@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
 from pathlib import Path
 
 import jax
@@ -28,6 +29,7 @@ from warmjax.evaluate.entrants import (
     load_runs,
     unique_names,
 )
+from warmjax.evaluate.journal import compress_journal, read_journal
 from warmjax.evaluate.round_robin import TournamentConfig, run_tournament
 from warmjax.games import make
 from warmjax.nets import make_network
@@ -184,6 +186,22 @@ def test_resume_skips_finished_pairs(full, runs, tmp_path):
 
     third = run_tournament(config_for(runs, out), log=lines.append)
     assert third.played_batches == 0 and third.games == whole.games
+
+
+def test_compressed_journal_reads_and_resumes_as_the_plain_one(full, runs, tmp_path):
+    out_full, whole = full
+    out = tmp_path / "compressed"
+    shutil.copytree(out_full, out)
+    plain = read_journal(out)
+    compress_journal(out)
+    names = sorted(p.name for p in (out / "batches").iterdir())
+    assert names == [f"batch-{n:04d}.json.gz" for n in range(1, 5)]
+    assert read_journal(out) == plain
+    again = run_tournament(config_for(runs, out))
+    assert again.played_batches == 0 and again.games == whole.games
+    (out / "batches" / "batch-0002.json.gz").write_bytes(b"not gzip")
+    with pytest.raises(ValueError, match="batch-0002.json.gz is corrupt"):
+        read_journal(out)
 
 
 def test_command_line(full, runs, tmp_path, capsys):

@@ -1,6 +1,7 @@
 """Copies a study's small data (what its report needs) into another folder, for committing:
 each run's `config.yaml` and `metrics.jsonl` (and `oracle.json`, `versus.json` where
-judged), and the round robin's journal (`tournament/tournament.json`, `tournament/batches/`).
+judged), and the round robin's journal (`tournament/tournament.json`, `tournament/batches/`,
+its batches gzip-compressed: `batch-NNNN.json.gz`, which the report reads as they are).
 No networks or checkpoints; runs still training (fewer metrics rows than iterations) are
 left out. Existing files are overwritten; nothing else is touched.
 
@@ -13,6 +14,7 @@ import argparse
 import shutil
 from pathlib import Path
 
+from warmjax.evaluate.journal import compress_journal
 from warmjax.train.run_folder import read_run
 
 RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json", "versus.json")
@@ -41,7 +43,8 @@ def export(source: Path, target: Path) -> int:
             dest = target / path.relative_to(source)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
-            size += dest.stat().st_size
+        compress_journal(target / "tournament")
+        size += sum(p.stat().st_size for p in (target / "tournament").rglob("*") if p.is_file())
     return size
 
 

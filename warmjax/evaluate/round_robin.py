@@ -50,7 +50,8 @@ Output folder (`--out`):
 - `tournament.json`: the settings and players (written first; a rerun must match it);
 - `batches/batch-NNNN.json`: the journal: every finished call's pairs with their game
   records, each file written atomically once its call has finished. A rerun with the same
-  `--out` skips every pair found there (adding players plays only the new pairs);
+  `--out` skips every pair found there (adding players plays only the new pairs). A
+  batch compressed to `batch-NNNN.json.gz` (`journal.compress_journal`) counts the same;
 - when every pair has been played: `pairs.json` (per-pair wins, draws, losses from the
   first-named player's side), `games.json` (every game: players, first mover, moves as
   action indices, result for the first mover), `players.json`, `elo.json` and `elo.md`.
@@ -74,7 +75,8 @@ from warmjax.evaluate.entrants import (
     game_text,
     load_runs,
 )
-from warmjax.evaluate.journal import FORMAT, check_resume, read_journal, write_json
+from warmjax.evaluate.journal import (FORMAT, batch_number, batch_paths, check_resume,
+                                      read_journal, write_json)
 from warmjax.evaluate.markdown import table
 from warmjax.fileio import atomic_write
 from warmjax.search.players import NETWORK_FREE
@@ -291,8 +293,7 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         log(f"resuming {out}: {plural_pairs(len(done))} played, {len(todo)} to play")
     batches = plan_batches(entrants, todo, config.games, config.max_games_per_call,
                            config.max_pairs_per_call)
-    number = max((int(p.stem.split("-")[1]) for p in (out / "batches").glob("batch-*.json")
-                  if p.stem.split("-")[1].isdigit()), default=0)
+    number = max((batch_number(p) for p in batch_paths(out)), default=0)
     played = 0
     for batch in batches:
         if max_batches is not None and played >= max_batches:
