@@ -159,6 +159,13 @@ def test_synthetic_study_statistics(synthetic):
     assert none.diff == pytest.approx(0.0, abs=1e-12) and none.p == pytest.approx(1.0)
     assert arms["WRoRa adaptive"].primary.final.mean == pytest.approx(
         base_curve(ITERATIONS) + np.mean(list(NOISE.values())) + 0.1015)
+    # Benjamini–Hochberg over the three arms: the largest p (1) stays; the smallest, the
+    # clear gain's, becomes min(3 p₁, 3/2 p₂, p₃).
+    fixed = arms["WRoRa I′=5"].primary.auc_vs_baseline
+    assert gain.p < fixed.p < none.p
+    assert none.p_adjusted == pytest.approx(1.0)
+    assert gain.p_adjusted == pytest.approx(min(3 * gain.p, 1.5 * fixed.p, none.p))
+    assert fixed.p_adjusted == pytest.approx(min(1.5 * fixed.p, none.p))
     assert arms["Rollout adaptive"].switches == (2, 2, 2, 2)
     assert arms["WRoRa I′=5"].warm_iterations() == (5, 5, 5, 5)
 

@@ -207,7 +207,8 @@ def write_study_report(studies: Sequence[str], out: str = "report",
              (f"{len(runs)} runs from {', '.join(map(str, studies))}; "
              f"{len(found)} tournament(s). Optimal-move rates against perfect play, in "
              "percent; AUC = the mean rate over the first k iterations; Δ = arm minus "
-             "baseline with Welch's 95% interval; detectable = that interval's half-width; "
+             "baseline with Welch's 95% interval; p (BH) = its p adjusted by Benjamini–Hochberg "
+             "over the family's warm-start arms; detectable = that interval's half-width; "
              f"the claims use the policy head's AUC, α = {study.ALPHA}, δ = "
              f"{100 * delta:.0f} points. Everything is also in study.json."), "",
              "## Claims", "", study_tables.claims_markdown(verdicts)]

@@ -84,6 +84,8 @@ class Comparison:
       p_permutation: the two-sided permutation p-value of the difference of means.
       detectable: the interval's half-width, the smallest difference this comparison could
         have told from zero.
+      p_adjusted: `p` adjusted by Benjamini–Hochberg over the family's warm-start arms (the
+        same measure and comparison; `families` sets it); nan where not adjusted.
     """
 
     diff: float
@@ -91,6 +93,7 @@ class Comparison:
     p: float
     p_permutation: float
     detectable: float
+    p_adjusted: float = math.nan
 
     @property
     def significant(self) -> bool:
@@ -319,8 +322,30 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
             arms.append(Arm(variant, tuple(arm_runs), metrics, elo, elo_vs, switches))
         baseline = next((a for a in arms if a.variant.is_baseline), None)
         out.append(Family(game, departures, k, common, members[0].config.train.games,
-                          baseline, tuple(a for a in arms if not a.variant.is_baseline)))
+                          baseline, _with_adjusted([a for a in arms
+                                                    if not a.variant.is_baseline])))
     return out
+
+
+def _with_adjusted(arms: Sequence[Arm]) -> tuple[Arm, ...]:
+    """The arms with each comparison against the baseline given its Benjamini–Hochberg p
+    over the arms (one adjustment per measure and comparison: AUC, final, Elo)."""
+    metrics = [dict(a.metrics) for a in arms]
+    for m in METRICS:
+        for field in ("auc_vs_baseline", "final_vs_baseline"):
+            tested = [i for i, a in enumerate(arms) if getattr(a.metrics[m], field) is not None]
+            p_adj = adjusted([getattr(arms[i].metrics[m], field).p for i in tested])
+            for i, p in zip(tested, p_adj):
+                summary = metrics[i][m]
+                metrics[i][m] = dataclasses.replace(summary, **{field: dataclasses.replace(
+                    getattr(summary, field), p_adjusted=p)})
+    elo_tested = [i for i, a in enumerate(arms) if a.elo_vs_baseline is not None]
+    elo_p = dict(zip(elo_tested, adjusted([arms[i].elo_vs_baseline.p for i in elo_tested])))
+    return tuple(dataclasses.replace(
+        a, metrics=metrics[i],
+        elo_vs_baseline=(dataclasses.replace(a.elo_vs_baseline, p_adjusted=elo_p[i])
+                         if i in elo_p else a.elo_vs_baseline))
+        for i, a in enumerate(arms))
 
 
 def _centred_ratings(runs: Sequence[Run], ratings: dict[RunVariant, float]
@@ -502,7 +527,8 @@ def _comparison_json(c: Comparison | None) -> dict | None:
     if c is None:
         return None
     return {"diff": _num(c.diff), "ci": [_num(c.ci[0]), _num(c.ci[1])], "p": _num(c.p),
-            "p_permutation": _num(c.p_permutation), "detectable": _num(c.detectable)}
+            "p_adjusted": _num(c.p_adjusted), "p_permutation": _num(c.p_permutation),
+            "detectable": _num(c.detectable)}
 
 
 def _metric_json(m: MetricSummary) -> dict:
@@ -539,7 +565,8 @@ def study_json(study: Sequence[Family], found: Sequence[Claim], delta: float) ->
                    "[0, 1]; vs_baseline is the arm minus the baseline",
         "confidence": CONFIDENCE, "alpha": ALPHA, "delta": delta,
         "tests": "95% t-interval of each mean; Welch's t-test and interval for differences; "
-                 "permutation p of the difference of means; Benjamini-Hochberg within a claim",
+                 "permutation p of the difference of means; p_adjusted: Benjamini-Hochberg over a "
+                 "family's warm-start arms per measure and comparison, and within a claim",
         "families": [{
             "game": f.game, "departures": list(f.departures),
             "auc_iterations": f.auc_iterations, "final_iteration": f.final_iteration,

@@ -24,13 +24,18 @@ def _estimate(e: Estimate, scale: float = 100, decimals: int = 1) -> str:
     return text
 
 
+def _p(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x:.3g}"
+
+
 def _diff(c: Comparison | None, scale: float = 100, decimals: int = 1) -> list[str]:
-    """Δ [CI], Welch p, permutation p, ± detectable."""
+    """Δ [CI], p, p adjusted (Benjamini–Hochberg over the arms), permutation p,
+    ± detectable."""
     if c is None:
-        return ["", "", "", ""]
+        return ["", "", "", "", ""]
     return [(f"{scale * c.diff:+.{decimals}f} [{scale * c.ci[0]:+.{decimals}f}, "
-            f"{scale * c.ci[1]:+.{decimals}f}]"), f"{c.p:.3g}", f"{c.p_permutation:.3g}",
-            f"±{scale * c.detectable:.{decimals}f}"]
+            f"{scale * c.ci[1]:+.{decimals}f}]"), _p(c.p), _p(c.p_adjusted),
+            _p(c.p_permutation), f"±{scale * c.detectable:.{decimals}f}"]
 
 
 def metric_markdown(family: Family, metric: str) -> str:
@@ -38,13 +43,13 @@ def metric_markdown(family: Family, metric: str) -> str:
     rows = []
     for arm in family.all_arms():
         m: MetricSummary = arm.metrics[metric]
+        final = _diff(m.final_vs_baseline)
         rows.append([arm.label, len(arm.runs), _estimate(m.auc), *_diff(m.auc_vs_baseline),
-                     _estimate(m.final), _diff(m.final_vs_baseline)[0],
-                     _diff(m.final_vs_baseline)[1]])
+                     _estimate(m.final), *final[:3]])
     k, last = family.auc_iterations, family.final_iteration
     return table(["Arm", "Runs", f"AUC 1-{k} % [95% CI]", "Δ vs baseline [95% CI]", "p (Welch)",
-                  "p (permutation)", "detectable", f"Final (it. {last}) %", "Δ final",
-                  "p final"], rows, "lrrrrrrrrr")
+                  "p (BH)", "p (permutation)", "detectable", f"Final (it. {last}) %",
+                  "Δ final", "p final", "p final (BH)"], rows, "lrrrrrrrrrrr")
 
 
 def elo_markdown(family: Family) -> str:
@@ -54,7 +59,7 @@ def elo_markdown(family: Family) -> str:
     if not rows:
         return ""
     return table(["Arm", "Runs", "Elo vs seed block [95% CI]", "Δ vs baseline, paired [95% CI]",
-                  "p (paired t)", "p (sign flips)", "detectable"], rows, "lrrrrrr")
+                  "p (paired t)", "p (BH)", "p (sign flips)", "detectable"], rows, "lrrrrrrr")
 
 
 def warm_markdown(arms: Sequence[Arm]) -> str:
