@@ -14,7 +14,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from warmjax.evaluate.journal import compress_journal
+from warmjax.evaluate.journal import batch_paths, compress_journal
 from warmjax.train.run_folder import read_run
 
 RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json", "versus.json")
@@ -39,7 +39,7 @@ def export(source: Path, target: Path) -> int:
                 size += dest.stat().st_size
     journal = source / "tournament"
     if (journal / "tournament.json").exists():
-        for path in [journal / "tournament.json", *sorted((journal / "batches").glob("*.json"))]:
+        for path in [journal / "tournament.json", *batch_paths(journal)]:
             dest = target / path.relative_to(source)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
