@@ -26,7 +26,7 @@ oracle.positions=20 seed=0,1"; c4paper_s=40
 else
   shrink_study="--train-steps 30"; shrink_search="--sims 100 --batches 1024"
   shrink_train="--steps 30"; runs_a=${RUNS_512:-16 32}; runs_b=${RUNS_64:-32 64}
-  c4paper="seed=0,1,2,3,4,5,6,7"; c4paper_s=${C4PAPER_S:-200}
+  c4paper="seed=${C4PAPER_SEEDS:-0,1,2,3,4,5,6,7}"; c4paper_s=${C4PAPER_S:-200}
 fi
 part() {
   local name=$1 limit=$2 own="LIMIT_$1"
@@ -40,10 +40,12 @@ part() {
 }
 # Issue 24: the Connect Four study's first iterations at the papers' scale (512 channels,
 # E = 50, m = 100, n = 40, the oracle probe each iteration) as one vmapped group of 16 runs
-# (WRoRa, fixed I' = 1 and 5, 8 seeds) for c4paper_s seconds, then its per-run metrics.
-c4paper_cmd="timeout $c4paper_s python3 -m warmjax.run -m +experiment=fixed_c4 warmstart.enhancement=wrora \
-warmstart.iprime=1,5 $c4paper hydra/launcher=vmap run_root=/tmp/c4paper; \
-python3 benchmarks/run_table.py /tmp/c4paper/fixed_c4"
+# (by default WRoRa, fixed I' = 1 and 5, 8 seeds) for c4paper_s seconds, then its per-run metrics.
+# C4PAPER_ARMS picks other arms, e.g. "+experiment=adaptive_c4 warmstart.enhancement=wrora
+# model.mixed_precision=true" (the runs land in /tmp/c4paper/<experiment name>).
+c4paper_arms=${C4PAPER_ARMS:-+experiment=fixed_c4 warmstart.enhancement=wrora warmstart.iprime=1,5}
+c4paper_cmd="timeout $c4paper_s python3 -m warmjax.run -m $c4paper_arms $c4paper hydra/launcher=vmap \
+run_root=/tmp/c4paper; python3 benchmarks/run_table.py /tmp/c4paper"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
 # Each study_time R compiles self-play, training and arena (about 45-60 s at 512 channels
 # on an H100), so each part measures few R values.

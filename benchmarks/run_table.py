@@ -23,12 +23,14 @@ def main() -> None:
     rows = []
     for run in find_runs([args.root]):
         for m in run.metrics:
-            rows.append([run.variant.label(seed=True), m.iteration, m.examples, m.train_steps,
+            rows.append([run.variant.label(seed=True), m.iteration,
+                         "yes" if m.warmstart_active else "no", f"{m.r_balance:+g}",
+                         m.examples, m.train_steps,
                          f"{m.arena_wins}-{m.arena_draws}-{m.arena_losses}",
                          "yes" if m.accepted else "no", _percent(m.oracle_optimal),
                          _percent(m.oracle_policy),
                          "" if m.seconds_total is None else f"{m.seconds_total:.1f}"])
-    print(table(["run", "iteration", "examples", "train steps", "arena W-D-L", "accepted",
+    print(table(["run", "iteration", "warm start", "r", "examples", "train steps", "arena W-D-L", "accepted",
                  "search optimal %", "policy optimal %", "group s"], rows))
 
 
