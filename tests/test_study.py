@@ -180,6 +180,26 @@ def test_synthetic_study_claims(synthetic):
     assert found["4"].verdict == study.NOT_TESTED
 
 
+def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
+    # Fixed WRoRa at I′ = 1, 3, 5, three seeds each, one more seed at I′ = 5 (as the main
+    # comparison's I′ = 5 arm has more seeds than the sweep). Shifts 0, 0.06, 0.12 against the
+    # seeds' noise (0, 0.03, -0.02) separate the groups, so on seeds 0-2 the Kruskal–Wallis
+    # ranks are 1-3, 4-6, 7-9: H = 12/(9·10) · (6² + 15² + 24²)/3 − 3·10 = 7.2, and with two
+    # degrees of freedom p = exp(−7.2/2).
+    for seed in NOISE:
+        write_run(tmp_path, "none", "rollout", seed, 0.0)
+        write_run(tmp_path, "fixed", "wrora", seed, 0.12, iprime=5)
+    for seed in (0, 1, 2):
+        write_run(tmp_path, "fixed", "wrora", seed, 0.0, iprime=1)
+        write_run(tmp_path, "fixed", "wrora", seed, 0.06, iprime=3)
+    (family,) = study.families(run_folder.find_runs([tmp_path]))
+    claim = study.claim_iprime(family, delta=0.02)
+    assert "seeds 0, 1, 2" in claim.evidence and "H = 7.20" in claim.evidence
+    assert f"p = {math.exp(-3.6):.3g}" in claim.evidence
+    assert claim.verdict == study.REPRODUCED  # p = 0.027 < 0.05
+    assert "no tournament" in claim.evidence  # no round robin: the final policy-head rate
+
+
 def test_null_study_is_unresolved_or_contradicted(tmp_path):
     for seed in NOISE:
         write_run(tmp_path, "none", "rollout", seed, 0.0)

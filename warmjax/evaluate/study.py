@@ -483,7 +483,11 @@ def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
 
 def claim_iprime(family: Family, delta: float) -> Claim:
     """Claim 4: the final networks' Elo varies with I′ (fixed warm start), by a
-    Kruskal–Wallis test over the I′ groups of the enhancement with the most I′ values."""
+    Kruskal–Wallis test over the I′ groups of the enhancement with the most I′ values.
+
+    Only the seeds that ran at every I′ count: a seed's Elo is centred on its own round
+    robin (`_centred_ratings`), whose players differ between seeds with and without the
+    sweep (e.g. I′ = 5 in the main comparison has more seeds than the sweep)."""
     name = "4. Elo varies with I′"
     by_enh: dict[str, list[Arm]] = {}
     for a in family.arms:
@@ -493,17 +497,20 @@ def claim_iprime(family: Family, delta: float) -> Claim:
     if len(arms) < 3:
         return Claim(name, family.title, NOT_TESTED, "fewer than three I′ values")
     arms = sorted(arms, key=lambda a: a.variant.iprime)
-    use_elo = all(a.elo is not None and len(a.elo.values) >= 2 for a in arms)
-    values = [a.elo.values if use_elo else a.primary.final.values for a in arms]
-    if any(len(v) < 2 for v in values):
-        return Claim(name, family.title, NOT_TESTED, "fewer than two seeds at some I′")
+    seeds = sorted(set.intersection(*(set(a.seeds) for a in arms)))
+    if len(seeds) < 2:
+        return Claim(name, family.title, NOT_TESTED, "fewer than two seeds ran at every I′")
+    use_elo = all(a.elo is not None and len(a.elo.values) == len(a.runs) for a in arms)
+    values = [[v for s, v in zip(a.seeds, a.elo.values if use_elo else a.primary.final.values)
+               if s in seeds] for a in arms]
     test = stats.kruskal(*values)
     means = ", ".join(f"I′={a.variant.iprime}: "
                       + (f"{np.mean(v):.0f}" if use_elo else f"{100 * np.mean(v):.1f}%")
                       for a, v in zip(arms, values))
     what = "Elo" if use_elo else "final policy-head rate (no tournament)"
-    summary = (f"{enhancement_name(enh)}, {what} per I′ ({means}); Kruskal–Wallis "
-               f"H = {test.statistic:.2f}, p = {test.pvalue:.3g}")
+    summary = (f"{enhancement_name(enh)}, {what} per I′ ({means}; seeds "
+               f"{', '.join(map(str, seeds))}); Kruskal–Wallis H = {test.statistic:.2f}, "
+               f"p = {test.pvalue:.3g}")
     return Claim(name, family.title, REPRODUCED if test.pvalue < ALPHA else UNRESOLVED, summary)
 
 
