@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from warmjax.evaluate import study
+from warmjax.evaluate import study, study_tables
 from warmjax.evaluate.tables import Tournament
 from warmjax.evaluate.round_robin import scheduled_pairs
 from warmjax.train import run_folder
@@ -198,6 +198,26 @@ def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
     assert f"p = {math.exp(-3.6):.3g}" in claim.evidence
     assert claim.verdict == study.REPRODUCED  # p = 0.027 < 0.05
     assert "no tournament" in claim.evidence  # no round robin: the final policy-head rate
+    # The sweep (I′ ≠ 5) is apart from the main comparison: claim 1 and the main arms'
+    # Benjamini–Hochberg adjustment see only I′ = 5 (one arm: p stays), the sweep's two arms
+    # are adjusted between themselves (the larger p stays, the smaller is min(2 p₁, p₂)).
+    assert [a.label for a in family.main] == ["WRoRa I′=5"]
+    assert [a.label for a in family.sweep] == ["WRoRa I′=1", "WRoRa I′=3"]
+    main = family.main[0].primary.auc_vs_baseline
+    assert main.p_adjusted == pytest.approx(main.p)
+    same, gain = (a.primary.auc_vs_baseline for a in family.sweep)  # shifts 0 and 0.06
+    assert gain.p < same.p and same.p_adjusted == pytest.approx(same.p)
+    assert gain.p_adjusted == pytest.approx(min(2 * gain.p, same.p))
+    assert ", 1 arms," in study.claim_beats_baseline(family, 0.02).evidence
+    # The sweep's table, on seeds 0-2: I′ = 1's final policy rate is base_curve(6) plus the
+    # mean of those seeds' noise (0, 0.03, -0.02).
+    rows = {line.split("|")[1].strip(): line.split("|")[2:-1]
+            for line in study_tables.iprime_markdown(family).splitlines()[2:]}
+    assert list(rows) == ["Baseline", "WRoRa I′=1", "WRoRa I′=3", "WRoRa I′=5"]
+    assert rows["WRoRa I′=5"][0].strip() == "3"  # seed 3 left out
+    final = 100 * (base_curve(ITERATIONS) + 0.01 / 3)
+    assert rows["WRoRa I′=1"][2].strip() == f"{final:.1f}"
+    assert rows["WRoRa I′=5"][2].strip() == f"{final + 12:.1f}"
 
 
 def test_null_study_is_unresolved_or_contradicted(tmp_path):

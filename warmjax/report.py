@@ -25,7 +25,7 @@ from warmjax import cli
 from warmjax.evaluate import plots, study, study_tables, tables
 from warmjax.evaluate.entrants import expand_runs
 from warmjax.train import run_folder
-from warmjax.train.run_variant import game_name
+from warmjax.train.run_variant import enhancement_name, game_name
 
 TOURNAMENT = "tournament"  # a study's round robin: <study folder>/tournament
 
@@ -208,7 +208,8 @@ def write_study_report(studies: Sequence[str], out: str = "report",
              f"{len(found)} tournament(s). Optimal-move rates against perfect play, in "
              "percent; AUC = the mean rate over the first k iterations; Δ = arm minus "
              "baseline with Welch's 95% interval; p (BH) = its p adjusted by Benjamini–Hochberg "
-             "over the family's warm-start arms; detectable = that interval's half-width; "
+             "over the family's warm-start arms (the main comparison's and an I′ sweep's apart); "
+             "detectable = that interval's half-width; "
              f"the claims use the policy head's AUC, α = {study.ALPHA}, δ = "
              f"{100 * delta:.0f} points. Everything is also in study.json."), "",
              "## Claims", "", study_tables.claims_markdown(verdicts)]
@@ -218,8 +219,10 @@ def write_study_report(studies: Sequence[str], out: str = "report",
                   (f"{sum(len(a.runs) for a in family.all_arms())} runs, "
                    f"{family.final_iteration} iterations of {family.games_per_iteration} "
                    f"self-play games; AUC over iterations 1-{family.auc_iterations}."), ""]
-        modes = [("adaptive", [a for a in family.arms if a.variant.mode == "adaptive"]),
-                 ("fixed", [a for a in family.arms if a.variant.mode == "fixed"])]
+        sweep_enh, sweep_arms, sweep_seeds = study.iprime_sweep(family)
+        modes = [("adaptive", [a for a in family.main if a.variant.mode == "adaptive"]),
+                 ("fixed", [a for a in family.main if a.variant.mode == "fixed"]),
+                 ("iprime", sweep_arms if family.sweep else [])]
         for mode, arms in modes:
             if not arms:
                 continue
@@ -229,6 +232,12 @@ def write_study_report(studies: Sequence[str], out: str = "report",
             lines += [f"![{family.title}, {mode} arms]({name})", ""]
         for metric, what in (("policy", "Policy head"), ("search", "Search")):
             lines += [f"### {what}", "", study_tables.metric_markdown(family, metric)]
+        if family.sweep:
+            lines += [f"### I′ sweep ({enhancement_name(sweep_enh)}, fixed)", "",
+                      (f"Claim 4's data: seeds {', '.join(map(str, sweep_seeds))}, the ones "
+                       "that ran at every I′; the sweep's arms are also in the tables above, "
+                       "their p (BH) adjusted among themselves."), "",
+                      study_tables.iprime_markdown(family)]
         elo = study_tables.elo_markdown(family)
         if elo:
             lines += ["### Round-robin Bayesian Elo of the final networks", "",

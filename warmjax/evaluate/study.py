@@ -13,6 +13,12 @@ policy head's optimal-move rate; `oracle_optimal`: the search's). Per run:
   family completed, rounded up);
 - `final`: the rate at the family's last common iteration.
 
+A family's *main comparison* is its baseline, adaptive arms and fixed arms at I′ = 5 (the
+papers' fixed I′, `MAIN_IPRIME`); fixed arms at other I′ of an enhancement that also ran at
+I′ = 5 form its *I′ sweep* (`Family.sweep`), which answers claim 4 only and is adjusted for
+multiplicity on its own, so that adding a sweep leaves the main comparison's numbers as
+they were.
+
 Per arm, over its seeds: the mean with a 95% t-interval (`scipy.stats.ttest_1samp`); against
 the family's baseline: the difference of means with Welch's 95% interval and p-value
 (`scipy.stats.ttest_ind(equal_var=False)`), a permutation p-value (`scipy.stats.
@@ -41,6 +47,7 @@ from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
 CONFIDENCE = 0.95
 ALPHA = 0.05
 METRICS = {"policy": "oracle_policy", "search": "oracle_optimal"}  # primary first
+MAIN_IPRIME = 5  # the papers' fixed I′ (claim 3): the main comparison's fixed arms
 PRIMARY = "policy"
 DELTA = 0.02  # 2 percentage points of the policy head's optimal-move rate
 PERMUTATIONS = 20_000  # resamples where the exact permutation distribution is larger
@@ -258,6 +265,26 @@ class Family:
     def all_arms(self) -> tuple[Arm, ...]:
         return ((self.baseline,) if self.baseline else ()) + self.arms
 
+    @property
+    def sweep(self) -> tuple[Arm, ...]:
+        """The I′ sweep's arms: fixed arms at I′ ≠ 5 of an enhancement that also ran at 5."""
+        swept = _sweep_variants(self.arms)
+        return tuple(a for a in self.arms if a.variant in swept)
+
+    @property
+    def main(self) -> tuple[Arm, ...]:
+        """The main comparison's warm-start arms (adaptive, and fixed at I′ = 5 or of an
+        enhancement without an I′ = 5 arm)."""
+        swept = _sweep_variants(self.arms)
+        return tuple(a for a in self.arms if a.variant not in swept)
+
+
+def _sweep_variants(arms: Sequence[Arm]) -> set[RunVariant]:
+    centred = {a.variant.enhancement for a in arms
+               if a.variant.mode == "fixed" and a.variant.iprime == MAIN_IPRIME}
+    return {a.variant for a in arms if a.variant.mode == "fixed"
+            and a.variant.iprime != MAIN_IPRIME and a.variant.enhancement in centred}
+
 
 def _elo_by_variant(tournaments: Sequence[Tournament]) -> dict[RunVariant, float]:
     """The tournaments' network ratings by run variant with seed (unique within a study; a
@@ -321,15 +348,22 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
             switches = tuple(_switch(r) for r in arm_runs) if variant.mode == "adaptive" else ()
             arms.append(Arm(variant, tuple(arm_runs), metrics, elo, elo_vs, switches))
         baseline = next((a for a in arms if a.variant.is_baseline), None)
+        warm = [a for a in arms if not a.variant.is_baseline]
+        swept = _sweep_variants(warm)  # adjusted on its own: its own question (claim 4)
+        by_variant = {}
+        for part in ([a for a in warm if a.variant in swept],
+                     [a for a in warm if a.variant not in swept]):
+            by_variant.update((a.variant, a) for a in _with_adjusted(part))
         out.append(Family(game, departures, k, common, members[0].config.train.games,
-                          baseline, _with_adjusted([a for a in arms
-                                                    if not a.variant.is_baseline])))
+                          baseline, tuple(by_variant[a.variant] for a in warm)))
     return out
 
 
 def _with_adjusted(arms: Sequence[Arm]) -> tuple[Arm, ...]:
     """The arms with each comparison against the baseline given its Benjamini–Hochberg p
     over the arms (one adjustment per measure and comparison: AUC, final, Elo)."""
+    if not arms:
+        return ()
     metrics = [dict(a.metrics) for a in arms]
     for m in METRICS:
         for field in ("auc_vs_baseline", "final_vs_baseline"):
@@ -395,9 +429,10 @@ def _span(c: Comparison) -> str:
 
 
 def claim_beats_baseline(family: Family, delta: float) -> Claim:
-    """Claim 1: warm start beats the baseline (some warm-start arm learns faster)."""
+    """Claim 1: warm start beats the baseline (some warm-start arm of the main comparison
+    learns faster)."""
     name = "1. Warm start beats the baseline"
-    tested = [a for a in family.arms if a.primary.auc_vs_baseline is not None]
+    tested = [a for a in family.main if a.primary.auc_vs_baseline is not None]
     if family.baseline is None or not tested:
         return Claim(name, family.title, NOT_TESTED, "no baseline or no warm-start arm with "
                      "two seeds")
@@ -424,7 +459,7 @@ def claim_beats_baseline(family: Family, delta: float) -> Claim:
 def _pick_mode(family: Family) -> tuple[str, list[Arm]]:
     for mode in ("adaptive", "fixed"):
         arms = [a for a in family.arms if a.variant.mode == mode
-                and (mode == "adaptive" or a.variant.iprime == 5)]
+                and (mode == "adaptive" or a.variant.iprime == MAIN_IPRIME)]
         if len({a.variant.enhancement for a in arms}) >= 2:
             return mode, arms
     return "", []
@@ -461,7 +496,7 @@ def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
     name = "3. Adaptive beats fixed I′ = 5"
     adaptive = {a.variant.enhancement: a for a in family.arms if a.variant.mode == "adaptive"}
     fixed = {a.variant.enhancement: a for a in family.arms
-             if a.variant.mode == "fixed" and a.variant.iprime == 5}
+             if a.variant.mode == "fixed" and a.variant.iprime == MAIN_IPRIME}
     both = [e for e in ENHANCEMENTS if e in adaptive and e in fixed
             and len(adaptive[e].runs) >= 2 and len(fixed[e].runs) >= 2]
     if not both:
@@ -481,6 +516,24 @@ def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
                  f"{summary}; detectable ±{100 * pooled.detectable:.1f} points")
 
 
+def iprime_sweep(family: Family) -> tuple[str | None, list[Arm], list[int]]:
+    """The enhancement with the most fixed I′ values, its fixed arms by I′ and the seeds that
+    ran at every one of them (claim 4's data)."""
+    by_enh: dict[str, list[Arm]] = {}
+    for a in family.arms:
+        if a.variant.mode == "fixed":
+            by_enh.setdefault(a.variant.enhancement, []).append(a)
+    enh, arms = max(by_enh.items(), key=lambda kv: len(kv[1]), default=(None, []))
+    arms = sorted(arms, key=lambda a: a.variant.iprime)
+    seeds = sorted(set.intersection(*(set(a.seeds) for a in arms))) if arms else []
+    return enh, arms, seeds
+
+
+def on_seeds(arm: Arm, values: Sequence[float], seeds: Sequence[int]) -> list[float]:
+    """An arm's per-run values (in `arm.runs` order) restricted to `seeds`."""
+    return [v for s, v in zip(arm.seeds, values) if s in seeds]
+
+
 def claim_iprime(family: Family, delta: float) -> Claim:
     """Claim 4: the final networks' Elo varies with I′ (fixed warm start), by a
     Kruskal–Wallis test over the I′ groups of the enhancement with the most I′ values.
@@ -489,20 +542,14 @@ def claim_iprime(family: Family, delta: float) -> Claim:
     robin (`_centred_ratings`), whose players differ between seeds with and without the
     sweep (e.g. I′ = 5 in the main comparison has more seeds than the sweep)."""
     name = "4. Elo varies with I′"
-    by_enh: dict[str, list[Arm]] = {}
-    for a in family.arms:
-        if a.variant.mode == "fixed":
-            by_enh.setdefault(a.variant.enhancement, []).append(a)
-    enh, arms = max(by_enh.items(), key=lambda kv: len(kv[1]), default=(None, []))
+    enh, arms, seeds = iprime_sweep(family)
     if len(arms) < 3:
         return Claim(name, family.title, NOT_TESTED, "fewer than three I′ values")
-    arms = sorted(arms, key=lambda a: a.variant.iprime)
-    seeds = sorted(set.intersection(*(set(a.seeds) for a in arms)))
     if len(seeds) < 2:
         return Claim(name, family.title, NOT_TESTED, "fewer than two seeds ran at every I′")
     use_elo = all(a.elo is not None and len(a.elo.values) == len(a.runs) for a in arms)
-    values = [[v for s, v in zip(a.seeds, a.elo.values if use_elo else a.primary.final.values)
-               if s in seeds] for a in arms]
+    values = [on_seeds(a, a.elo.values if use_elo else a.primary.final.values, seeds)
+              for a in arms]
     test = stats.kruskal(*values)
     means = ", ".join(f"I′={a.variant.iprime}: "
                       + (f"{np.mean(v):.0f}" if use_elo else f"{100 * np.mean(v):.1f}%")
@@ -547,11 +594,12 @@ def _metric_json(m: MetricSummary) -> dict:
             "final_vs_baseline": _comparison_json(m.final_vs_baseline)}
 
 
-def arm_json(arm: Arm) -> dict:
+def arm_json(arm: Arm, sweep: bool = False) -> dict:
     """An arm's entry of `study.json`: the primary measure's keys at the top, each measure
-    in full under its name."""
+    in full under its name; `sweep`: the arm belongs to the family's I′ sweep."""
     out = {"arm": arm.label, "mode": arm.variant.mode, "enhancement": arm.variant.enhancement,
-           "iprime": arm.variant.iprime, "runs": len(arm.runs), "seeds": list(arm.seeds),
+           "iprime": arm.variant.iprime, "sweep": sweep, "runs": len(arm.runs),
+           "seeds": list(arm.seeds),
            "folders": [str(r.path) for r in arm.runs]}
     out.update({k: v for k, v in _metric_json(arm.primary).items()
                 if k in ("auc", "auc_ci", "final", "final_ci", "vs_baseline")})
@@ -573,13 +621,14 @@ def study_json(study: Sequence[Family], found: Sequence[Claim], delta: float) ->
         "confidence": CONFIDENCE, "alpha": ALPHA, "delta": delta,
         "tests": "95% t-interval of each mean; Welch's t-test and interval for differences; "
                  "permutation p of the difference of means; p_adjusted: Benjamini-Hochberg over a "
-                 "family's warm-start arms per measure and comparison, and within a claim",
+                 "family's warm-start arms per measure and comparison (the main comparison's "
+                 "and the I' sweep's apart), and within a claim",
         "families": [{
             "game": f.game, "departures": list(f.departures),
             "auc_iterations": f.auc_iterations, "final_iteration": f.final_iteration,
             "games_per_iteration": f.games_per_iteration,
             "baseline": None if f.baseline is None else arm_json(f.baseline),
-            "arms": [arm_json(a) for a in f.arms],
+            "arms": [arm_json(a, a.variant in _sweep_variants(f.arms)) for a in f.arms],
         } for f in study],
         "claims": [dataclasses.asdict(c) for c in found],
     }

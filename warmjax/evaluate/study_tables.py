@@ -8,7 +8,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from warmjax.evaluate.markdown import table
-from warmjax.evaluate.study import Arm, Claim, Comparison, Estimate, Family, MetricSummary
+from warmjax.evaluate.study import (
+    Arm,
+    Claim,
+    Comparison,
+    Estimate,
+    Family,
+    MetricSummary,
+    iprime_sweep,
+    on_seeds,
+)
 
 
 def _pct(x: float) -> str:
@@ -60,6 +69,30 @@ def elo_markdown(family: Family) -> str:
         return ""
     return table(["Arm", "Runs", "Elo vs seed block [95% CI]", "Δ vs baseline, paired [95% CI]",
                   "p (paired t)", "p (BH)", "p (sign flips)", "detectable"], rows, "lrrrrrrr")
+
+
+def iprime_markdown(family: Family) -> str:
+    """Claim 4's data: the fixed arms of the swept enhancement by I′, and the baseline, each
+    on the seeds that ran at every I′ (means; Elo relative to the seed's round robin)."""
+    _, arms, seeds = iprime_sweep(family)
+    if len(arms) < 3 or not seeds:
+        return ""
+    rows = []
+    shown = ([family.baseline] if family.baseline else []) + arms
+    for arm in shown:
+        cells = [arm.label, len(on_seeds(arm, arm.seeds, seeds))]
+        for metric in ("policy", "search"):
+            m = arm.metrics[metric]
+            cells += [_pct(np.mean(on_seeds(arm, m.auc.values, seeds))),
+                      _pct(np.mean(on_seeds(arm, m.final.values, seeds)))]
+        elo = (on_seeds(arm, arm.elo.values, seeds)
+               if arm.elo is not None and len(arm.elo.values) == len(arm.runs) else [])
+        cells.append(f"{np.mean(elo):+.0f}" if elo else "—")
+        rows.append(cells)
+    k, last = family.auc_iterations, family.final_iteration
+    return table(["Arm", "Runs", f"Policy AUC 1-{k} %", f"Policy final (it. {last}) %",
+                  f"Search AUC 1-{k} %", "Search final %", "Elo vs seed block"], rows,
+                 "lrrrrrr")
 
 
 def warm_markdown(arms: Sequence[Arm]) -> str:
