@@ -247,7 +247,7 @@ def test_study_arms_compose_to_their_variants(arm, expected, tmp_path):
 def test_study_configs_sweep_their_arms_and_seeds():
     import yaml
 
-    for name, arms, seeds in (("c4_cpu", 11, 8), ("othello_cpu", 4, 4), ("gobang_cpu", 4, 4),
+    for name, arms, seeds in (("c4_cpu", 11, 8), ("othello_cpu", 4, 8), ("gobang_cpu", 4, 8),
                               ("c4_cpu_departures", 2, 8), ("c4_cpu_iprime", 1, 4)):
         data = yaml.safe_load((ROOT / "warmjax/conf/study" / f"{name}.yaml").read_text())
         params = data["hydra"]["sweeper"]["params"]
