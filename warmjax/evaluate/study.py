@@ -266,16 +266,22 @@ class Family:
         return ((self.baseline,) if self.baseline else ()) + self.arms
 
     @property
+    def swept(self) -> set[RunVariant]:
+        """The I′ sweep's variants: fixed arms at I′ ≠ 5 of an enhancement that also ran
+        at 5."""
+        return _sweep_variants(self.arms)
+
+    @property
     def sweep(self) -> tuple[Arm, ...]:
-        """The I′ sweep's arms: fixed arms at I′ ≠ 5 of an enhancement that also ran at 5."""
-        swept = _sweep_variants(self.arms)
+        """The I′ sweep's arms."""
+        swept = self.swept
         return tuple(a for a in self.arms if a.variant in swept)
 
     @property
     def main(self) -> tuple[Arm, ...]:
         """The main comparison's warm-start arms (adaptive, and fixed at I′ = 5 or of an
         enhancement without an I′ = 5 arm)."""
-        swept = _sweep_variants(self.arms)
+        swept = self.swept
         return tuple(a for a in self.arms if a.variant not in swept)
 
 
@@ -547,7 +553,7 @@ def claim_iprime(family: Family, delta: float) -> Claim:
         return Claim(name, family.title, NOT_TESTED, "fewer than three I′ values")
     if len(seeds) < 2:
         return Claim(name, family.title, NOT_TESTED, "fewer than two seeds ran at every I′")
-    use_elo = all(a.elo is not None and len(a.elo.values) == len(a.runs) for a in arms)
+    use_elo = all(a.elo is not None for a in arms)  # set only where every run was rated
     values = [on_seeds(a, a.elo.values if use_elo else a.primary.final.values, seeds)
               for a in arms]
     test = stats.kruskal(*values)
@@ -623,12 +629,15 @@ def study_json(study: Sequence[Family], found: Sequence[Claim], delta: float) ->
                  "permutation p of the difference of means; p_adjusted: Benjamini-Hochberg over a "
                  "family's warm-start arms per measure and comparison (the main comparison's "
                  "and the I' sweep's apart), and within a claim",
-        "families": [{
-            "game": f.game, "departures": list(f.departures),
+        "families": [family_json(f) for f in study],
+        "claims": [dataclasses.asdict(c) for c in found],
+    }
+
+
+def family_json(f: Family) -> dict:
+    swept = f.swept
+    return {"game": f.game, "departures": list(f.departures),
             "auc_iterations": f.auc_iterations, "final_iteration": f.final_iteration,
             "games_per_iteration": f.games_per_iteration,
             "baseline": None if f.baseline is None else arm_json(f.baseline),
-            "arms": [arm_json(a, a.variant in _sweep_variants(f.arms)) for a in f.arms],
-        } for f in study],
-        "claims": [dataclasses.asdict(c) for c in found],
-    }
+            "arms": [arm_json(a, a.variant in swept) for a in f.arms]}

@@ -85,8 +85,7 @@ def iprime_markdown(family: Family) -> str:
             m = arm.metrics[metric]
             cells += [_pct(np.mean(on_seeds(arm, m.auc.values, seeds))),
                       _pct(np.mean(on_seeds(arm, m.final.values, seeds)))]
-        elo = (on_seeds(arm, arm.elo.values, seeds)
-               if arm.elo is not None and len(arm.elo.values) == len(arm.runs) else [])
+        elo = on_seeds(arm, arm.elo.values, seeds) if arm.elo is not None else []
         cells.append(f"{np.mean(elo):+.0f}" if elo else "—")
         rows.append(cells)
     k, last = family.auc_iterations, family.final_iteration
