@@ -104,6 +104,9 @@ def test_groups_split_by_program_and_size(tmp_path):
                                 search=dataclasses.replace(runs[0].search, simulations=5))
     assert group.groups([runs[0], other, runs[1]], max_runs=8) == [[0, 2], [1]]
     assert group.groups(runs, max_runs=1) == [[0], [1]]
+    # Lone runs keep the sweep's order even where programs interleave (a study that lists
+    # the seed first trains seed by seed).
+    assert group.groups([runs[0], other, runs[1]], max_runs=1) == [[0], [1], [2]]
     with pytest.raises(ConfigError, match="cannot share one compiled program"):
         train_group([runs[0], other])
     with pytest.raises(ConfigError, match="share a run folder"):

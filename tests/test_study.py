@@ -4,6 +4,7 @@ by its commands."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -247,12 +248,28 @@ def test_study_arms_compose_to_their_variants(arm, expected, tmp_path):
 def test_study_configs_sweep_their_arms_and_seeds():
     import yaml
 
-    for name, arms, seeds in (("c4_cpu", 11, 8), ("othello_cpu", 4, 8), ("gobang_cpu", 4, 8),
-                              ("c4_cpu_departures", 2, 8), ("c4_cpu_iprime", 1, 4)):
+    for name, arms, seeds in (("c4_cpu", 11, "8"), ("othello_cpu", 4, "8"),
+                              ("gobang_cpu", 4, "8"), ("c4_cpu_departures", 2, "8"),
+                              ("c4_cpu_iprime", 1, "4"), ("c4_confirm", 3, "8,40"),
+                              ("c4_confirm_iprime", 1, "8,20")):
         data = yaml.safe_load((ROOT / "warmjax/conf/study" / f"{name}.yaml").read_text())
         params = data["hydra"]["sweeper"]["params"]
         assert len(params["+arm"].split(",")) == arms, name
         assert params["seed"] == f"range({seeds})", name
+
+
+def test_confirmatory_study_is_c4_cpu_on_fresh_seeds_seed_by_seed(tmp_path):
+    """The registered study (docs/results/study/c4_confirm/REGISTRATION.md) keeps c4_cpu's
+    scale, trains seed by seed (the seed swept first) and shares no seed with c4_cpu."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "warmjax/conf/study/c4_confirm.yaml").read_text())
+    assert list(data["hydra"]["sweeper"]["params"]) == ["seed", "+arm"]
+    confirm = compose_config(["+study=c4_confirm", "+arm=adaptive_wrora", "seed=8"], tmp_path)
+    cpu = compose_config(["+study=c4_cpu", "+arm=adaptive_wrora", "seed=8"], tmp_path)
+    assert confirm.experiment_name == "study_c4_confirm"
+    assert dataclasses.replace(confirm, run_dir=cpu.run_dir,
+                               experiment_name=cpu.experiment_name) == cpu
 
 
 # --- a smoke-sized study, end to end -------------------------------------------------------

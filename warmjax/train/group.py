@@ -44,7 +44,8 @@ def program_key(config: RunConfig) -> str:
 
 def groups(configs: Sequence[RunConfig], max_runs: int) -> list[list[int]]:
     """Indices of `configs` split into groups that share a program, at most `max_runs`
-    each, in the order the runs were given."""
+    each; the groups in the order of their first runs (with `max_runs=1`, the sweep's own
+    order: a study that sweeps the seed first trains seed by seed)."""
     if max_runs < 1:
         raise ConfigError(f"max_runs must be at least 1, got {max_runs}")
     by_key: dict[str, list[int]] = {}
@@ -53,7 +54,7 @@ def groups(configs: Sequence[RunConfig], max_runs: int) -> list[list[int]]:
     out = []
     for members in by_key.values():
         out.extend(members[i:i + max_runs] for i in range(0, len(members), max_runs))
-    return out
+    return sorted(out, key=lambda members: members[0])  # each group where its first run was
 
 
 def stack(trees: Sequence) -> object:
