@@ -47,7 +47,7 @@ def test_welch_and_permutation_against_hand_computed_values():
     assert c.p == pytest.approx(2 * (1 - cdf), rel=1e-6)
     half = T975[4] * math.sqrt(2 / 3)
     assert c.ci == pytest.approx((3 - half, 3 + half), abs=1e-5)
-    assert c.detectable == pytest.approx(half, abs=1e-5)
+    assert c.test == "Welch" and c.sd == pytest.approx(1.0)  # the pooled SD
     # Of the C(6, 3) = 20 ways to split the six values, two give |mean difference| ≥ 3.
     assert c.p_permutation == pytest.approx(2 / 20)
     with pytest.raises(ValueError, match="at least two runs"):
@@ -106,6 +106,7 @@ def test_seed_pairing_meets_within_seeds_and_anchors_meet_all():
 
 ITERATIONS = 6
 NOISE = {0: 0.00, 1: 0.03, 2: -0.02, 3: 0.01}  # per seed, added to every iteration
+FIXED_OWN = {0: 0.004, 1: -0.006, 2: 0.002, 3: 0.0}  # the fixed arm's own noise per seed
 
 
 def base_curve(it: int) -> float:
@@ -139,7 +140,7 @@ def synthetic(tmp_path_factory):
         write_run(root, "none", "rollout", seed, 0.0)
         write_run(root, "adaptive", "wrora", seed, 0.10 + 0.001 * seed)  # a clear gain
         write_run(root, "adaptive", "rollout", seed, 0.0, switch=2)  # no gain at all
-        write_run(root, "fixed", "wrora", seed, 0.05)
+        write_run(root, "fixed", "wrora", seed, 0.05 + FIXED_OWN[seed])  # its own noise
     return root
 
 
@@ -174,7 +175,12 @@ def test_synthetic_study_statistics(synthetic):
 def test_synthetic_study_claims(synthetic):
     found = {c.claim[:1]: c for c in study.claims(
         study.families(run_folder.find_runs([synthetic])))}
-    assert found["1"].verdict == study.REPRODUCED and "WRoRa adaptive" in found["1"].evidence
+    # Claim 1 covers every warm-start arm: WRoRa's clear gains do not make up for Rollout
+    # adaptive's exact zero, whose interval (0, 0) is below δ while theirs are not.
+    assert found["1"].verdict == study.UNRESOLVED
+    adjusted = {t.name: t.comparison.p_adjusted for t in found["1"].decision.tested}
+    assert adjusted["WRoRa adaptive − Baseline"] < 0.05
+    assert adjusted["Rollout adaptive − Baseline"] == 1.0
     assert found["2"].verdict == study.REPRODUCED  # WRoRa 0.1 ahead of Rollout, adaptive
     # Only WRoRa ran in both modes: adaptive is 0.05 ahead of fixed I′ = 5.
     assert found["3"].verdict == study.REPRODUCED
@@ -183,10 +189,10 @@ def test_synthetic_study_claims(synthetic):
 
 def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
     # Fixed WRoRa at I′ = 1, 3, 5, three seeds each, one more seed at I′ = 5 (as the main
-    # comparison's I′ = 5 arm has more seeds than the sweep). Shifts 0, 0.06, 0.12 against the
-    # seeds' noise (0, 0.03, -0.02) separate the groups, so on seeds 0-2 the Kruskal–Wallis
-    # ranks are 1-3, 4-6, 7-9: H = 12/(9·10) · (6² + 15² + 24²)/3 − 3·10 = 7.2, and with two
-    # degrees of freedom p = exp(−7.2/2).
+    # comparison's I′ = 5 arm has more seeds than the sweep). Shifts 0, 0.06, 0.12 rank the
+    # three I′ values 1, 2, 3 within each of the seeds 0-2 (the blocks), so Friedman's
+    # χ² = 12/(n k (k+1)) · (3² + 6² + 9²) − 3 n (k+1) = 42 − 36 = 6 with n = k = 3, and with
+    # two degrees of freedom p = exp(−6/2).
     for seed in NOISE:
         write_run(tmp_path, "none", "rollout", seed, 0.0)
         write_run(tmp_path, "fixed", "wrora", seed, 0.12, iprime=5)
@@ -195,10 +201,10 @@ def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
         write_run(tmp_path, "fixed", "wrora", seed, 0.06, iprime=3)
     (family,) = study.families(run_folder.find_runs([tmp_path]))
     claim = study.claim_iprime(family, delta=0.02)
-    assert "seeds 0, 1, 2" in claim.evidence and "H = 7.20" in claim.evidence
-    assert f"p = {math.exp(-3.6):.3g}" in claim.evidence
-    assert claim.verdict == study.REPRODUCED  # p = 0.027 < 0.05
-    assert "no tournament" in claim.evidence  # no round robin: the final policy-head rate
+    assert "seeds 0, 1, 2" in claim.evidence and "χ² = 6.00" in claim.evidence
+    assert f"p = {math.exp(-3):.3g}" in claim.evidence
+    assert claim.verdict == study.REPRODUCED  # p = 0.0498 < 0.05
+    assert claim.papers == ""  # no round robin: no Elo column
     # The sweep (I′ ≠ 5) is apart from the main comparison: claim 1 and the main arms'
     # Benjamini–Hochberg adjustment see only I′ = 5 (one arm: p stays), the sweep's two arms
     # are adjusted between themselves (the larger p stays, the smaller is min(2 p₁, p₂)).
@@ -209,7 +215,7 @@ def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
     same, gain = (a.primary.auc_vs_baseline for a in family.sweep)  # shifts 0 and 0.06
     assert gain.p < same.p and same.p_adjusted == pytest.approx(same.p)
     assert gain.p_adjusted == pytest.approx(min(2 * gain.p, same.p))
-    assert ", 1 arms," in study.claim_beats_baseline(family, 0.02).evidence
+    assert "(1 arm)" in study.claim_beats_baseline(family, 0.02).evidence
     # The sweep's table, on seeds 0-2: I′ = 1's final policy rate is base_curve(6) plus the
     # mean of those seeds' noise (0, 0.03, -0.02).
     rows = {line.split("|")[1].strip(): line.split("|")[2:-1]
@@ -222,13 +228,110 @@ def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
 
 
 def test_null_study_is_unresolved_or_contradicted(tmp_path):
+    # The warm-start arm's own noise, independent of the baseline's, leaves the paired
+    # differences 0.01, 0.02, -0.03, 0.0: mean 0, SD 0.0216; t(0.975; 3) = 3.182446, so
+    # the interval is ±0.0344 — open to a gain of δ = 2 points, below δ = 5 points.
+    own = {0: 0.01, 1: 0.02, 2: -0.03, 3: 0.0}
     for seed in NOISE:
         write_run(tmp_path, "none", "rollout", seed, 0.0)
-        write_run(tmp_path, "adaptive", "wrora", seed, 0.002 * (seed % 2))
+        write_run(tmp_path, "adaptive", "wrora", seed, own[seed])
     (family,) = study.families(run_folder.find_runs([tmp_path]))
+    c = family.arms[0].primary.auc_vs_baseline
+    sd = float(np.std(list(own.values()), ddof=1))
+    assert c.paired and c.sd == pytest.approx(sd)
+    assert c.ci == pytest.approx((-3.182446 * sd / 2, 3.182446 * sd / 2), abs=1e-6)
     claim = study.claim_beats_baseline(family, delta=0.02)
-    assert claim.verdict == study.UNRESOLVED  # the seeds' noise leaves ±2 points open
-    assert study.claim_beats_baseline(family, delta=0.5).verdict == study.CONTRADICTED
+    assert claim.verdict == study.UNRESOLVED
+    assert claim.label.startswith("not resolvable in the policy head's AUC 1-3")
+    assert claim.decision.effect80 == pytest.approx(c.effect80)
+    wide = study.claim_beats_baseline(family, delta=0.05)
+    assert wide.verdict == study.CONTRADICTED and wide.decision.reason == "no gain"
+    assert wide.label == "contradicted: no gain ≥ 5 points in the policy head's AUC 1-3"
+
+
+def test_paired_and_welch_disagree_on_a_blocked_study():
+    # Seeds shift both arms alike (blocks 0, 10, 20, 30); the arm is 1 ahead in every seed
+    # but one, where it is 2 ahead: differences 1, 1, 1, 2 (mean 1.25, SD 0.5).
+    reference = [0.0, 10.0, 20.0, 30.0]
+    values = [1.0, 11.0, 21.0, 32.0]
+    paired = study.compare_paired(values, reference, study.compare(values, reference))
+    # Paired: t = 1.25 / (0.5 / 2) = 5 on 3 degrees of freedom. Student's t with 3 degrees of
+    # freedom has the closed-form CDF 1/2 + (θ + sin θ cos θ)/π, θ = atan(t / √3).
+    theta = math.atan(5 / math.sqrt(3))
+    p_paired = 2 * (1 - (0.5 + (theta + math.sin(theta) * math.cos(theta)) / math.pi))
+    assert paired.diff == 1.25 and paired.p == pytest.approx(p_paired, rel=1e-6)
+    assert paired.p < 0.05  # significant when the blocks are respected
+    # Welch: the same difference of means against the seeds' spread (SDs 12.91 and 13.35)
+    # is nowhere near significant.
+    se = math.sqrt((np.var(values, ddof=1) + np.var(reference, ddof=1)) / 4)
+    assert paired.welch.diff == 1.25 and paired.welch.p > 0.8
+    assert paired.welch.ci[1] - paired.welch.diff == pytest.approx(
+        paired.welch.diff - paired.welch.ci[0])
+    assert (paired.welch.ci[1] - 1.25) / se > 2.4  # t(0.975; ν ≈ 6) ≈ 2.45
+    # The claim's rule takes the paired test: a reproduced verdict from a study that Welch
+    # would have called not resolvable.
+    tested = [study.Tested("arm − baseline", paired)]
+    assert study.decide(tested, 0.5).verdict == study.REPRODUCED
+    assert study.decide([study.Tested("arm − baseline", paired.welch)], 0.5).verdict == \
+        study.UNRESOLVED
+
+
+def test_effect_at_80_percent_power_against_the_noncentral_t():
+    # A paired test with n pairs of SD σ detects δ with power P(|T| > t(0.975; n−1)), T
+    # noncentral t with n−1 degrees of freedom and noncentrality δ√n/σ (scipy's nct, not
+    # the statsmodels solver that effect_at_power uses).
+    from scipy import stats
+
+    for sd, n in ((3.97, 8), (1.0, 25), (0.5, 40)):
+        effect = study.effect_at_power(sd, n)
+        crit = stats.t.ppf(0.975, n - 1)
+        nc = effect * math.sqrt(n) / sd
+        power = stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc)
+        assert power == pytest.approx(0.80, abs=1e-4)
+        # About 1.4 times the 95% half-width (the old "detectable"): (z.975 + z.8) / z.975
+        # for large n.
+        half = stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
+        assert 1.35 < effect / half < 1.6
+    # The seeds 80% power at δ needs, against the normal approximation
+    # n ≈ ((z.975 + z.8) σ / δ)² plus about one for the t distribution's heavier tails.
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    for sd, delta in ((3.97, 2.0), (0.0389, 0.02), (1.0, 0.5)):
+        approx = (z * sd / delta) ** 2
+        assert approx + 0.5 < study.seeds_for(delta, sd) < approx + 3
+    assert study.seeds_for(0.02, 0.03887865738422561) == 32  # the registration's figure
+    # Two samples of 8 with pooled SD 1: δ√(n/2)/σ noncentrality, 14 degrees of freedom.
+    effect = study.effect_at_power(1.0, (8, 8), paired=False)
+    crit, nc = stats.t.ppf(0.975, 14), effect * math.sqrt(4)
+    assert stats.nct.sf(crit, 14, nc) + stats.nct.cdf(-crit, 14, nc) == pytest.approx(
+        0.80, abs=1e-4)
+
+
+def test_one_rule_decides_every_way():
+    def t(diff, low, high, p, name="a"):
+        return study.Tested(name, study.Comparison(diff, (low, high), p, p, test="paired t",
+                                                   n=8, sd=0.03, effect80=0.035))
+
+    d = study.decide([t(0.05, 0.02, 0.08, 0.01), t(0.04, 0.01, 0.07, 0.02, "b")], 0.02)
+    assert d.verdict == study.REPRODUCED  # both adjusted p (0.02, 0.02) below α
+    assert [x.comparison.p_adjusted for x in d.tested] == pytest.approx([0.02, 0.02])
+    d = study.decide([t(0.05, 0.02, 0.08, 0.01), t(0.01, -0.02, 0.04, 0.5, "b")], 0.02)
+    assert d.verdict == study.UNRESOLVED and d.effect80 == 0.035  # b is open
+    d = study.decide([t(-0.04, -0.07, -0.01, 0.01), t(0.03, -0.01, 0.07, 0.2, "b")], 0.02)
+    assert (d.verdict, d.reason) == (study.CONTRADICTED, "opposite")
+    d = study.decide([t(0.0, -0.01, 0.015, 0.9), t(0.005, -0.01, 0.019, 0.5, "b")], 0.02)
+    assert (d.verdict, d.reason) == (study.CONTRADICTED, "no gain")
+    # δ inside one arm's interval (upper bound 0.025 ≥ 0.02): not resolvable, though the
+    # other arm's interval lies below δ.
+    d = study.decide([t(0.0, -0.01, 0.015, 0.9), t(0.01, -0.005, 0.025, 0.2, "b")], 0.02)
+    assert d.verdict == study.UNRESOLVED
+    # A claim of variation: its omnibus p decides "reproduced"; "no gain" needs every pair
+    # inside (−δ, +δ).
+    assert study.decide([t(0.0, -0.03, 0.01, 0.5)], 0.02, omnibus_p=0.01).verdict == \
+        study.REPRODUCED
+    assert study.decide([t(0.0, -0.03, 0.01, 0.5)], 0.02, omnibus_p=0.5).verdict == \
+        study.UNRESOLVED
+    assert study.decide([t(0.0, -0.01, 0.01, 0.5)], 0.02, omnibus_p=0.5).reason == "no gain"
+    assert study.decide([], 0.02).verdict == study.NOT_TESTED
 
 
 # --- the study configs ---------------------------------------------------------------------

@@ -194,10 +194,12 @@ def write_study_report(studies: Sequence[str], out: str = "report",
             found.append(tables.journal_tournament(candidate))
     measured = study.families(runs, found, auc_iterations)
     verdicts = study.claims(measured, delta)
+    looks = {str(folder): study.read_looks(folder) for folder in studies}
+    looks = {k: v for k, v in looks.items() if v}
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
-    payload = study.study_json(measured, verdicts, delta)
+    payload = study.study_json(measured, verdicts, delta, looks)
     payload["studies"] = [str(s) for s in studies]
     payload["tournaments"] = [t.path for t in found]
     (out_dir / "study.json").write_text(json.dumps(payload, indent=1) + "\n")
@@ -205,20 +207,32 @@ def write_study_report(studies: Sequence[str], out: str = "report",
 
     lines = ["# Warm-start study", "",
              (f"{len(runs)} runs from {', '.join(map(str, studies))}; "
-             f"{len(found)} tournament(s). Optimal-move rates against perfect play, in "
-             "percent; AUC = the mean rate over the first k iterations; Δ = arm minus "
-             "baseline with Welch's 95% interval; p (BH) = its p adjusted by Benjamini–Hochberg "
-             "over the family's warm-start arms (the main comparison's and an I′ sweep's apart); "
-             "detectable = that interval's half-width; "
-             f"the claims use the policy head's AUC, α = {study.ALPHA}, δ = "
-             f"{100 * delta:.0f} points. Everything is also in study.json."), "",
+              f"{len(found)} tournament(s). Optimal-move rates against perfect play, in "
+              "percent; AUC = the mean rate over the first k iterations; Δ = arm minus "
+              "baseline, paired by seed (a seed gives every arm the same initial network), "
+              "with the paired t-test's 95% interval and p; p (BH) = that p adjusted by "
+              "Benjamini–Hochberg over the family's warm-start arms (the main comparison's "
+              "and an I′ sweep's apart); Wilcoxon signed-rank and Welch's unpaired p as "
+              "secondary columns; 80%-power effect = the smallest true difference the paired "
+              f"test detects with 80% power at α = {study.ALPHA}, from the observed SD. The "
+              "claims are decided by one rule (docs/experiments.md, \"The verdict rule\") on "
+              f"the policy head's AUC, δ = {100 * delta:.0f} points. Everything is also in "
+              "study.json."), "",
              "## Claims", "", study_tables.claims_markdown(verdicts)]
+    if looks:
+        lines += ["## Looks", "", "Every analysis of these studies, oldest first "
+                  "(`looks.json` in each study folder).", "",
+                  study_tables.looks_markdown(looks)]
     for family in measured:
         tag = family.game + ("_" + "_".join(family.departures) if family.departures else "")
         lines += [f"## {family.title}", "",
                   (f"{sum(len(a.runs) for a in family.all_arms())} runs, "
                    f"{family.final_iteration} iterations of {family.games_per_iteration} "
-                   f"self-play games; AUC over iterations 1-{family.auc_iterations}."), ""]
+                   f"self-play games; AUC over iterations 1-{family.auc_iterations}."), "",
+                  "### Summary (docs/results.md §1)", "", study_tables.compact_markdown(family)]
+        power = study_tables.power_markdown(family, delta)
+        if power:
+            lines += ["### Power", "", power]
         sweep_enh, sweep_arms, sweep_seeds = study.iprime_sweep(family)
         modes = [("adaptive", [a for a in family.main if a.variant.mode == "adaptive"]),
                  ("fixed", [a for a in family.main if a.variant.mode == "fixed"]),
@@ -232,6 +246,11 @@ def write_study_report(studies: Sequence[str], out: str = "report",
             lines += [f"![{family.title}, {mode} arms]({name})", ""]
         for metric, what in (("policy", "Policy head"), ("search", "Search")):
             lines += [f"### {what}", "", study_tables.metric_markdown(family, metric)]
+        gaps = study_tables.gaps_markdown(family)
+        if gaps:
+            lines += ["### The policy head's gap to the baseline, per iteration", "",
+                      "Mean over seeds of arm − baseline, paired by seed, with the paired "
+                      "95% interval (* p < 0.05 unadjusted).", "", gaps]
         if family.sweep:
             lines += [f"### I′ sweep ({enhancement_name(sweep_enh)}, fixed)", "",
                       (f"Claim 4's data: seeds {', '.join(map(str, sweep_seeds))}, the ones "
@@ -247,6 +266,9 @@ def write_study_report(studies: Sequence[str], out: str = "report",
         family_runs = [r for a in family.all_arms() for r in a.runs]
         if any(a.variant.mode != "none" for a in family.arms):
             lines += ["### Warm start", "", study_tables.warm_markdown(family.arms)]
+            spearman = study_tables.spearman_markdown(family.arms, family.final_iteration)
+            if spearman:
+                lines += [spearman]
         series = tables.balance_series(family_runs)
         if series:
             name = f"r_balance_{tag}.png"

@@ -19,22 +19,26 @@ I′ = 5 form its *I′ sweep* (`Family.sweep`), which answers claim 4 only and 
 multiplicity on its own, so that adding a sweep leaves the main comparison's numbers as
 they were.
 
-Per arm, over its seeds: the mean with a 95% t-interval (`scipy.stats.ttest_1samp`); against
-the family's baseline: the difference of means with Welch's 95% interval and p-value
-(`scipy.stats.ttest_ind(equal_var=False)`), a permutation p-value (`scipy.stats.
-permutation_test`, exact where the seeds allow), and the smallest difference the study could
-have detected (the interval's half-width). The decisions of the claims (`claims`) use the
-policy head's `auc` (the primary measure: what self-play has taught the network, free of the
-search's budget), p-values adjusted by Benjamini–Hochberg where a claim takes several
-comparisons (`scipy.stats.false_discovery_control`), and `delta`, the smallest gain worth
-finding, for calling a null result a contradiction.
+Per arm, over its seeds: the mean with a 95% t-interval (`scipy.stats.ttest_1samp`). Against
+the family's baseline, paired by seed (a seed gives every arm the same initial network, so
+seeds are blocks): the mean of the per-seed differences with the paired t-test's 95%
+interval and p-value (`scipy.stats.ttest_rel`), a sign-flip permutation p and the Wilcoxon
+signed-rank p, Welch's unpaired test as a secondary column, and the smallest difference the
+paired test detects with 80% power (`effect80`, `statsmodels.stats.power`). The claims
+(`claims`) are decided by one rule (`decide`) on the policy head's `auc` (the primary
+measure: what self-play has taught the network, free of the search's budget): p-values
+adjusted by Benjamini–Hochberg within a claim (`scipy.stats.false_discovery_control`), and
+`delta`, the smallest gain worth finding, for calling a null result a contradiction. Each
+claim only chooses its comparisons. docs/experiments.md, "The verdict rule", states it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 from scipy import stats
@@ -46,6 +50,7 @@ from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
 
 CONFIDENCE = 0.95
 ALPHA = 0.05
+POWER = 0.80  # the power at which a study states the effect it could have detected
 METRICS = {"policy": "oracle_policy", "search": "oracle_optimal"}  # primary first
 MAIN_IPRIME = 5  # the papers' fixed I′ (claim 3): the main comparison's fixed arms
 PRIMARY = "policy"
@@ -85,26 +90,89 @@ class Comparison:
     """An arm against a reference arm: difference of means (arm − reference).
 
     Attributes:
-      diff: the difference of the means.
-      ci: Welch's 95% interval of the difference.
-      p: Welch's two-sided p-value.
-      p_permutation: the two-sided permutation p-value of the difference of means.
-      detectable: the interval's half-width, the smallest difference this comparison could
-        have told from zero.
-      p_adjusted: `p` adjusted by Benjamini–Hochberg over the family's warm-start arms (the
-        same measure and comparison; `families` sets it); nan where not adjusted.
+      diff: the difference of the means (paired: the mean of the per-seed differences).
+      ci: the test's 95% interval of the difference.
+      p: the test's two-sided p-value.
+      p_permutation: the two-sided permutation p-value (sign flips where paired).
+      test: "paired t" (`scipy.stats.ttest_rel`, matched by seed) or "Welch"
+        (`scipy.stats.ttest_ind(equal_var=False)`).
+      n: pairs (paired) or the smaller arm's runs (Welch).
+      sd: the SD of the per-seed differences (paired) or the pooled SD of the two arms.
+      effect80: the smallest difference the test detects with 80% power at α, two-sided
+        (`statsmodels.stats.power`, from `sd` and the sample sizes); nan below two values.
+      p_wilcoxon: paired only: the Wilcoxon signed-rank p (`scipy.stats.wilcoxon`).
+      welch: paired only: Welch's test of the same two arms on all their runs, a secondary
+        column.
+      p_adjusted: `p` adjusted by Benjamini–Hochberg (over a family's warm-start arms, or
+        within a claim); nan where not adjusted.
     """
 
     diff: float
     ci: tuple[float, float]
     p: float
     p_permutation: float
-    detectable: float
+    test: str = "Welch"
+    n: int = 0
+    sd: float = math.nan
+    effect80: float = math.nan
+    p_wilcoxon: float = math.nan
+    welch: Comparison | None = None
     p_adjusted: float = math.nan
+    sizes: tuple[int, int] = (0, 0)
 
     @property
     def significant(self) -> bool:
         return self.p < ALPHA
+
+    @property
+    def paired(self) -> bool:
+        return self.test == "paired t"
+
+    def seeds_for(self, delta: float) -> float:
+        """The seeds (pairs, or runs per arm for Welch) this comparison's test needs for 80%
+        power at a true difference of `delta`, at its observed SD; nan where unknown."""
+        return seeds_for(delta, self.sd, paired=self.paired)
+
+
+def effect_at_power(sd: float, n: int | tuple[int, int], paired: bool = True) -> float:
+    """The smallest difference a two-sided t-test at α detects with 80% power: for a paired
+    test with `n` pairs whose differences have SD `sd`, or for two samples of sizes `n`
+    with pooled SD `sd` (`statsmodels.stats.power.TTestPower` / `TTestIndPower`)."""
+    from statsmodels.stats.power import TTestIndPower, TTestPower
+
+    if math.isnan(sd):
+        return math.nan
+    if sd == 0:
+        return 0.0
+    if paired:
+        if n < 2:
+            return math.nan
+        d = TTestPower().solve_power(nobs=n, alpha=ALPHA, power=POWER,
+                                     alternative="two-sided")
+    else:
+        n1, n2 = n
+        if min(n1, n2) < 2:
+            return math.nan
+        d = TTestIndPower().solve_power(nobs1=n1, ratio=n2 / n1, alpha=ALPHA, power=POWER,
+                                        alternative="two-sided")
+    return float(sd * np.ravel(d)[0])
+
+
+def seeds_for(delta: float, sd: float, paired: bool = True) -> float:
+    """The seeds a two-sided t-test at α needs for 80% power at a true difference `delta`
+    with SD `sd` (paired: pairs; else runs per arm, equal arms), rounded up; nan where
+    `sd` is unknown or zero."""
+    from statsmodels.stats.power import TTestIndPower, TTestPower
+
+    if math.isnan(sd) or sd <= 0 or delta <= 0:
+        return math.nan
+    solver = TTestPower() if paired else TTestIndPower()
+    try:
+        n = float(np.ravel(solver.solve_power(effect_size=delta / sd, alpha=ALPHA,
+                                              power=POWER, alternative="two-sided"))[0])
+    except (ValueError, RuntimeError):  # an effect so large that two seeds suffice
+        return 2.0
+    return float(max(2, math.ceil(n - 1e-9)))
 
 
 def _mean_difference(x, y, axis):
@@ -118,33 +186,62 @@ def compare(values: Sequence[float], reference: Sequence[float]) -> Comparison:
     if a.size < 2 or b.size < 2:
         raise ValueError(f"a comparison needs at least two runs per arm, got {a.size} and "
                          f"{b.size}")
+    pooled = math.sqrt(((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1))
+                       / (a.size + b.size - 2))
+    sizes = (int(a.size), int(b.size))
+    effect = effect_at_power(pooled, sizes, paired=False)
     if np.all(a == a[0]) and np.all(b == b[0]):  # no spread: nothing to test against
-        return _certain(float(a.mean() - b.mean()))
-    return _tested(a, b, stats.ttest_ind(a, b, equal_var=False), _mean_difference,
-                   "independent")
+        return dataclasses.replace(_certain(float(a.mean() - b.mean())), test="Welch",
+                                   n=min(sizes), sd=pooled, effect80=effect, sizes=sizes)
+    c = _tested(a, b, stats.ttest_ind(a, b, equal_var=False), _mean_difference,
+                "independent")
+    return dataclasses.replace(c, test="Welch", n=min(sizes), sd=pooled, effect80=effect,
+                               sizes=sizes)
 
 
 def _paired_mean_difference(x, y, axis):
     return np.mean(x - y, axis=axis)
 
 
-def compare_paired(values: Sequence[float], reference: Sequence[float]) -> Comparison:
-    """A paired t-test (`scipy.stats.ttest_rel`) and a sign-flip permutation test of
-    `values` against `reference`, matched by position (at least two pairs)."""
+def compare_paired(values: Sequence[float], reference: Sequence[float],
+                   welch: Comparison | None = None) -> Comparison:
+    """A paired t-test (`scipy.stats.ttest_rel`), a sign-flip permutation test and the
+    Wilcoxon signed-rank test of `values` against `reference`, matched by position (at least
+    two pairs); `welch`: the unpaired test to carry as the secondary column."""
     a, b = np.asarray(values, np.float64), np.asarray(reference, np.float64)
     if a.size != b.size or a.size < 2:
         raise ValueError(f"a paired comparison needs at least two matched pairs, got {a.size} "
                          f"and {b.size} values")
     d = a - b
+    sd = float(d.std(ddof=1))
+    common = dict(test="paired t", n=int(a.size), sd=sd, welch=welch,
+                  effect80=effect_at_power(sd, int(a.size)), sizes=(int(a.size),) * 2)
     if np.all(d == d[0]):
-        return _certain(float(d.mean()))
-    return _tested(a, b, stats.ttest_rel(a, b), _paired_mean_difference, "samples")
+        return dataclasses.replace(_certain(float(d.mean())), **common)
+    c = _tested(a, b, stats.ttest_rel(a, b), _paired_mean_difference, "samples")
+    nonzero = d[d != 0]
+    p_w = float(stats.wilcoxon(d).pvalue) if nonzero.size else 1.0
+    return dataclasses.replace(c, p_wilcoxon=p_w, **common)
+
+
+def compare_by_seed(values: dict[int, float], reference: dict[int, float]
+                    ) -> Comparison | None:
+    """`values` against `reference` (each `{seed: value}`), paired on their common seeds,
+    with Welch's test on all values as the secondary column; None below two of each (or
+    two common seeds)."""
+    if len(values) < 2 or len(reference) < 2:
+        return None
+    welch = compare(list(values.values()), list(reference.values()))
+    seeds = sorted(set(values) & set(reference))
+    if len(seeds) < 2:
+        return None
+    return compare_paired([values[s] for s in seeds], [reference[s] for s in seeds], welch)
 
 
 def _certain(diff: float) -> Comparison:
     """Every value equal (or every pair's difference): no spread to test against."""
     p = 1.0 if diff == 0 else 0.0
-    return Comparison(diff, (diff, diff), p, p, 0.0)
+    return Comparison(diff, (diff, diff), p, p, p_wilcoxon=p)
 
 
 def _tested(a: np.ndarray, b: np.ndarray, test, statistic, permutation_type: str
@@ -155,7 +252,7 @@ def _tested(a: np.ndarray, b: np.ndarray, test, statistic, permutation_type: str
         (a, b), statistic, permutation_type=permutation_type, vectorized=True,
         n_resamples=PERMUTATIONS, alternative="two-sided", random_state=0)
     return Comparison(float(statistic(a, b, axis=0)), (float(low), float(high)),
-                      float(test.pvalue), float(permutation.pvalue), float((high - low) / 2))
+                      float(test.pvalue), float(permutation.pvalue))
 
 
 def adjusted(p_values: Sequence[float]) -> list[float]:
@@ -197,7 +294,8 @@ def final(run: Run, metric: str, iteration: int) -> float:
 
 @dataclasses.dataclass(frozen=True)
 class MetricSummary:
-    """One measure of one arm: `auc` and `final` over seeds, and against the baseline."""
+    """One measure of one arm: `auc` and `final` over seeds, and against the baseline
+    (paired by seed, Welch's test inside each comparison as its secondary column)."""
 
     auc: Estimate
     final: Estimate
@@ -237,6 +335,13 @@ class Arm:
     @property
     def primary(self) -> MetricSummary:
         return self.metrics[PRIMARY]
+
+    def by_seed(self, metric: str = PRIMARY, which: str = "auc") -> dict[int, float]:
+        """`{seed: value}` of one measure (`which`: "auc" or "final") of `metric`, or of the
+        Elo (`metric="elo"`; empty without a tournament)."""
+        if metric == "elo":
+            return dict(zip(self.seeds, self.elo.values)) if self.elo is not None else {}
+        return dict(zip(self.seeds, getattr(self.metrics[metric], which).values))
 
     def warm_iterations(self) -> tuple[int, ...]:
         """How many iterations each run self-played with the enhancement."""
@@ -284,6 +389,18 @@ class Family:
         swept = self.swept
         return tuple(a for a in self.arms if a.variant not in swept)
 
+    def spread(self) -> float:
+        """The root mean square of the SDs of the main arms' paired differences from the
+        baseline (primary measure, AUC): the SD a power calculation for this family uses."""
+        sds = [a.primary.auc_vs_baseline.sd for a in self.main
+               if a.primary.auc_vs_baseline is not None
+               and a.primary.auc_vs_baseline.paired]
+        return float(np.sqrt(np.mean(np.square(sds)))) if sds else math.nan
+
+    def seeds_for(self, delta: float) -> float:
+        """The paired seeds per arm that 80% power at `delta` needs, at `spread()`."""
+        return seeds_for(delta, self.spread())
+
 
 def _sweep_variants(arms: Sequence[Arm]) -> set[RunVariant]:
     centred = {a.variant.enhancement for a in arms
@@ -299,6 +416,30 @@ def _elo_by_variant(tournaments: Sequence[Tournament]) -> dict[RunVariant, float
     return {RunVariant.from_info(t.players[name]): rating
             for t in tournaments for name, rating in zip(t.names, t.ratings)
             if t.players[name].get("kind") == "network"}
+
+
+def _measured_arm(variant: RunVariant, arm_runs: Sequence[Run], k: int, common: int,
+                  centred: dict[RunVariant, float]) -> Arm:
+    """An arm's own measures (no comparison yet): AUC and final rate per measure, its
+    centred Elo where every run was rated, its switches."""
+    metrics = {m: MetricSummary(Estimate.of([area(r, m, k) for r in arm_runs]),
+                                Estimate.of([final(r, m, common) for r in arm_runs]),
+                                None, None) for m in METRICS}
+    elos = [centred.get(r.variant) for r in arm_runs]
+    elo = Estimate.of(elos) if centred and all(e is not None for e in elos) else None
+    switches = tuple(_switch(r) for r in arm_runs) if variant.mode == "adaptive" else ()
+    return Arm(variant, tuple(arm_runs), metrics, elo, None, switches)
+
+
+def _against(arm: Arm, base: Arm) -> Arm:
+    """`arm` with every measure compared with `base`'s, paired by seed."""
+    metrics = {m: dataclasses.replace(
+        summary,
+        auc_vs_baseline=compare_by_seed(arm.by_seed(m, "auc"), base.by_seed(m, "auc")),
+        final_vs_baseline=compare_by_seed(arm.by_seed(m, "final"), base.by_seed(m, "final")))
+        for m, summary in arm.metrics.items()}
+    elo_vs = compare_by_seed(arm.by_seed("elo"), base.by_seed("elo"))
+    return dataclasses.replace(arm, metrics=metrics, elo_vs_baseline=elo_vs)
 
 
 def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
@@ -323,38 +464,13 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
         if k > common or k < 1:
             raise ValueError(f"auc_iterations {k} is outside 1-{common}, the iterations every "
                              f"{game_name(game)} run completed")
-        arms_runs = group_runs(members)
         centred = _centred_ratings(members, ratings)
-        measured = {}
-        for variant, arm_runs in arms_runs.items():
-            values = {m: ([area(r, m, k) for r in arm_runs], [final(r, m, common)
-                                                              for r in arm_runs])
-                      for m in METRICS}
-            elos = [centred.get(r.variant) for r in arm_runs]
-            measured[variant] = (arm_runs, values, {r.variant.seed: e for r, e in
-                                                    zip(arm_runs, elos)}
-                                 if centred and all(e is not None for e in elos) else None)
-        base_key = next((v for v in measured if v.is_baseline), None)
-        base = measured.get(base_key)
-        arms = []
-        for variant, (arm_runs, values, elos) in measured.items():
-            metrics = {}
-            for m, (aucs, finals) in values.items():
-                against = variant != base_key and base is not None
-                metrics[m] = MetricSummary(
-                    Estimate.of(aucs), Estimate.of(finals),
-                    _maybe_compare(aucs, base[1][m][0]) if against else None,
-                    _maybe_compare(finals, base[1][m][1]) if against else None)
-            elo = Estimate.of(list(elos.values())) if elos else None
-            elo_vs = None
-            if elos and base is not None and base[2] and variant != base_key:
-                seeds = [s for s in elos if s in base[2]]
-                if len(seeds) >= 2:
-                    elo_vs = compare_paired([elos[s] for s in seeds], [base[2][s] for s in seeds])
-            switches = tuple(_switch(r) for r in arm_runs) if variant.mode == "adaptive" else ()
-            arms.append(Arm(variant, tuple(arm_runs), metrics, elo, elo_vs, switches))
-        baseline = next((a for a in arms if a.variant.is_baseline), None)
-        warm = [a for a in arms if not a.variant.is_baseline]
+        measured = [_measured_arm(variant, arm_runs, k, common, centred)
+                    for variant, arm_runs in group_runs(members).items()]
+        baseline = next((a for a in measured if a.variant.is_baseline), None)
+        warm = [a for a in measured if not a.variant.is_baseline]
+        if baseline is not None:
+            warm = [_against(a, baseline) for a in warm]
         swept = _sweep_variants(warm)  # adjusted on its own: its own question (claim 4)
         by_variant = {}
         for part in ([a for a in warm if a.variant in swept],
@@ -404,122 +520,216 @@ def _centred_ratings(runs: Sequence[Run], ratings: dict[RunVariant, float]
             for r in rated}
 
 
-def _maybe_compare(values, reference) -> Comparison | None:
-    return compare(values, reference) if len(values) >= 2 and len(reference) >= 2 else None
-
-
 def _switch(run: Run) -> int | None:
     last = run.last
     return last.switch_iteration if last is not None and last.switch_iteration >= 1 else None
 
 
-# --- the claims ----------------------------------------------------------------------------
+# --- the verdict rule ----------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Tested:
+    """One comparison a claim makes: `name` (e.g. "WRoRa adaptive − Baseline"), the test on
+    the deciding measure (`p_adjusted`: within the claim), and the papers' measure, final
+    Elo paired by seed, where a round robin rated both arms."""
+
+    name: str
+    comparison: Comparison
+    elo: Comparison | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """What the verdict rule (`decide`) made of a claim's comparisons.
+
+    Attributes:
+      verdict: REPRODUCED, CONTRADICTED, UNRESOLVED or NOT_TESTED.
+      reason: "all better", "no gain", "opposite", "open" or "" (not tested).
+      tested: the comparisons, each with its p adjusted within the claim.
+      effect80: not resolvable: the largest 80%-power effect among the comparisons the rule
+        left open (what the study would have needed to see).
+    """
+
+    verdict: str
+    reason: str
+    tested: tuple[Tested, ...]
+    effect80: float = math.nan
+
+
+def decide(tested: Sequence[Tested], delta: float, omnibus_p: float | None = None
+           ) -> Decision:
+    """The one verdict rule every claim uses (docs/experiments.md, "The verdict rule").
+
+    The comparisons' p-values are adjusted by Benjamini–Hochberg within the claim. Then:
+
+    - *reproduced*: every comparison is significant (adjusted p < α) in the claimed
+      direction (difference > 0); for a claim of variation (`omnibus_p` given), its omnibus
+      test is significant;
+    - *contradicted, opposite*: some comparison is significant in the opposite direction
+      (not for a claim of variation);
+    - *contradicted, no gain*: every comparison's 95% interval lies below +δ (for a claim of
+      variation: inside (−δ, +δ)), so no gain of δ or more in any arm the claim covers;
+    - *not resolvable*: anything else; `effect80` is the largest 80%-power effect of the
+      comparisons left open.
+    """
+    if not tested:
+        return Decision(NOT_TESTED, "", ())
+    p_adj = adjusted([t.comparison.p for t in tested])
+    tested = tuple(dataclasses.replace(t, comparison=dataclasses.replace(
+        t.comparison, p_adjusted=p)) for t, p in zip(tested, p_adj))
+    comps = [t.comparison for t in tested]
+    variation = omnibus_p is not None
+    if variation:
+        if omnibus_p < ALPHA:
+            return Decision(REPRODUCED, "all better", tested)
+    else:
+        if all(p < ALPHA and c.diff > 0 for c, p in zip(comps, p_adj)):
+            return Decision(REPRODUCED, "all better", tested)
+        if any(p < ALPHA and c.diff < 0 for c, p in zip(comps, p_adj)):
+            return Decision(CONTRADICTED, "opposite", tested)
+    if all(c.ci[1] < delta and (not variation or c.ci[0] > -delta) for c in comps):
+        return Decision(CONTRADICTED, "no gain", tested)
+    open_ = [c.effect80 for c, p in zip(comps, p_adj)
+             if not (p < ALPHA and (variation or c.diff > 0))]
+    return Decision(UNRESOLVED, "open", tested,
+                    float(max(open_)) if open_ and not any(map(math.isnan, open_))
+                    else math.nan)
 
 
 @dataclasses.dataclass(frozen=True)
 class Claim:
-    """One of the papers' claims, decided on one family."""
+    """One of the papers' claims, decided on one family by `decide`.
+
+    Attributes:
+      claim: its number and statement.
+      family: the family's title.
+      verdict: REPRODUCED, CONTRADICTED, UNRESOLVED or NOT_TESTED.
+      label: the verdict in words that name the deciding measure and the reason.
+      evidence: the numbers that decide it.
+      papers: the papers' measure (final Elo, paired by seed) in words; "" without one.
+      decision: the rule's record (comparisons, adjusted p, 80%-power effect).
+    """
 
     claim: str
     family: str
     verdict: str
+    label: str
     evidence: str
+    papers: str = ""
+    decision: Decision | None = None
 
 
-def _pct(x: float) -> str:
+def _pts(x: float) -> str:
+    """A rate difference in percentage points, signed (0.023 -> "+2.3")."""
     return f"{100 * x:+.1f}"
 
 
 def _span(c: Comparison) -> str:
-    return (f"{_pct(c.diff)} points [{_pct(c.ci[0])}, {_pct(c.ci[1])}], p = {c.p:.3g}")
+    return f"{_pts(c.diff)} points [{_pts(c.ci[0])}, {_pts(c.ci[1])}], p = {c.p:.3g}"
+
+
+def _elo_span(c: Comparison) -> str:
+    return f"{c.diff:+.0f} [{c.ci[0]:+.0f}, {c.ci[1]:+.0f}], p = {c.p:.2g}"
+
+
+def _label(d: Decision, measure: str, delta: float) -> str:
+    """The verdict in words that say which measure decided it and why."""
+    if d.verdict == REPRODUCED:
+        if d.reason == "all better" and len(d.tested) > 1:
+            return f"reproduced: every comparison significantly better in the {measure}"
+        return f"reproduced: significantly better in the {measure}"
+    if d.verdict == CONTRADICTED and d.reason == "opposite":
+        worse = ", ".join(t.name for t in d.tested
+                          if t.comparison.p_adjusted < ALPHA and t.comparison.diff < 0)
+        return f"contradicted: significantly below zero in the {measure} ({worse})"
+    if d.verdict == CONTRADICTED:
+        return f"contradicted: no gain ≥ {100 * delta:.0f} points in the {measure}"
+    if d.verdict == UNRESOLVED:
+        need = ("" if math.isnan(d.effect80) else
+                f"; 80% power needed a true difference of {100 * d.effect80:.1f} points")
+        return f"not resolvable in the {measure}{need}"
+    return NOT_TESTED
+
+
+def _claim(name: str, family: Family, tested: Sequence[Tested], delta: float,
+           measure: str, intro: str, omnibus: tuple[float, str] | None = None) -> Claim:
+    """Decide `tested` by the rule and put the claim into words."""
+    d = decide(tested, delta, None if omnibus is None else omnibus[0])
+    rows = "; ".join(f"{t.name} {_span(t.comparison)} (adj. {t.comparison.p_adjusted:.3g})"
+                     for t in d.tested)
+    evidence = f"{intro}: " + (f"{omnibus[1]}; pairs: " if omnibus else "") + rows
+    papers = "; ".join(f"{t.name} {_elo_span(t.elo)}" for t in d.tested if t.elo is not None)
+    return Claim(name, family.title, d.verdict, _label(d, measure, delta), evidence, papers, d)
+
+
+def _not_tested(name: str, family: Family, why: str) -> Claim:
+    return Claim(name, family.title, NOT_TESTED, NOT_TESTED, why)
+
+
+def _measure(family: Family) -> str:
+    return f"policy head's AUC 1-{family.auc_iterations}"
+
+
+def _pair(a: Arm, b: Arm, name: str | None = None) -> Tested | None:
+    """`a` against `b` on the primary AUC, paired by seed (None below two common seeds)."""
+    c = compare_by_seed(a.by_seed(), b.by_seed())
+    if c is None:
+        return None
+    return Tested(name or f"{a.label} − {b.label}", c,
+                  compare_by_seed(a.by_seed("elo"), b.by_seed("elo")))
 
 
 def claim_beats_baseline(family: Family, delta: float) -> Claim:
-    """Claim 1: warm start beats the baseline (some warm-start arm of the main comparison
-    learns faster)."""
+    """Claim 1: warm start beats the baseline: every warm-start arm of the main comparison
+    against the baseline."""
     name = "1. Warm start beats the baseline"
-    tested = [a for a in family.main if a.primary.auc_vs_baseline is not None]
-    if family.baseline is None or not tested:
-        return Claim(name, family.title, NOT_TESTED, "no baseline or no warm-start arm with "
-                     "two seeds")
-    p_adj = adjusted([a.primary.auc_vs_baseline.p for a in tested])
-    better = [(a, p) for a, p in zip(tested, p_adj)
-              if p < ALPHA and a.primary.auc_vs_baseline.diff > 0]
-    worse = [(a, p) for a, p in zip(tested, p_adj)
-             if p < ALPHA and a.primary.auc_vs_baseline.diff < 0]
-    best = max(tested, key=lambda a: a.primary.auc_vs_baseline.diff)
-    c = best.primary.auc_vs_baseline
-    summary = (f"policy-head AUC (iterations 1-{family.auc_iterations}) vs baseline, "
-               f"{len(tested)} arms, BH-adjusted p; best arm {best.label}: {_span(c)}")
-    if better:
-        arms = ", ".join(f"{a.label} (adj. p = {p:.3g})" for a, p in better)
-        return Claim(name, family.title, REPRODUCED, f"{summary}; better: {arms}")
-    if worse or all(a.primary.auc_vs_baseline.ci[1] < delta for a in tested):
-        why = ("; worse: " + ", ".join(f"{a.label} (adj. p = {p:.3g})" for a, p in worse)
-               if worse else f"; every arm's interval lies below +{100 * delta:.0f} points")
-        return Claim(name, family.title, CONTRADICTED, summary + why)
-    return Claim(name, family.title, UNRESOLVED,
-                 f"{summary}; detectable difference ±{100 * c.detectable:.1f} points")
-
-
-def _pick_mode(family: Family) -> tuple[str, list[Arm]]:
-    for mode in ("adaptive", "fixed"):
-        arms = [a for a in family.arms if a.variant.mode == mode
-                and (mode == "adaptive" or a.variant.iprime == MAIN_IPRIME)]
-        if len({a.variant.enhancement for a in arms}) >= 2:
-            return mode, arms
-    return "", []
+    if family.baseline is None:
+        return _not_tested(name, family, "no baseline")
+    tested = [t for a in family.main if (t := _pair(a, family.baseline)) is not None]
+    if not tested:
+        return _not_tested(name, family, "no warm-start arm with two seeds")
+    return _claim(name, family, tested, delta, _measure(family),
+                  f"{_measure(family)}, each warm-start arm − baseline, paired by seed "
+                  f"({len(tested)} arm{'' if len(tested) == 1 else 's'})")
 
 
 def claim_wrora_best(family: Family, delta: float) -> Claim:
-    """Claim 2: WRoRa is the best enhancement (adaptive arms; else fixed I′ = 5)."""
+    """Claim 2: WRoRa is the best enhancement: WRoRa against every other enhancement, among
+    the adaptive arms and among the fixed arms at I′ = 5 alike."""
     name = "2. WRoRa is the best enhancement"
-    mode, arms = _pick_mode(family)
-    wrora = next((a for a in arms if a.variant.enhancement == "wrora"), None)
-    if wrora is None:
-        return Claim(name, family.title, NOT_TESTED,
-                     "no two enhancements with WRoRa among them in one mode")
-    others = [a for a in arms if a is not wrora and len(a.runs) >= 2]
-    if len(wrora.runs) < 2 or not others:
-        return Claim(name, family.title, NOT_TESTED, "fewer than two seeds per arm")
-    comps = [compare(wrora.primary.auc.values, a.primary.auc.values) for a in others]
-    p_adj = adjusted([c.p for c in comps])
-    rows = "; ".join(f"vs {enhancement_name(a.variant.enhancement)} {_span(c)}"
-                     for a, c in zip(others, comps))
-    summary = f"{mode} arms, policy-head AUC, WRoRa minus each other: {rows}"
-    if all(p < ALPHA and c.diff > 0 for c, p in zip(comps, p_adj)):
-        return Claim(name, family.title, REPRODUCED, summary)
-    beaten_by = [a for a, c, p in zip(others, comps, p_adj) if p < ALPHA and c.diff < 0]
-    if beaten_by:
-        return Claim(name, family.title, CONTRADICTED, summary + "; better than WRoRa: "
-                     + ", ".join(enhancement_name(a.variant.enhancement) for a in beaten_by))
-    return Claim(name, family.title, UNRESOLVED, summary)
+    tested = []
+    for mode in ("adaptive", "fixed"):
+        arms = [a for a in family.main if a.variant.mode == mode
+                and (mode == "adaptive" or a.variant.iprime == MAIN_IPRIME)]
+        wrora = next((a for a in arms if a.variant.enhancement == "wrora"), None)
+        if wrora is None:
+            continue
+        tested += [t for a in arms if a is not wrora
+                   if (t := _pair(wrora, a, f"{mode} WRoRa − "
+                                  f"{enhancement_name(a.variant.enhancement)}")) is not None]
+    if not tested:
+        return _not_tested(name, family,
+                           "no two enhancements with WRoRa among them in one mode")
+    return _claim(name, family, tested, delta, _measure(family),
+                  f"{_measure(family)}, WRoRa − each other enhancement in the same mode, "
+                  "paired by seed")
 
 
 def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
-    """Claim 3: the adaptive switch beats a fixed I′ = 5 (the enhancements in both modes,
-    their runs pooled)."""
+    """Claim 3: the adaptive switch beats a fixed I′ = 5: adaptive − fixed per enhancement
+    that ran in both modes."""
     name = "3. Adaptive beats fixed I′ = 5"
     adaptive = {a.variant.enhancement: a for a in family.arms if a.variant.mode == "adaptive"}
     fixed = {a.variant.enhancement: a for a in family.arms
              if a.variant.mode == "fixed" and a.variant.iprime == MAIN_IPRIME}
-    both = [e for e in ENHANCEMENTS if e in adaptive and e in fixed
-            and len(adaptive[e].runs) >= 2 and len(fixed[e].runs) >= 2]
-    if not both:
-        return Claim(name, family.title, NOT_TESTED,
-                     "no enhancement in both modes with two seeds each")
-    pooled = compare([v for e in both for v in adaptive[e].primary.auc.values],
-                     [v for e in both for v in fixed[e].primary.auc.values])
-    per = "; ".join(f"{enhancement_name(e)} {_span(compare(adaptive[e].primary.auc.values, fixed[e].primary.auc.values))}"
-                    for e in both)
-    summary = f"policy-head AUC, adaptive minus fixed, pooled over {len(both)} enhancements: " \
-              f"{_span(pooled)} (per enhancement: {per})"
-    if pooled.significant and pooled.diff > 0:
-        return Claim(name, family.title, REPRODUCED, summary)
-    if (pooled.significant and pooled.diff < 0) or pooled.ci[1] < delta:
-        return Claim(name, family.title, CONTRADICTED, summary)
-    return Claim(name, family.title, UNRESOLVED,
-                 f"{summary}; detectable ±{100 * pooled.detectable:.1f} points")
+    tested = [t for e in ENHANCEMENTS if e in adaptive and e in fixed
+              if (t := _pair(adaptive[e], fixed[e])) is not None]
+    if not tested:
+        return _not_tested(name, family, "no enhancement in both modes with two seeds each")
+    return _claim(name, family, tested, delta, _measure(family),
+                  f"{_measure(family)}, adaptive − fixed I′ = 5 per enhancement, paired by "
+                  "seed")
 
 
 def iprime_sweep(family: Family) -> tuple[str | None, list[Arm], list[int]]:
@@ -540,31 +750,57 @@ def on_seeds(arm: Arm, values: Sequence[float], seeds: Sequence[int]) -> list[fl
     return [v for s, v in zip(arm.seeds, values) if s in seeds]
 
 
-def claim_iprime(family: Family, delta: float) -> Claim:
-    """Claim 4: the final networks' Elo varies with I′ (fixed warm start), by a
-    Kruskal–Wallis test over the I′ groups of the enhancement with the most I′ values.
+def friedman(groups: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """Friedman's test over repeated measures (`groups[i][j]`: treatment i on block j), as
+    `(statistic, p)` (`scipy.stats.friedmanchisquare`); nan without spread."""
+    x = np.asarray(groups, np.float64)
+    if np.all(x == x[0, 0]):
+        return math.nan, 1.0
+    test = stats.friedmanchisquare(*x)
+    return float(test.statistic), float(test.pvalue)
 
-    Only the seeds that ran at every I′ count: a seed's Elo is centred on its own round
-    robin (`_centred_ratings`), whose players differ between seeds with and without the
-    sweep (e.g. I′ = 5 in the main comparison has more seeds than the sweep)."""
-    name = "4. Elo varies with I′"
+
+def claim_iprime(family: Family, delta: float) -> Claim:
+    """Claim 4: how long warm start lasts matters (fixed warm start; the enhancement with
+    the most I′ values): Friedman's test over the I′ values on the seeds that ran at every
+    I′, decided on the primary measure; every pair of I′ values compared, paired by seed,
+    for "no variation of δ or more". The papers' measure, Elo, gets its own Friedman test.
+
+    Only the seeds that ran at every I′ count: blocks must be complete, and a seed's Elo is
+    centred on its own round robin (`_centred_ratings`)."""
+    name = "4. The result varies with I′"
     enh, arms, seeds = iprime_sweep(family)
     if len(arms) < 3:
-        return Claim(name, family.title, NOT_TESTED, "fewer than three I′ values")
+        return _not_tested(name, family, "fewer than three I′ values")
     if len(seeds) < 2:
-        return Claim(name, family.title, NOT_TESTED, "fewer than two seeds ran at every I′")
-    use_elo = all(a.elo is not None for a in arms)  # set only where every run was rated
-    values = [on_seeds(a, a.elo.values if use_elo else a.primary.final.values, seeds)
-              for a in arms]
-    test = stats.kruskal(*values)
-    means = ", ".join(f"I′={a.variant.iprime}: "
-                      + (f"{np.mean(v):.0f}" if use_elo else f"{100 * np.mean(v):.1f}%")
+        return _not_tested(name, family, "fewer than two seeds ran at every I′")
+    values = [[a.by_seed()[s] for s in seeds] for a in arms]
+    stat, p = friedman(values)
+    tested = []
+    for i, a in enumerate(arms):
+        for b in arms[i + 1:]:
+            c = compare_paired([b.by_seed()[s] for s in seeds], [a.by_seed()[s] for s in seeds])
+            tested.append(Tested(f"I′={b.variant.iprime} − I′={a.variant.iprime}", c))
+    means = ", ".join(f"I′={a.variant.iprime}: {100 * np.mean(v):.1f}%"
                       for a, v in zip(arms, values))
-    what = "Elo" if use_elo else "final policy-head rate (no tournament)"
-    summary = (f"{enhancement_name(enh)}, {what} per I′ ({means}; seeds "
-               f"{', '.join(map(str, seeds))}); Kruskal–Wallis H = {test.statistic:.2f}, "
-               f"p = {test.pvalue:.3g}")
-    return Claim(name, family.title, REPRODUCED if test.pvalue < ALPHA else UNRESOLVED, summary)
+    omnibus = f"Friedman χ² = {stat:.2f}, p = {p:.3g} (means {means})"
+    out = _claim(name, family, tested, delta, _measure(family),
+                 f"{enhancement_name(enh)} fixed, {_measure(family)} per I′ on seeds "
+                 f"{', '.join(map(str, seeds))}", (p, omnibus))
+    if all(a.elo is not None for a in arms):
+        elos = [[a.by_seed("elo")[s] for s in seeds] for a in arms]
+        e_stat, e_p = friedman(elos)
+        elo_means = ", ".join(f"I′={a.variant.iprime}: {np.mean(v):+.0f}"
+                              for a, v in zip(arms, elos))
+        out = dataclasses.replace(out, papers=f"Elo per I′ ({elo_means}); Friedman χ² = "
+                                  f"{e_stat:.2f}, p = {e_p:.3g}")
+    if out.verdict == REPRODUCED:  # the omnibus test decided: say so
+        out = dataclasses.replace(out, label=f"reproduced: the {_measure(family)} differs "
+                                  "between I′ values (Friedman)")
+    elif out.verdict == CONTRADICTED:
+        out = dataclasses.replace(out, label=f"contradicted: no two I′ values differ by "
+                                  f"≥ {100 * delta:.0f} points in the {_measure(family)}")
+    return out
 
 
 CLAIMS = (claim_beats_baseline, claim_wrora_best, claim_adaptive_beats_fixed, claim_iprime)
@@ -573,7 +809,7 @@ CLAIMS = (claim_beats_baseline, claim_wrora_best, claim_adaptive_beats_fixed, cl
 def claims(study: Sequence[Family], delta: float = DELTA) -> list[Claim]:
     """Every claim on every family (claim 3 only where both modes ran, claim 4 only where
     fixed runs with three or more I′ values did)."""
-    return [decide(family, delta) for family in study for decide in CLAIMS]
+    return [decide_claim(family, delta) for family in study for decide_claim in CLAIMS]
 
 
 # --- study.json ----------------------------------------------------------------------------
@@ -583,12 +819,20 @@ def _num(x: float | None) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, 6)
 
 
-def _comparison_json(c: Comparison | None) -> dict | None:
+def _comparison_json(c: Comparison | None, delta: float = DELTA) -> dict | None:
     if c is None:
         return None
-    return {"diff": _num(c.diff), "ci": [_num(c.ci[0]), _num(c.ci[1])], "p": _num(c.p),
-            "p_adjusted": _num(c.p_adjusted), "p_permutation": _num(c.p_permutation),
-            "detectable": _num(c.detectable)}
+    out = {"test": c.test, "n": c.n, "diff": _num(c.diff), "ci": [_num(c.ci[0]),
+                                                                   _num(c.ci[1])],
+           "p": _num(c.p), "p_adjusted": _num(c.p_adjusted),
+           "p_permutation": _num(c.p_permutation), "sd": _num(c.sd),
+           "effect80": _num(c.effect80), "seeds_for_delta": _num(c.seeds_for(delta))}
+    if c.paired:
+        out["p_wilcoxon"] = _num(c.p_wilcoxon)
+        out["welch"] = None if c.welch is None else {
+            "diff": _num(c.welch.diff), "ci": [_num(x) for x in c.welch.ci],
+            "p": _num(c.welch.p), "effect80": _num(c.welch.effect80)}
+    return out
 
 
 def _metric_json(m: MetricSummary) -> dict:
@@ -620,24 +864,67 @@ def arm_json(arm: Arm, sweep: bool = False) -> dict:
     return out
 
 
-def study_json(study: Sequence[Family], found: Sequence[Claim], delta: float) -> dict:
+def claim_json(c: Claim) -> dict:
+    out = {"claim": c.claim, "family": c.family, "verdict": c.verdict, "label": c.label,
+           "evidence": c.evidence, "papers_measure": c.papers}
+    if c.decision is not None:
+        out["reason"] = c.decision.reason
+        out["effect80"] = _num(c.decision.effect80)
+        out["comparisons"] = [{"name": t.name, **_comparison_json(t.comparison),
+                               "elo": _comparison_json(t.elo)} for t in c.decision.tested]
+    return out
+
+
+def study_json(study: Sequence[Family], found: Sequence[Claim], delta: float,
+               looks: dict | None = None) -> dict:
+    """`study.json`: the families, the claims, and `looks`: `{study folder: [look, ...]}`,
+    every analysis each study folder has had (`looks.json`)."""
     return {
         "primary": f"{PRIMARY} ({METRICS[PRIMARY]}): auc and final are optimal-move rates in "
                    "[0, 1]; vs_baseline is the arm minus the baseline",
-        "confidence": CONFIDENCE, "alpha": ALPHA, "delta": delta,
-        "tests": "95% t-interval of each mean; Welch's t-test and interval for differences; "
-                 "permutation p of the difference of means; p_adjusted: Benjamini-Hochberg over a "
-                 "family's warm-start arms per measure and comparison (the main comparison's "
-                 "and the I' sweep's apart), and within a claim",
-        "families": [family_json(f) for f in study],
-        "claims": [dataclasses.asdict(c) for c in found],
+        "confidence": CONFIDENCE, "alpha": ALPHA, "power": POWER, "delta": delta,
+        "tests": "95% t-interval of each mean; differences paired by seed (paired t-test, "
+                 "its interval, sign-flip permutation p, Wilcoxon signed-rank p), with Welch's "
+                 "unpaired test as a secondary column; effect80: the smallest difference the "
+                 "test detects with 80% power at alpha; seeds_for_delta: the seeds (pairs) "
+                 "80% power at delta needs; p_adjusted: Benjamini-Hochberg over a family's "
+                 "warm-start arms per measure and comparison (the main comparison's and the "
+                 "I' sweep's apart), and within a claim; claims decided by one rule "
+                 "(docs/experiments.md, 'The verdict rule')",
+        "families": [family_json(f, delta) for f in study],
+        "claims": [claim_json(c) for c in found],
+        "looks": looks or {},
     }
 
 
-def family_json(f: Family) -> dict:
+def family_json(f: Family, delta: float = DELTA) -> dict:
     swept = f.swept
     return {"game": f.game, "departures": list(f.departures),
             "auc_iterations": f.auc_iterations, "final_iteration": f.final_iteration,
             "games_per_iteration": f.games_per_iteration,
+            "spread": _num(f.spread()), "seeds_for_delta": _num(f.seeds_for(delta)),
             "baseline": None if f.baseline is None else arm_json(f.baseline),
             "arms": [arm_json(a, a.variant in swept) for a in f.arms]}
+
+
+# --- looks ---------------------------------------------------------------------------------
+
+LOOKS = "looks.json"  # in a study folder: every analysis the study has had
+
+
+def read_looks(folder: Path | str) -> list[dict]:
+    """The analyses a study folder has had (`<folder>/looks.json`, oldest first): each a
+    mapping with `date`, `commit` (where the report was committed), `seeds` (per arm, or
+    one list for all) and `note`. Empty where the folder has none.
+
+    Raises:
+      ValueError: a looks.json that is not a list of such mappings.
+    """
+    path = Path(folder) / LOOKS
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text())
+    if not isinstance(data, list) or not all(
+            isinstance(x, dict) and {"date", "seeds", "note"} <= set(x) for x in data):
+        raise ValueError(f"{path} must be a list of looks, each with date, seeds and note")
+    return data

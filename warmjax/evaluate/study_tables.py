@@ -15,6 +15,8 @@ from warmjax.evaluate.study import (
     Estimate,
     Family,
     MetricSummary,
+    compare_paired,
+    curve,
     iprime_sweep,
     on_seeds,
 )
@@ -38,37 +40,156 @@ def _p(x: float) -> str:
 
 
 def _diff(c: Comparison | None, scale: float = 100, decimals: int = 1) -> list[str]:
-    """Δ [CI], p, p adjusted (Benjamini–Hochberg over the arms), permutation p,
-    ± detectable."""
+    """Δ [CI] (paired by seed), p (paired t), p adjusted (Benjamini–Hochberg over the arms),
+    p (Wilcoxon), p (Welch), 80%-power effect."""
     if c is None:
-        return ["", "", "", "", ""]
+        return ["", "", "", "", "", ""]
+    welch = c.welch.p if c.welch is not None else (c.p if not c.paired else math.nan)
     return [(f"{scale * c.diff:+.{decimals}f} [{scale * c.ci[0]:+.{decimals}f}, "
             f"{scale * c.ci[1]:+.{decimals}f}]"), _p(c.p), _p(c.p_adjusted),
-            _p(c.p_permutation), f"±{scale * c.detectable:.{decimals}f}"]
+            _p(c.p_wilcoxon), _p(welch),
+            "—" if math.isnan(c.effect80) else f"{scale * c.effect80:.{decimals}f}"]
 
 
 def metric_markdown(family: Family, metric: str) -> str:
-    """One measure's table: per arm the AUC and the final rate, each against the baseline."""
+    """One measure's table: per arm the AUC and the final rate, each against the baseline
+    (paired by seed)."""
     rows = []
     for arm in family.all_arms():
         m: MetricSummary = arm.metrics[metric]
         final = _diff(m.final_vs_baseline)
         rows.append([arm.label, len(arm.runs), _estimate(m.auc), *_diff(m.auc_vs_baseline),
-                     _estimate(m.final), *final[:3]])
+                     _estimate(m.final), final[0], final[1], final[2], final[5]])
     k, last = family.auc_iterations, family.final_iteration
-    return table(["Arm", "Runs", f"AUC 1-{k} % [95% CI]", "Δ vs baseline [95% CI]", "p (Welch)",
-                  "p (BH)", "p (permutation)", "detectable", f"Final (it. {last}) %",
-                  "Δ final", "p final", "p final (BH)"], rows, "lrrrrrrrrrrr")
+    return table(["Arm", "Runs", f"AUC 1-{k} % [95% CI]", "Δ vs baseline, paired [95% CI]",
+                  "p (paired t)", "p (BH)", "p (Wilcoxon)", "p (Welch)", "80%-power effect",
+                  f"Final (it. {last}) %", "Δ final, paired", "p final", "p final (BH)",
+                  "80%-power effect, final"], rows, "lrrrrrrrrrrrrr")
 
 
 def elo_markdown(family: Family) -> str:
+    """The final networks' Elo per arm, and against the baseline paired by seed."""
     rows = [[arm.label, len(arm.elo.values), _estimate(arm.elo, 1, 0),
-             *_diff(arm.elo_vs_baseline, 1, 0)] for arm in family.all_arms()
-            if arm.elo is not None]
+             *_diff(arm.elo_vs_baseline, 1, 0)[:4], _diff(arm.elo_vs_baseline, 1, 0)[5]]
+            for arm in family.all_arms() if arm.elo is not None]
     if not rows:
         return ""
     return table(["Arm", "Runs", "Elo vs seed block [95% CI]", "Δ vs baseline, paired [95% CI]",
-                  "p (paired t)", "p (BH)", "p (sign flips)", "detectable"], rows, "lrrrrrrr")
+                  "p (paired t)", "p (BH)", "p (Wilcoxon)", "80%-power effect"], rows,
+                 "lrrrrrrr")
+
+
+def _pts(c: Comparison | None) -> str:
+    """A paired difference in points with its interval: "+2.3 [−0.4, +5.0]"."""
+    if c is None:
+        return ""
+    return f"{100 * c.diff:+.1f} [{100 * c.ci[0]:+.1f}, {100 * c.ci[1]:+.1f}]"
+
+
+def _padj(c: Comparison | None) -> str:
+    return "" if c is None else f"{_p(c.p)} ({_p(c.p_adjusted)})"
+
+
+def compact_markdown(family: Family) -> str:
+    """docs/results.md §1's table of a family: per arm the policy head's AUC and final rate
+    against the baseline (paired by seed, p with its Benjamini–Hochberg adjustment), the
+    search's differences, the warm-start iterations and Elo."""
+    rows = []
+    for arm in ((family.baseline,) if family.baseline else ()) + family.main:
+        pol, sea = arm.metrics["policy"], arm.metrics["search"]
+        base = arm.variant.is_baseline
+        warm = "" if base else f"{np.mean(arm.warm_iterations()):.1f}"
+        rows.append([
+            arm.label, len(arm.runs), f"{100 * pol.auc.mean:.1f}%", _pts(pol.auc_vs_baseline),
+            _padj(pol.auc_vs_baseline),
+            "" if pol.auc_vs_baseline is None else f"{100 * pol.auc_vs_baseline.effect80:.1f}",
+            f"{100 * pol.final.mean:.1f}%", _pts(pol.final_vs_baseline),
+            _padj(pol.final_vs_baseline),
+            f"({100 * sea.auc.mean:.1f}%)" if base else
+            f"{100 * sea.auc_vs_baseline.diff:+.1f}, {_padj(sea.auc_vs_baseline)}"
+            if sea.auc_vs_baseline else "",
+            f"({100 * sea.final.mean:.1f}%)" if base else
+            f"{100 * sea.final_vs_baseline.diff:+.1f}, {_padj(sea.final_vs_baseline)}"
+            if sea.final_vs_baseline else "",
+            warm,
+            "" if arm.elo_vs_baseline is None else
+            (f"{arm.elo_vs_baseline.diff:+.0f} [{arm.elo_vs_baseline.ci[0]:+.0f}, "
+             f"{arm.elo_vs_baseline.ci[1]:+.0f}]")])
+    k, last = family.auc_iterations, family.final_iteration
+    return table(["arm", "runs", f"AUC 1–{k}", "Δ AUC, paired [95% CI]", "p (adj.)",
+                  "80%-power effect", "final", "Δ final, paired [95% CI]", "p (adj.)",
+                  "search: Δ AUC, p (adj.)", "search: Δ final, p (adj.)",
+                  "warm-start iterations", "Δ Elo, paired [95% CI]"], rows,
+                 "lrrrrrrrrrrrr")
+
+
+def gaps_markdown(family: Family, metric: str = "policy") -> str:
+    """Per iteration: the baseline's mean rate and each main arm's mean gap to it, paired by
+    seed (its 95% interval where two or more seeds)."""
+    if family.baseline is None or not family.main:
+        return ""
+    base = {r.variant.seed: curve(r, metric) for r in family.baseline.runs}
+    iterations = sorted(set.intersection(*(set(c) for c in base.values())))
+    rows = []
+    for it in iterations:
+        cells = [it, f"{100 * np.mean([c[it] for c in base.values()]):.1f}%"]
+        for arm in family.main:
+            own = {r.variant.seed: curve(r, metric) for r in arm.runs}
+            seeds = [s for s in own if s in base and it in own[s]]
+            if len(seeds) < 2:
+                cells.append("")
+                continue
+            c = compare_paired([own[s][it] for s in seeds], [base[s][it] for s in seeds])
+            cells.append(_pts(c) + ("*" if c.p < 0.05 else ""))
+        rows.append(cells)
+    return table(["iteration", "baseline", *[f"{a.label} − baseline" for a in family.main]],
+                 rows, "r" * (2 + len(family.main)))
+
+
+def spearman_markdown(arms: Sequence[Arm], iteration: int) -> str:
+    """Per adaptive arm: does a run's warm-start length predict its final policy-head rate?
+    Spearman's ρ over the arm's seeds (`scipy.stats.spearmanr`)."""
+    from scipy import stats
+
+    rows = []
+    for arm in arms:
+        if arm.variant.mode != "adaptive" or len(arm.runs) < 3:
+            continue
+        warm = arm.warm_iterations()
+        finals = arm.primary.final.values
+        if len(set(warm)) < 2 or len(set(finals)) < 2:
+            rows.append([arm.label, len(arm.runs), "—", "—"])
+            continue
+        test = stats.spearmanr(warm, finals)
+        rows.append([arm.label, len(arm.runs), f"{test.statistic:+.2f}", _p(test.pvalue)])
+    if not rows:
+        return ""
+    return table(["Arm", "Runs", f"Spearman ρ (warm-start iterations, policy rate at it. "
+                  f"{iteration})", "p"], rows, "lrrr")
+
+
+def power_markdown(family: Family, delta: float) -> str:
+    """The main comparison's power: per arm the SD of its paired differences from the
+    baseline (policy AUC), the effect 80% power detects at its seeds, and the seeds 80%
+    power at δ needs; last row the family's (root mean square of the SDs)."""
+    rows = []
+    for arm in family.main:
+        c = arm.primary.auc_vs_baseline
+        if c is None:
+            continue
+        rows.append([arm.label, c.n, f"{100 * c.sd:.2f}", f"{100 * c.effect80:.1f}",
+                     _n(c.seeds_for(delta))])
+    if not rows:
+        return ""
+    rows.append(["family (RMS of the SDs)", "", f"{100 * family.spread():.2f}", "",
+                 _n(family.seeds_for(delta))])
+    return table(["Arm", "Pairs", "SD of paired differences (points)",
+                  "80%-power effect (points)", f"seeds for 80% power at δ = "
+                  f"{100 * delta:.0f} points"], rows, "lrrrr")
+
+
+def _n(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x:.0f}"
 
 
 def iprime_markdown(family: Family) -> str:
@@ -116,5 +237,30 @@ def warm_markdown(arms: Sequence[Arm]) -> str:
 
 
 def claims_markdown(found: Sequence[Claim]) -> str:
-    return table(["Claim", "Family", "Verdict", "What decides it"],
-                 [[c.claim, c.family, f"**{c.verdict}**", c.evidence] for c in found], "llll")
+    return table(["Claim", "Family", "Verdict", "What decides it", "The papers' measure "
+                  "(final Elo, paired by seed)"],
+                 [[c.claim, c.family, f"**{c.label}**", c.evidence, c.papers or "—"]
+                  for c in found], "lllll")
+
+
+def looks_markdown(looks: dict) -> str:
+    """Every analysis each study folder has had (`study.read_looks`)."""
+    rows = []
+    for folder, entries in looks.items():
+        for look in entries:
+            seeds = look["seeds"]
+            if isinstance(seeds, dict):
+                seeds = "; ".join(f"{k}: {_seed_span(v)}" for k, v in seeds.items())
+            else:
+                seeds = _seed_span(seeds)
+            rows.append([folder, look["date"], look.get("commit", ""), seeds, look["note"]])
+    if not rows:
+        return ""
+    return table(["Study", "Date", "Commit", "Seeds", "What was looked at"], rows, "lllll")
+
+
+def _seed_span(seeds: Sequence[int]) -> str:
+    seeds = sorted(seeds)
+    if seeds and seeds == list(range(seeds[0], seeds[-1] + 1)) and len(seeds) > 2:
+        return f"{seeds[0]}–{seeds[-1]}"
+    return ", ".join(map(str, seeds))
