@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The GPU checks of issue 12 in one call, each part under its own time limit so that a slow
-# part leaves time for the others; every table also lands in $OUT/<part>.txt.
+# The project's GPU checks in one command, each part under its own time limit so that a slow
+# part leaves time for the others; every table also lands in $OUT/<part>.txt, and the
+# c4paper part's run folders (config.yaml and metrics.jsonl, no networks) in $OUT/runs.
 #
-#   bash benchmarks/gpu_session.sh             # on the GPU machine (carry .whl and .site)
+#   bash benchmarks/gpu_session.sh             # on a GPU machine (wheels of the missing
+#                                              # packages in .whl/, installed to /tmp/site)
 #   PARTS="study512 tests" bash benchmarks/gpu_session.sh      # only the parts named
 #   SMALL=1 JAX_PLATFORMS=cpu bash benchmarks/gpu_session.sh   # a dry run at toy sizes
 #   RUNS_512=32 RUNS_64=64 PRECISIONS=mixed C4PAPER_S=170 LIMIT_study512=150 ...  # narrower
 #
-# All parts together take longer than one 10-minute device call: split them with PARTS.
+# All parts together take longer than ten minutes: split them with PARTS.
 # Measured on an H100 on 26 November 2026: docs/results.md §5.
 set -u
 OUT=${OUT:-/tmp/gpu_session}
@@ -22,7 +24,7 @@ if [ "${SMALL:-0}" = 1 ]; then
   shrink_study="--games 2 --simulations 4 --arena-games 2 --train-steps 3"
   shrink_search="--sims 4 --batches 8"; shrink_train="--steps 3"; runs_a="1 2"; runs_b="2"
   c4paper="model=small train.games=2 search.simulations=4 arena.games=2 train.epochs=1 \
-oracle.positions=20 seed=0,1"; c4paper_s=40
+oracle.positions=20 seed=0,1"; c4paper_s=${C4PAPER_S:-40}
 else
   shrink_study="--train-steps 30"; shrink_search="--sims 100 --batches 1024"
   shrink_train="--steps 30"; runs_a=${RUNS_512:-16 32}; runs_b=${RUNS_64:-32 64}
@@ -38,14 +40,15 @@ part() {
   echo "(exit $?)" >> "$OUT/$name.txt"
   grep -v -e "^WARNING" -e "^W1" -e "^I0000" -e "^E0000" "$OUT/$name.txt" | tail -20
 }
-# Issue 24: the Connect Four study's first iterations at the papers' scale (512 channels,
+# The Connect Four study's first iterations at the papers' scale (512 channels,
 # E = 50, m = 100, n = 40, the oracle probe each iteration) as one vmapped group of 16 runs
 # (by default WRoRa, fixed I' = 1 and 5, 8 seeds) for c4paper_s seconds, then its per-run metrics.
 # C4PAPER_ARMS picks other arms, e.g. "+experiment=adaptive_c4 warmstart.enhancement=wrora
 # model.mixed_precision=true" (the runs land in /tmp/c4paper/<experiment name>).
 c4paper_arms=${C4PAPER_ARMS:-+experiment=fixed_c4 warmstart.enhancement=wrora warmstart.iprime=1,5}
 c4paper_cmd="timeout $c4paper_s python3 -m warmjax.run -m $c4paper_arms $c4paper hydra/launcher=vmap \
-run_root=/tmp/c4paper; python3 benchmarks/run_table.py /tmp/c4paper"
+run_root=/tmp/c4paper; python3 benchmarks/run_table.py /tmp/c4paper; \
+python3 tools/export_study.py --partial /tmp/c4paper $OUT/runs"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
 # Each study_time R compiles self-play, training and arena (about 45-60 s at 512 channels
 # on an H100), so each part measures few R values.

@@ -3,9 +3,11 @@ each run's `config.yaml` and `metrics.jsonl` (and `oracle.json`, `versus.json` w
 judged), and the round robin's journal (`tournament/tournament.json`, `tournament/batches/`,
 its batches gzip-compressed: `batch-NNNN.json.gz`, which the report reads as they are).
 No networks or checkpoints; runs still training (fewer metrics rows than iterations) are
-left out. Existing files are overwritten; nothing else is touched.
+left out unless `--partial` (a device session's runs, cut off by its time limit, come back
+with the iterations they finished). Existing files are overwritten; nothing else is touched.
 
     python tools/export_study.py runs/study_c4_cpu docs/results/study/c4_cpu
+    python tools/export_study.py --partial /tmp/c4paper "$OUT/runs"    # on a GPU machine
 """
 
 from __future__ import annotations
@@ -20,15 +22,18 @@ from warmjax.train.run_folder import read_run
 RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json", "versus.json")
 
 
-def export(source: Path, target: Path) -> int:
-    """Copies the files; returns their total size in bytes."""
+def export(source: Path, target: Path, partial: bool = False) -> int:
+    """Copies the files; returns their total size in bytes. `partial`: unfinished runs
+    too (those with at least one iteration)."""
     size = 0
     for config in sorted(source.rglob("config.yaml")):
         folder = config.parent
-        if "tournament" in folder.relative_to(source).parts:
+        if {"tournament", ".hydra"} & set(folder.relative_to(source).parts):
             continue
         run = read_run(folder)
-        if run.iterations < run.config.train.iterations:
+        if partial and run.iterations == 0:
+            continue
+        if run.iterations < run.config.train.iterations and not partial:
             print(f"left out (still training): {folder}")
             continue
         for name in RUN_FILES:
@@ -52,8 +57,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source")
     parser.add_argument("target")
+    parser.add_argument("--partial", action="store_true",
+                        help="copy unfinished runs too (a time-limited device session's)")
     args = parser.parse_args()
-    size = export(Path(args.source), Path(args.target))
+    size = export(Path(args.source), Path(args.target), args.partial)
     print(f"{size / 1e6:.2f} MB in {args.target}")
 
 
