@@ -104,13 +104,21 @@ def test_groups_split_by_program_and_size(tmp_path):
                                 search=dataclasses.replace(runs[0].search, simulations=5))
     assert group.groups([runs[0], other, runs[1]], max_runs=8) == [[0, 2], [1]]
     assert group.groups(runs, max_runs=1) == [[0], [1]]
-    # Lone runs keep the sweep's order even where programs interleave (a study that lists
-    # the seed first trains seed by seed).
+    # Lone runs keep the given order even where programs interleave.
     assert group.groups([runs[0], other, runs[1]], max_runs=1) == [[0], [1], [2]]
     with pytest.raises(ConfigError, match="cannot share one compiled program"):
         train_group([runs[0], other])
     with pytest.raises(ConfigError, match="share a run folder"):
         train_group([runs[0], runs[0]])
+
+
+def test_seed_major_orders_by_seed_and_keeps_the_order_within_a_seed(tmp_path):
+    base = configs(tmp_path)[0]
+    sweep = [dataclasses.replace(base, seed=s, run_dir=str(tmp_path / f"{arm}{s}"))
+             for arm in ("a", "b", "c") for s in (9, 8)]  # arm first, as Hydra merged it
+    order = group.seed_major(sweep)
+    assert [(sweep[i].run_dir[-2], sweep[i].seed) for i in order] == [
+        ("a", 8), ("b", 8), ("c", 8), ("a", 9), ("b", 9), ("c", 9)]
 
 
 def test_vmap_launcher_sweep_sharded_and_resumed(lone_and_group, tmp_path):

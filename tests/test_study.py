@@ -367,7 +367,7 @@ def test_confirmatory_study_is_c4_cpu_on_fresh_seeds_seed_by_seed(tmp_path):
     import yaml
 
     data = yaml.safe_load((ROOT / "warmjax/conf/study/c4_confirm.yaml").read_text())
-    assert list(data["hydra"]["sweeper"]["params"]) == ["seed", "+arm"]
+    assert data["hydra"]["launcher"]["seed_major"] is True
     confirm = compose_config(["+study=c4_confirm", "+arm=adaptive_wrora", "seed=8"], tmp_path)
     cpu = compose_config(["+study=c4_cpu", "+arm=adaptive_wrora", "seed=8"], tmp_path)
     assert confirm.experiment_name == "study_c4_confirm"

@@ -35,6 +35,9 @@ class VmapLauncherConf:
     # two CPU cores a vmapped group of three quick Gobang runs took about 100 s per
     # iteration against 8-11 s per run alone, docs/results.md §5).
     max_runs: Optional[int] = None
+    # Train the sweep seed by seed (every run of the lowest seed first, in the sweep's order),
+    # so that a study stopped part-way leaves complete seed blocks behind.
+    seed_major: bool = False
 
 
 ConfigStore.instance().store(group="hydra/launcher", name="vmap", node=VmapLauncherConf,
@@ -44,9 +47,10 @@ ConfigStore.instance().store(group="hydra/launcher", name="vmap", node=VmapLaunc
 class VmapLauncher(Launcher):
     """Groups a sweep's runs by compiled program and trains each group as one."""
 
-    def __init__(self, max_runs: Optional[int] = None) -> None:
+    def __init__(self, max_runs: Optional[int] = None, seed_major: bool = False) -> None:
         super().__init__()
         self.max_runs = max_runs
+        self.seed_major = seed_major
         self.config: DictConfig | None = None
         self.task_function: TaskFunction | None = None
         self.hydra_context: HydraContext | None = None
@@ -62,7 +66,7 @@ class VmapLauncher(Launcher):
         from warmjax import cli
         from warmjax.run import to_run_config, warn_paper_on_cpu
         from warmjax.train.run_config import ConfigError
-        from warmjax.train.group import groups
+        from warmjax.train.group import groups, seed_major
         from warmjax.train.loop import train, train_group
 
         setup_globals()
@@ -94,7 +98,9 @@ class VmapLauncher(Launcher):
         import jax
 
         limit = self.max_runs or (1 if jax.default_backend() == "cpu" else 32)
-        for members in groups(configs, limit):
+        order = seed_major(configs) if self.seed_major else list(range(len(configs)))
+        for grouped in groups([configs[i] for i in order], limit):
+            members = [order[j] for j in grouped]
             runs = [configs[i] for i in members]
             names = ", ".join(" ".join(filter_overrides(returns[i].overrides)) or "(defaults)"
                               for i in members)

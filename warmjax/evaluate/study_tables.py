@@ -117,7 +117,7 @@ def compact_markdown(family: Family) -> str:
              f"{arm.elo_vs_baseline.ci[1]:+.0f}]")])
     k, last = family.auc_iterations, family.final_iteration
     return table(["arm", "runs", f"AUC 1–{k}", "Δ AUC, paired [95% CI]", "p (adj.)",
-                  "80%-power effect", "final", "Δ final, paired [95% CI]", "p (adj.)",
+                  "80%-power effect", f"final (it. {last})", "Δ final, paired [95% CI]", "p (adj.)",
                   "search: Δ AUC, p (adj.)", "search: Δ final, p (adj.)",
                   "warm-start iterations", "Δ Elo, paired [95% CI]"], rows,
                  "lrrrrrrrrrrrr")

@@ -44,8 +44,7 @@ def program_key(config: RunConfig) -> str:
 
 def groups(configs: Sequence[RunConfig], max_runs: int) -> list[list[int]]:
     """Indices of `configs` split into groups that share a program, at most `max_runs`
-    each; the groups in the order of their first runs (with `max_runs=1`, the sweep's own
-    order: a study that sweeps the seed first trains seed by seed)."""
+    each; the groups in the order of their first runs (with `max_runs=1`, the order given)."""
     if max_runs < 1:
         raise ConfigError(f"max_runs must be at least 1, got {max_runs}")
     by_key: dict[str, list[int]] = {}
@@ -55,6 +54,12 @@ def groups(configs: Sequence[RunConfig], max_runs: int) -> list[list[int]]:
     for members in by_key.values():
         out.extend(members[i:i + max_runs] for i in range(0, len(members), max_runs))
     return sorted(out, key=lambda members: members[0])  # each group where its first run was
+
+
+def seed_major(configs: Sequence[RunConfig]) -> list[int]:
+    """Indices of `configs` ordered by seed, the given order kept within a seed (the vmap
+    launcher's `seed_major`: a study trains seed block by seed block)."""
+    return sorted(range(len(configs)), key=lambda i: configs[i].seed)
 
 
 def stack(trees: Sequence) -> object:
