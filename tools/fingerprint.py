@@ -33,8 +33,20 @@ import jax.numpy as jnp
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("connect_four", "othello", "gobang")
-SHORT = {"connect_four": "c4", "othello": "othello", "gobang": "gobang"}
+
+def _games() -> dict[str, str]:
+    """The registered games (`warmjax.games.registry`) that ship an experiment config
+    (`conf/experiment/<mode>_<short>.yaml`), each with that short name."""
+    from warmjax.games import registry
+
+    conf = ROOT / "warmjax" / "conf" / "experiment"
+    shorts = {spec.name: spec.short or spec.name for spec in registry.specs()}
+    return {name: short for name, short in shorts.items()
+            if (conf / f"adaptive_{short}.yaml").exists()}
+
+
+SHORT = _games()
+GAMES = tuple(SHORT)
 
 
 # ----------------------------------------------------------------------------------------

@@ -18,49 +18,47 @@ from pathlib import Path
 import numpy as np
 
 from warmjax import cli
-from warmjax.games import make
+from warmjax.games import make, registry
 from warmjax.perfect import positions
 
-DEPTHS = {"connect_four": (8, 24), "othello": (12, 20), "gobang": (8, 20)}
+
+def labelled_games() -> tuple[str, ...]:
+    """The registered games with an exact solver (`GameSpec.labels`)."""
+    return tuple(spec.name for spec in registry.specs() if spec.labels is not None)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = cli.ArgumentParser("labels", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", choices=tuple(DEPTHS), default="connect_four")
+    parser.add_argument("--game", choices=labelled_games(), default="connect_four")
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rows", type=int, default=6, help="Connect Four")
-    parser.add_argument("--cols", type=int, default=6, help="Connect Four")
-    parser.add_argument("--size", type=int, default=6, help="Othello and Gobang")
-    parser.add_argument("--win-length", type=int, default=4, help="Connect Four and Gobang")
-    parser.add_argument("--min-ply", type=int, default=None, help="Connect Four and Gobang")
-    parser.add_argument("--max-ply", type=int, default=None, help="Connect Four and Gobang")
+    parser.add_argument("--rows", type=int, default=None, help="Connect Four")
+    parser.add_argument("--cols", type=int, default=None, help="Connect Four")
+    parser.add_argument("--size", type=int, default=None, help="Othello and Gobang")
+    parser.add_argument("--win-length", type=int, default=None, help="Connect Four and Gobang")
+    parser.add_argument("--min-ply", type=int, default=None, help="games labelled by ply")
+    parser.add_argument("--max-ply", type=int, default=None, help="games labelled by ply")
     parser.add_argument("--min-empties", type=int, default=None, help="Othello")
     parser.add_argument("--max-empties", type=int, default=None, help="Othello")
     parser.add_argument("--out", type=Path, default=None,
                         help="output file (default: the package's data folder)")
     args = parser.parse_args(argv)
-    low, high = DEPTHS[args.game]
-    given = (args.min_empties, args.max_empties) if args.game == "othello" else \
-        (args.min_ply, args.max_ply)
-    low = low if given[0] is None else given[0]
-    high = high if given[1] is None else given[1]
+    spec = registry.get(args.game)
+    labels = spec.labels
+    # The board settings the game takes, over its registered defaults.
+    params = {**spec.params, **{k: getattr(args, k) for k in spec.params
+                                if getattr(args, k, None) is not None}}
+    given = ((args.min_empties, args.max_empties) if labels.depth == "empties" else
+             (args.min_ply, args.max_ply))
+    low = labels.low if given[0] is None else given[0]
+    high = labels.high if given[1] is None else given[1]
     if args.count < 1 or not 0 <= low <= high:
         parser.error("--count must be at least 1 and the depths 0 ≤ min ≤ max")
     tic = time.perf_counter()
-    if args.game == "connect_four":
-        params = {"rows": args.rows, "cols": args.cols, "win_length": args.win_length}
-        labelled = positions.generate(args.count, args.seed, args.rows, args.cols,
-                                      args.win_length, low, high)
-    else:
-        params = {"size": args.size}
-        if args.game == "gobang":
-            params["win_length"] = args.win_length
-        try:
-            labelled = positions.generate_placement_game(
-                args.game, args.count, args.seed, params, low, high, log=print)
-        except ValueError as err:
-            parser.fail(err)
+    try:
+        labelled = labels.generate(args.count, args.seed, params, low, high, log=print)
+    except ValueError as err:
+        parser.fail(err)
     out = args.out or positions.DATA_DIR / make(args.game, **params).labelled_set_name
     positions.save(labelled, out)
     best = labelled.best

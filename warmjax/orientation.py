@@ -54,7 +54,7 @@ from warmjax.evaluate.experiment_cli import (
     run_command,
 )
 from warmjax.evaluate.markdown import table
-from warmjax.games import make
+from warmjax.games import make, registry
 from warmjax.search.config import SearchConfig
 from warmjax.search.players import NETWORK_FREE, make_player
 from warmjax.search.rhea import RheaConfig
@@ -64,20 +64,15 @@ ORIENTATION_PLAYERS = ("random", "pure_mcts", "pure_rave", "rhea")
 
 # The papers do not say whose moves AMAF counts or whether RHEA's plans start with a legal
 # move. Per game, the reading that reproduces PPSN 2020 Table 1 best at 500 games per pair
-# (docs/results.md §3) is the default of conf/orientation.yaml; a setting given wins.
-PAPER_READINGS: dict[str, dict[str, bool]] = {
-    "othello": {"rave_all_players": True, "rhea_legal_first": False},
-    "connect_four": {"rave_all_players": False, "rhea_legal_first": True},
-    "gobang": {"rave_all_players": False, "rhea_legal_first": True},
-}
+# (docs/results.md §3) is the default of conf/orientation.yaml; a setting given wins. Each
+# game states its readings when it registers (`GameSpec.readings`); a game that states none
+# gets the standard ones (`registry.STANDARD_READINGS`).
 
 
 def paper_reading(game: str, setting: str) -> bool:
     """The game's reading of `setting` (`rave_all_players` or `rhea_legal_first`) that comes
     closest to the papers' table (the Hydra config's defaults use it per game)."""
-    if game not in PAPER_READINGS or setting not in PAPER_READINGS[game]:
-        raise ValueError(f"no paper reading of {setting!r} for game {game!r}")
-    return PAPER_READINGS[game][setting]
+    return registry.get(game).reading(setting)
 
 
 if not OmegaConf.has_resolver("warmjax_paper_reading"):
@@ -93,7 +88,7 @@ class OrientationConfig:
     first ply unless `search.temperature_moves` says otherwise) and `rhea` (`RheaConfig`,
     its budget `rhea.simulations` None: the search's m). The Hydra config
     (`conf/orientation.yaml`) sets `search.rave_all_players` and `rhea.legal_first` to the
-    game's reading that reproduces the papers' table best (`PAPER_READINGS`) unless given.
+    game's reading that reproduces the papers' table best (`paper_reading`) unless given.
 
     Attributes:
       games_per_pair: games of every pair, even (each side first in half).

@@ -36,9 +36,9 @@ import numpy as np
 from warmjax.evaluate.markdown import table
 from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train.run_folder import Run
-from warmjax.train.run_variant import GAME_NAMES, RunVariant, enhancement_name, game_name
+from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
 
-__all__ = ["GAME_NAMES", "enhancement_name", "game_name"]
+__all__ = ["enhancement_name", "game_name"]
 
 DDOF = 1
 

@@ -1,20 +1,30 @@
-"""The three board games of the papers as pgx environments, and `make`."""
+"""The games warmjax trains on, through one registry (`warmjax.games.registry`), and `make`.
+
+The papers' three games (6×6 Othello, Connect Four and Gobang) are hand-written pgx
+environments that register themselves when their modules are imported here; another game
+registers itself the same way (`registry.register`).
+"""
 
 from __future__ import annotations
 
+# The papers' games register themselves, in the order the papers' tables list them (the
+# order of reports).
+from warmjax.games import othello  # noqa: I001, F401
+from warmjax.games import connect_four  # noqa: F401
+from warmjax.games import gobang  # noqa: F401
+from warmjax.games import pgx_games  # noqa: F401 - pgx's two-player games
+from warmjax.games import registry
 from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv, board_from_ascii
 from warmjax.games.symmetry import augment, symmetry_tables
 
-GAMES = ("othello", "connect_four", "gobang")
-
 
 def make(name: str, **params) -> GameEnv:
-    """Builds a game environment by name.
+    """Builds a registered game by name.
 
     Args:
-      name: "othello" (`size=6`), "connect_four" (`rows=6, cols=6, win_length=4`) or
-        "gobang" (`size=6, win_length=4`).
-      **params: the game's constructor settings.
+      name: a registered game (`registry.names()`): "othello" (`size=6`), "connect_four"
+        (`rows=6, cols=6, win_length=4`), "gobang" (`size=6, win_length=4`), ...
+      **params: the game's constructor settings, over its registered defaults.
 
     Returns:
       A `GameEnv` (a `pgx.core.Env`); `init` and `step` are pure and jit/vmap-able.
@@ -22,18 +32,13 @@ def make(name: str, **params) -> GameEnv:
     Raises:
       ValueError: for an unknown game or a setting the game does not have.
     """
-    if name == "othello":
-        from warmjax.games.othello import Othello as cls
-    elif name == "connect_four":
-        from warmjax.games.connect_four import ConnectFour as cls
-    elif name == "gobang":
-        from warmjax.games.gobang import Gobang as cls
-    else:
-        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
-    try:
-        return cls(**params)
-    except TypeError as err:
-        raise ValueError(f"bad settings for {name}: {params} ({err})") from None
+    return registry.get(name).make(**params)
+
+
+def __getattr__(name: str):
+    if name == "GAMES":  # the registered games, as they stand now
+        return registry.names()
+    raise AttributeError(name)
 
 
 __all__ = [
@@ -45,5 +50,6 @@ __all__ = [
     "augment",
     "board_from_ascii",
     "make",
+    "registry",
     "symmetry_tables",
 ]

@@ -27,6 +27,7 @@ from flax.struct import dataclass
 
 from warmjax.games import lines
 from warmjax.games.env import EMPTY
+from warmjax.games.registry import GameSpec, Labels, register
 
 Array = jax.Array
 
@@ -129,3 +130,25 @@ class ConnectFour(lines.LineGame):
         filled = board != EMPTY
         if np.any(filled[:-1] & ~filled[1:]):
             raise ValueError("floating stone: every stone must rest on a stone or the bottom")
+
+
+# --- registration ----------------------------------------------------------------------------
+
+
+def _solver(**params):
+    from warmjax.perfect.connect_four_solver import Solver
+
+    return Solver(**params)
+
+
+def _generate(count, seed, params, low, high, log=None):
+    from warmjax.perfect import positions
+
+    p = {**SPEC.params, **params}
+    return positions.generate(count, seed, p["rows"], p["cols"], p["win_length"], low, high)
+
+
+SPEC = register(GameSpec(
+    "connect_four", "Connect Four", ConnectFour, {"rows": 6, "cols": 6, "win_length": 4},
+    short="c4", readings={"rave_all_players": False, "rhea_legal_first": True},
+    labels=Labels("ply", 8, 24, _solver, _generate)))

@@ -22,6 +22,7 @@ from flax.struct import dataclass
 
 from warmjax.games import lines
 from warmjax.games.env import EMPTY
+from warmjax.games.registry import GameSpec, Labels, register
 
 Array = jax.Array
 
@@ -70,3 +71,25 @@ class Gobang(lines.LineGame):
 
     def _legal_moves(self, board):
         return board == EMPTY
+
+
+# --- registration ----------------------------------------------------------------------------
+
+
+def _solver(**params):
+    from warmjax.perfect.gobang_solver import Solver
+
+    return Solver(**params)
+
+
+def _generate(count, seed, params, low, high, log=None):
+    from warmjax.perfect import positions
+
+    return positions.generate_placement_game("gobang", count, seed, {**SPEC.params, **params},
+                                             low, high, log=log)
+
+
+SPEC = register(GameSpec(
+    "gobang", "Gobang", Gobang, {"size": 6, "win_length": 4},
+    readings={"rave_all_players": False, "rhea_legal_first": True},
+    labels=Labels("ply", 8, 20, _solver, _generate)))

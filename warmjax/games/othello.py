@@ -41,6 +41,7 @@ from flax.struct import dataclass
 
 from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
 from warmjax.games.playout import PlayoutRules, kth_legal_action
+from warmjax.games.registry import GameSpec, Labels, register
 
 # (row step, column step) of the 8 line directions.
 _DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1))
@@ -396,3 +397,25 @@ def _or(a: list, b: list) -> list:
 def _unpack_np(rows: np.ndarray, size: int) -> np.ndarray:
     """NumPy: `[..., H]` row bitmasks to `[..., H, W]` bool."""
     return ((rows.astype(np.int64)[..., None] >> np.arange(size)) & 1).astype(bool)
+
+
+# --- registration ----------------------------------------------------------------------------
+
+
+def _solver(**params):
+    from warmjax.perfect.othello_solver import Solver
+
+    return Solver(**params)
+
+
+def _generate(count, seed, params, low, high, log=None):
+    from warmjax.perfect import positions
+
+    return positions.generate_placement_game("othello", count, seed, {**SPEC.params, **params},
+                                             low, high, log=log)
+
+
+SPEC = register(GameSpec(
+    "othello", "Othello", Othello, {"size": 6},
+    readings={"rave_all_players": True, "rhea_legal_first": False},
+    labels=Labels("empties", 12, 20, _solver, _generate)))

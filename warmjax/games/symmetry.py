@@ -45,8 +45,10 @@ def symmetry_tables(kind: str, rows: int, cols: int, num_actions: int):
     """Cell and action permutations of a game.
 
     Args:
-      kind: "dihedral" (square board; actions are cells plus an optional pass at the end)
-        or "mirror" (actions are columns).
+      kind: "dihedral" (square board; actions are cells plus an optional pass at the end),
+        "mirror" (actions are columns), "rot180" (the half turn, actions past the cells
+        fixed: Hex and its swap) or "none" (the identity alone: a game without
+        symmetries, or one whose symmetries warmjax does not use).
       rows, cols: board shape.
       num_actions: size of the action space.
 
@@ -68,6 +70,17 @@ def symmetry_tables(kind: str, rows: int, cols: int, num_actions: int):
             raise ValueError(f"mirror symmetry expects one action per column, got {num_actions}")
         cell_perm = mirror_cell_permutations(rows, cols)
         action_perm = np.stack([np.arange(cols), np.arange(cols)[::-1]]).astype(np.int32)
+    elif kind == "rot180":  # Hex: the half turn; actions past the cells (swap) stay put
+        cells = rows * cols
+        cell_perm = np.stack([np.arange(cells), np.arange(cells)[::-1]]).astype(np.int32)
+        extra = num_actions - cells
+        if extra < 0:
+            raise ValueError(f"{num_actions} actions do not fit a {rows}x{cols} board")
+        fixed = np.broadcast_to(np.arange(cells, num_actions), (2, extra))
+        action_perm = np.concatenate([cell_perm, fixed], axis=1).astype(np.int32)
+    elif kind == "none":
+        cell_perm = np.arange(rows * cols, dtype=np.int32)[None]
+        action_perm = np.arange(num_actions, dtype=np.int32)[None]
     else:
         raise ValueError(f"unknown symmetry kind {kind!r}")
     return cell_perm, action_perm

@@ -83,13 +83,15 @@ class AZNet(nn.Module):
     dropout: float = 0.3
     conv_impl: str = "patches"
     mixed_precision: bool = False
+    # AlphaZero General's paddings; boards under 5×5 pad all four (`paddings_for`).
+    paddings: tuple[str, ...] = ("SAME", "SAME", "VALID", "VALID")
 
     @nn.compact
     def __call__(self, obs: jax.Array, train: bool) -> tuple[jax.Array, jax.Array]:
         """Args: obs `[B, H, W, C]` (bool or float). Returns `(logits [B, A], value [B])`."""
         x = obs.astype(jnp.float32)
         dtype = jnp.bfloat16 if self.mixed_precision else jnp.float32
-        for padding in ("SAME", "SAME", "VALID", "VALID"):
+        for padding in self.paddings:
             x = Conv3x3(self.channels, padding=padding, impl=self.conv_impl, dtype=dtype)(x)
             x = nn.BatchNorm(use_running_average=not train, momentum=BN_MOMENTUM,
                              epsilon=BN_EPSILON)(x)
@@ -235,12 +237,21 @@ def make_network(
         raise ValueError(f"dropout must be in [0, 1), got {dropout}")
     if train_conv not in CONV_IMPLS:
         raise ValueError(f"unknown train_conv {train_conv!r}; choose from {', '.join(CONV_IMPLS)}")
-    h, w, _ = obs_shape
-    if h < 5 or w < 5:
-        raise ValueError(f"board {h}x{w} is too small for two unpadded 3x3 convolutions")
+    if len(obs_shape) != 3 or min(obs_shape) < 1:
+        raise ValueError(f"observations must be [H, W, C] planes, got shape {tuple(obs_shape)}")
     module = AZNet(num_actions=num_actions, dropout=dropout, mixed_precision=mixed_precision,
-                   **settings)
+                   paddings=paddings_for(obs_shape), **settings)
     return Network(module=module, obs_shape=tuple(obs_shape), train_conv=train_conv)
+
+
+def paddings_for(obs_shape) -> tuple[str, ...]:
+    """The four convolutions' paddings: AlphaZero General's (two padded, two unpadded, which
+    shrink the board by 4) where the board is at least 5×5, else all four padded (3×3
+    tic-tac-toe, 4×3 animal shogi)."""
+    h, w = obs_shape[0], obs_shape[1]
+    if h >= 5 and w >= 5:
+        return ("SAME", "SAME", "VALID", "VALID")
+    return ("SAME",) * 4
 
 
 ApplyFn = Callable[[Any, jax.Array], tuple[jax.Array, jax.Array]]

@@ -26,8 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from warmjax.games import make
-from warmjax.perfect import gobang_solver, othello_solver
+from warmjax.games import make, registry
 from warmjax.perfect.connect_four_solver import Solver
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -206,16 +205,13 @@ def immediate_wins(labelled: LabelledSet) -> np.ndarray:
 
 
 def _solver(game: dict):
-    """The exact solver of a labelled set's game."""
+    """The exact solver of a labelled set's game (`GameSpec.labels.solver`)."""
     params = {k: v for k, v in game.items() if k != "name"}
     name = game.get("name", "connect_four")
-    if name == "connect_four":
-        return Solver(**params)
-    if name == "othello":
-        return othello_solver.Solver(**params)
-    if name == "gobang":
-        return gobang_solver.Solver(**params)
-    raise ValueError(f"no solver for the game {name!r}")
+    spec = registry.find(name)
+    if spec is None or spec.labels is None:
+        raise ValueError(f"no solver for the game {name!r}")
+    return spec.labels.solver(**params)
 
 
 def generate_placement_game(name: str, count: int, seed: int = 0, params: dict | None = None,

@@ -72,7 +72,7 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
     record = Record(
         actions=jnp.zeros((t_moves, games), jnp.int32),
         live=jnp.zeros((t_moves, games), jnp.bool_),
-        obs=jnp.zeros((t_examples, *states.observation.shape), jnp.bool_),
+        obs=jnp.zeros((t_examples, *states.observation.shape), states.observation.dtype),
         policy=jnp.zeros((t_examples, games, env.num_actions), jnp.float32),
         values=jnp.zeros((t_examples, games), jnp.float32),
         movers=jnp.zeros((t_examples, games), jnp.int32),

@@ -30,11 +30,13 @@ class ReplayBuffer:
         return jnp.sum(self.valid, dtype=jnp.int32)
 
 
-def empty_buffer(slots: int, slot_size: int, obs_shape, num_actions: int) -> ReplayBuffer:
-    """An empty ring of `slots` slots of `slot_size` rows."""
+def empty_buffer(slots: int, slot_size: int, obs_shape, num_actions: int,
+                 obs_dtype=jnp.bool_) -> ReplayBuffer:
+    """An empty ring of `slots` slots of `slot_size` rows; observations kept in the game's
+    own dtype (`bool` planes stay one byte, float planes are not rounded)."""
     rows = slots * slot_size
     return ReplayBuffer(
-        obs=jnp.zeros((rows, *obs_shape), jnp.bool_),
+        obs=jnp.zeros((rows, *obs_shape), obs_dtype),
         policy=jnp.zeros((rows, num_actions), jnp.float32),
         value=jnp.zeros((rows,), jnp.float32),
         valid=jnp.zeros((rows,), jnp.bool_),

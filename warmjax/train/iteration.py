@@ -151,7 +151,8 @@ class Trainer:
         key, net_key = jax.random.split(key)
         params = self.network.init(net_key)
         buffer = empty_buffer(self.config.train.replay_iterations, self.slot_size,
-                              self.env.observation_shape, self.env.num_actions)
+                              self.env.observation_shape, self.env.num_actions,
+                              self.env.init(jax.random.key(0)).observation.dtype)
         return TrainState(
             iteration=jnp.int32(0),
             params=params,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from warmjax.games import GAMES, make
+from warmjax.games import make, registry
 from warmjax.nets import PRESETS
 from warmjax.nets.azg import CONV_IMPLS
 from warmjax.search.config import SearchConfig
@@ -31,9 +31,9 @@ class GameConfig:
     params: dict = dataclasses.field(default_factory=dict)  # constructor settings
 
     def __post_init__(self):
-        if self.name not in GAMES:
+        if registry.find(self.name) is None:
             raise ValueError(f"name: unknown game {self.name!r} (choose from "
-                             f"{', '.join(GAMES)})")
+                             f"{', '.join(registry.names())})")
         try:
             make(self.name, **self.params)  # cheap (no compiling)
         except (TypeError, ValueError) as err:

@@ -15,12 +15,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from warmjax.games import registry
 from warmjax.search.variants import ENHANCEMENTS
 from warmjax.settings import departures_of
 
 ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
                      "wrora": "WRoRa"}
-GAME_NAMES = {"othello": "Othello", "connect_four": "Connect Four", "gobang": "Gobang"}
 MODE_ORDER = {"none": 0, "fixed": 1, "adaptive": 2}
 
 
@@ -32,7 +32,9 @@ def enhancement_name(enhancement: str | None) -> str:
 
 
 def game_name(game: str) -> str:
-    return GAME_NAMES.get(game, game)
+    """The registered game's title (`games.registry`), or `game` itself where unknown."""
+    spec = registry.find(game)
+    return spec.title if spec is not None else game
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,7 +104,7 @@ class RunVariant:
         adaptive), departures after the papers' algorithm, then the seed."""
         enhancement = (ENHANCEMENTS.index(self.enhancement) if self.enhancement in ENHANCEMENTS
                        else len(ENHANCEMENTS))
-        games = list(GAME_NAMES)
+        games = list(registry.names())
         return (games.index(self.game) if self.game in games else len(games), self.game,
                 self.mode != "none", enhancement, MODE_ORDER.get(self.mode, 3),
                 self.iprime or 0, self.departures, -1 if self.seed is None else self.seed)

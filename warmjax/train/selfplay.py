@@ -30,7 +30,7 @@ from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 class SelfPlayResult(NamedTuple):
     """Recorded games. T is the game's maximum number of plies, E the number of games."""
 
-    obs: jax.Array  # [T, E, H, W, 2] bool
+    obs: jax.Array  # [T, E, H, W, C] in the game's dtype (bool for the papers' games)
     policy: jax.Array  # [T, E, A] float32 targets (zero where not valid)
     value: jax.Array  # [T, E] float32 z for the player to move
     valid: jax.Array  # [T, E] bool, a move was made from this position

@@ -1,0 +1,182 @@
+"""pgx's two-player games through the adapter (`warmjax.games.pgx_games`): move for move the
+same as pgx itself, Hex on any board size, the refusals, and a smoke run."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx
+import pytest
+
+from warmjax.games import make, registry
+from warmjax.games.pgx_games import KINDS, PgxGame, make_pgx
+from warmjax.train import run_folder
+from warmjax.train.loop import train
+
+from .helpers import compose_config
+
+
+def _raw(name: str, params: dict):
+    """Raw pgx, built as a user would (pgx.make, or the Hex/Go classes with a size)."""
+    if name == "hex":
+        from pgx.hex import Hex
+
+        return Hex(size=params.get("size", 11))
+    if name == "go":
+        from pgx.go import Go
+
+        return Go(size=params.get("size", 9))
+    return pgx.make(KINDS[name].pgx_id)
+
+
+def _random_games(env, state, key, plies: int):
+    """Plays `plies` uniformly random legal moves in a batch of games (finished games keep
+    stepping with a legal dummy action, as pgx allows), recording every state."""
+    step = jax.jit(jax.vmap(env.step))
+    states = [state]
+    for t in range(plies):
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(jax.random.fold_in(key, t), logits)
+        state = step(state, action)
+        states.append(state)
+    return states
+
+
+FAST = [("tic_tac_toe", {}, 10), ("pgx_connect_four", {}, 43), ("pgx_othello", {}, 70),
+        ("hex", {}, 40), ("go", {"size": 5}, 60), ("go", {"size": 7}, 40),
+        ("go", {"size": 9}, 30)]
+SLOW = [("animal_shogi", {}, 12), ("gardner_chess", {}, 8), ("chess", {}, 6),
+        ("shogi", {}, 6)]
+
+
+@pytest.mark.parametrize("name,params,plies", FAST + [
+    pytest.param(*case, marks=pytest.mark.slow) for case in SLOW])
+def test_adapter_moves_exactly_as_pgx(name, params, plies):
+    adapter, raw = make(name, **params), _raw(name, params)
+    keys = jax.random.split(jax.random.key(7), 4)
+    mine = _random_games(adapter, jax.vmap(adapter.init)(keys), jax.random.key(1), plies)
+    theirs = _random_games(raw, jax.vmap(raw.init)(keys), jax.random.key(1), plies)
+    for a, b in zip(mine, theirs):
+        for field in ("current_player", "legal_action_mask", "rewards", "terminated",
+                      "observation"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field), err_msg=field)
+    assert mine[-1].observation.dtype == theirs[-1].observation.dtype
+
+
+def _connects(stones: np.ndarray, size: int, top_bottom: bool) -> bool:
+    """Whether `stones` (`[size*size]` bool) join the top and bottom rows (or the left and
+    right columns), by a flood fill over the six hex neighbours of cell (r, c): (r, c±1),
+    (r−1, c), (r−1, c+1), (r+1, c−1), (r+1, c)."""
+    grid = stones.reshape(size, size)
+    start = [(0, c) for c in range(size) if grid[0, c]] if top_bottom else \
+        [(r, 0) for r in range(size) if grid[r, 0]]
+    seen, todo = set(start), list(start)
+    while todo:
+        r, c = todo.pop()
+        if (r if top_bottom else c) == size - 1:
+            return True
+        for dr, dc in ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, -1), (1, 0)):
+            x, y = r + dr, c + dc
+            if 0 <= x < size and 0 <= y < size and grid[x, y] and (x, y) not in seen:
+                seen.add((x, y))
+                todo.append((x, y))
+    return False
+
+
+@pytest.mark.parametrize("size", [5, 7, 9])
+def test_hex_on_small_boards_plays_to_a_connected_winner(size):
+    # pgx 2.6's own Hex(size=n).init fails for n != 11; the adapter's init gives a state
+    # that pgx's step plays, and every game ends with exactly one winner whose stones join
+    # its two edges (an independent check by flood fill).
+    env = make("hex", size=size)
+    assert env.board_shape == (size, size) and env.num_actions == size * size + 1
+    raw = _raw("hex", {"size": size})
+    keys = jax.random.split(jax.random.key(3), 16)
+    plies = size * size + 1
+    mine = _random_games(env, jax.vmap(env.init)(keys), jax.random.key(5), plies)
+    theirs = _random_games(raw, jax.vmap(env.init)(keys), jax.random.key(5), plies)
+    np.testing.assert_array_equal(mine[-1].rewards, theirs[-1].rewards)
+    last = mine[-1]
+    assert bool(last.terminated.all())
+    total = sum(np.asarray(state.rewards) for state in mine)  # paid on the final move
+    for g in range(16):
+        rewards = total[g]
+        assert sorted(rewards.tolist()) == [-1.0, 1.0]
+        # pgx keeps the board from the side of the player to move: the winner, who moved
+        # last, owns the negative cells. The first colour joins top and bottom, the second
+        # left and right; the winner is the colour that moved last.
+        board = np.asarray(last._x.board[g])
+        winner_colour = (int(last._x.step_count[g]) - 1) % 2
+        assert _connects(board < 0, size, top_bottom=winner_colour == 0)
+        assert not _connects(board > 0, size, top_bottom=winner_colour == 1)
+        assert rewards[int(last._player_order[g][winner_colour])] == 1.0  # paid to its id
+
+
+def test_refused_games_and_settings_say_why_in_one_line():
+    for game, why in (("backgammon", "chance"), ("2048", "one player"),
+                      ("minatar-breakout", "one player"), ("kuhn_poker", "hidden information"),
+                      ("sparrow_mahjong", "three players")):
+        with pytest.raises(ValueError, match=why):
+            make_pgx(game)
+    with pytest.raises(ValueError, match="unknown pgx game 'checkers'"):
+        make_pgx("checkers")
+    with pytest.raises(ValueError, match="size: Hex needs a board of at least 2"):
+        make("hex", size=1)
+    with pytest.raises(ValueError, match="size: pgx plays Go on boards of 2×2 to 19×19"):
+        make("go", size=21)
+    with pytest.raises(ValueError, match="tic_tac_toe takes no setting size"):
+        make("tic_tac_toe", size=4)
+    assert make_pgx("go_9x9").board_shape == (9, 9)
+
+
+def test_every_supported_game_is_registered_with_its_step_cap():
+    caps = {"tic_tac_toe": 9, "pgx_connect_four": 42, "hex": 122, "go": 162, "chess": 512,
+            "gardner_chess": 256, "animal_shogi": 256, "shogi": 512}
+    for name, cap in caps.items():
+        assert registry.get(name).make().max_plies == cap, name
+    assert isinstance(make("go", size=7), PgxGame) and make("go", size=7).max_plies == 98
+
+
+@pytest.mark.parametrize("kind,planes", [("none", 1), ("rot180", 2), ("dihedral", 8)])
+def test_symmetries_map_positions_onto_positions(kind, planes):
+    # Each declared symmetry maps the observation and legal mask of a reachable position
+    # to those of the transformed position: playing the transformed moves from the start
+    # gives the transformed observation (Hex under the half turn, Go under the dihedral
+    # group, chess under the identity alone).
+    name, params = {"none": ("animal_shogi", {}), "rot180": ("hex", {"size": 5}),
+                    "dihedral": ("go", {"size": 5})}[kind]
+    env = make(name, **params)
+    cells, actions = env.symmetry_tables()
+    assert cells.shape[0] == planes
+    rows, cols = env.board_shape
+    key = jax.random.key(0)
+    state, moved = env.init(key), []
+    for t in range(4):
+        legal = np.flatnonzero(np.asarray(state.legal_action_mask))
+        action = int(legal[(7 * t + 3) % len(legal)])
+        moved.append(action)
+        state = env.step(state, action)
+    obs = np.asarray(state.observation)
+    for s in range(planes):
+        other = env.init(key)
+        for action in moved:
+            other = env.step(other, int(actions[s, action]))
+        flat = obs.reshape(rows * cols, -1)
+        image = np.empty_like(flat)
+        image[cells[s]] = flat
+        np.testing.assert_array_equal(image.reshape(obs.shape), np.asarray(other.observation))
+        mask = np.asarray(state.legal_action_mask)
+        moved_mask = np.empty_like(mask)
+        moved_mask[actions[s]] = mask
+        np.testing.assert_array_equal(moved_mask, np.asarray(other.legal_action_mask))
+
+
+def test_tic_tac_toe_trains_a_smoke_run_on_a_3x3_board(tmp_path):
+    config = compose_config(["+experiment=adaptive", "game=registered",
+                             "game.name=tic_tac_toe", "profile=smoke", "oracle.every=0"],
+                            tmp_path / "run")
+    train(config, log=lambda _: None)
+    run = run_folder.read_run(tmp_path / "run")
+    assert run.iterations == 2 and run.variant.game == "tic_tac_toe"
+    assert 5 <= run.metrics[0].selfplay_mean_plies <= 9

@@ -1,0 +1,141 @@
+"""The game registry: every game warmjax can train on, registered once by name.
+
+A game is one module that builds a `GameEnv` (a `pgx.core.Env` with a board shape, a
+symmetry kind and, optionally, fast playout rules) and registers a `GameSpec` for it, plus
+one Hydra config (`conf/game/<name>.yaml`: `name` and `params`). Everything that needs to
+know about games reads the registry: `games.make`, the run identity and its labels
+(`train.run_variant.game_name`), the orientation experiment's per-game readings, the
+perfect-play labels and the oracle, and `tools/fingerprint.py`.
+
+    from warmjax.games.registry import GameSpec, register
+
+    register(GameSpec("toy", "Toy", build=Toy))       # in the game's module
+    python -m warmjax.run +experiment=adaptive game=registered game.name=toy profile=smoke
+
+(`game=registered` takes the game's registered settings; a game with a config of its own,
+`conf/game/<name>.yaml`, is named as `game=<name>`.)
+
+The three games of the papers register themselves in their modules; `warmjax.games`
+imports them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+# The readings of the papers' unstated details that the orientation experiment uses where a
+# game names none (the standard ones: AMAF counts the moves of the player to move, as
+# Gelly and Silver's RAVE; RHEA's plans start with a legal move).
+STANDARD_READINGS = {"rave_all_players": False, "rhea_legal_first": True}
+
+
+@dataclasses.dataclass(frozen=True)
+class Labels:
+    """How a game's perfect-play positions are drawn (`warmjax.labels`).
+
+    Attributes:
+      depth: what the depth range counts: "ply" (moves from the start) or "empties"
+        (empty cells left, for games that fill the board).
+      low, high: the default depth range.
+      solver: `params -> solver`, the game's exact solver (see `warmjax.perfect`).
+      generate: `(count, seed, params, low, high, log) -> LabelledSet`.
+    """
+
+    depth: str
+    low: int
+    high: int
+    solver: Callable[..., Any]
+    generate: Callable[..., Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """One registered game.
+
+    Attributes:
+      name: the registry id, also `game.name` in the configs and the run identity.
+      title: how reports name it ("Connect Four").
+      build: `**params -> GameEnv`, the game's constructor.
+      params: its default constructor settings (the papers' board, for their games).
+      short: the name's short form in the papers' experiment names (`adaptive_c4`); None:
+        the name itself.
+      readings: the orientation experiment's readings of the papers' unstated details
+        (`rave_all_players`, `rhea_legal_first`), each defaulting to `STANDARD_READINGS`.
+      labels: how its perfect-play positions are drawn and labelled; None: no exact solver.
+    """
+
+    name: str
+    title: str
+    build: Callable[..., Any]
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    short: str | None = None
+    readings: Mapping[str, bool] = dataclasses.field(default_factory=dict)
+    labels: Labels | None = None
+
+    def reading(self, setting: str) -> bool:
+        """The game's reading of `setting` (a key of `STANDARD_READINGS`)."""
+        if setting not in STANDARD_READINGS:
+            raise ValueError(f"no reading named {setting!r}; choose from "
+                             f"{', '.join(STANDARD_READINGS)}")
+        return bool(self.readings.get(setting, STANDARD_READINGS[setting]))
+
+    def make(self, **params):
+        """The game with `params` over its defaults.
+
+        Raises:
+          ValueError: a setting the game does not take, naming it.
+        """
+        try:
+            return self.build(**{**self.params, **params})
+        except TypeError as err:
+            raise ValueError(f"bad settings for {self.name}: {params} ({err})") from None
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec, replace: bool = False) -> GameSpec:
+    """Adds `spec` to the registry and returns it.
+
+    Raises:
+      ValueError: a name already registered to another game (unless `replace`).
+    """
+    if not spec.name or not spec.name.replace("_", "").isalnum():
+        raise ValueError(f"a game's name is letters, digits and underscores, got {spec.name!r}")
+    if spec.name in _REGISTRY and not replace and _REGISTRY[spec.name] is not spec:
+        raise ValueError(f"a game named {spec.name!r} is already registered")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Removes a game (tests that register one of their own)."""
+    _REGISTRY.pop(name, None)
+
+
+def get(name: str) -> GameSpec:
+    """The registered game `name`.
+
+    Raises:
+      ValueError: an unknown name, listing the registered ones.
+    """
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(names())}") from None
+
+
+def find(name: str) -> GameSpec | None:
+    """The registered game `name`, or None."""
+    return _REGISTRY.get(name)
+
+
+def names() -> tuple[str, ...]:
+    """The registered games' names, in registration order."""
+    return tuple(_REGISTRY)
+
+
+def specs() -> tuple[GameSpec, ...]:
+    return tuple(_REGISTRY.values())
