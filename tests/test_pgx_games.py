@@ -180,3 +180,97 @@ def test_tic_tac_toe_trains_a_smoke_run_on_a_3x3_board(tmp_path):
     run = run_folder.read_run(tmp_path / "run")
     assert run.iterations == 2 and run.variant.game == "tic_tac_toe"
     assert 5 <= run.metrics[0].selfplay_mean_plies <= 9
+
+
+# --- tic-tac-toe against perfect play -------------------------------------------------------
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
+         (2, 4, 6)]
+
+
+def _minimax(board: tuple, me: int) -> int:
+    """Plain minimax of tic-tac-toe: the value (+1/0/−1) for `me` to move on `board`
+    (cells 0 empty, 1 and 2 the players), no pruning, no table beyond the cache."""
+    return _solve(board, me)
+
+
+def _won(board, player):
+    return any(all(board[c] == player for c in line) for line in LINES)
+
+
+_CACHE: dict = {}
+
+
+def _solve(board, me):
+    key = (board, me)
+    if key not in _CACHE:
+        other = 3 - me
+        moves = [c for c in range(9) if board[c] == 0]
+        if not moves:
+            _CACHE[key] = 0
+        else:
+            best = -1
+            for c in moves:
+                after = board[:c] + (me,) + board[c + 1:]
+                best = max(best, 1 if _won(after, me) else -_solve(after, other))
+            _CACHE[key] = best
+    return _CACHE[key]
+
+
+def test_tic_tac_toe_labels_are_plain_minimax_on_every_reachable_position():
+    from warmjax.perfect import positions
+
+    labelled = positions.load(positions.path_for(make("tic_tac_toe")))
+    reachable = set()
+
+    def walk(board, me):  # every reachable non-terminal position
+        if _won(board, 3 - me) or 0 not in board or (board, me) in reachable:
+            return
+        reachable.add((board, me))
+        for c in range(9):
+            if board[c] == 0:
+                walk(board[:c] + (me,) + board[c + 1:], 3 - me)
+
+    walk((0,) * 9, 1)
+    informative = set()
+    for board, me in reachable:
+        values = [(1 if _won(board[:c] + (me,) + board[c + 1:], me) else
+                   -_solve(board[:c] + (me,) + board[c + 1:], 3 - me))
+                  for c in range(9) if board[c] == 0]
+        if len(set(values)) > 1:
+            informative.add((board, me))
+    assert len(reachable) == 4520  # the known count of non-terminal tic-tac-toe positions
+    seen = set()
+    for moves, plies, values in zip(labelled.moves, labelled.plies, labelled.values):
+        board, me = [0] * 9, 1
+        for c in moves[:plies]:
+            board[c], me = me, 3 - me
+        board = tuple(board)
+        seen.add((board, me))
+        for c in range(9):
+            if board[c] != 0:
+                assert values[c] == positions.ILLEGAL
+                continue
+            after = board[:c] + (me,) + board[c + 1:]
+            assert values[c] == (1 if _won(after, me) else -_solve(after, 3 - me))
+    assert seen == informative  # every position where the choice matters, each once
+    assert len(labelled) == len(informative) == 3191
+
+
+def test_tic_tac_toe_oracle_command_on_a_trained_run(tmp_path, capsys):
+    from warmjax import oracle as oracle_cmd
+
+    config = compose_config(["+experiment=baseline", "game=tic_tac_toe", "profile=smoke",
+                             "oracle.every=1", "oracle.positions=200"], tmp_path / "run")
+    train(config, log=lambda _: None)
+    rows = run_folder.read_run(tmp_path / "run").metrics
+    assert all(r.oracle_policy is not None and 0 <= r.oracle_policy <= 1 for r in rows)
+    out = tmp_path / "o.json"
+    oracle_cmd.main([str(tmp_path / "run"), "--positions", "300", "--simulations", "8",
+                     "--playouts", "100", "--out", str(out)])
+    import json
+
+    players = json.loads(out.read_text())["players"]
+    # Network-free MCTS with 100 playouts plays tic-tac-toe far better than random moves.
+    assert players["pure_mcts"]["optimal"] > players["random"]["optimal"] + 0.1
+    assert "| player | optimal |" in capsys.readouterr().out

@@ -40,7 +40,7 @@ import pgx
 import pgx.core
 
 from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
-from warmjax.games.registry import GameSpec, register
+from warmjax.games.registry import GameSpec, Labels, register
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,6 +195,11 @@ class PgxGame(GameEnv):
         board[obs[..., 1] > 0] = 3 - mover
         return board
 
+    @property
+    def labelled_set_name(self) -> str | None:
+        """Tic-tac-toe's labelled set (every reachable position, `tictactoe_labels`)."""
+        return "tic_tac_toe_3x3.json" if self.name == "tic_tac_toe" else None
+
     def from_board(self, board, to_move: int, current_player: int = 0):
         raise ValueError(f"{self.name}: scripted positions are not available for pgx games; "
                          "reach positions by playing moves from init")
@@ -234,8 +239,28 @@ def make_pgx(pgx_id: str, **params) -> PgxGame:
     return PgxGame(name, **params)
 
 
+def _tictactoe_solver(**params):
+    """Tic-tac-toe is the (3, 3, 3) line game: the Gobang solver on a 3×3 board, three in a
+    row (cells r·3 + c, pgx's action ids)."""
+    del params
+    from warmjax.perfect.gobang_solver import Solver
+
+    return Solver(size=3, win_length=3)
+
+
+def _tictactoe_labels(count, seed, params, low, high, log=None):
+    """Every reachable position where the moves differ in value (the depth range and the
+    seed do not apply: the set is exhaustive; `count` caps it)."""
+    del seed, low, high, log
+    from warmjax.perfect import positions
+
+    return positions.enumerate_line_game("tic_tac_toe", _tictactoe_solver(), params, count)
+
+
+LABELS = {"tic_tac_toe": Labels("ply", 0, 8, _tictactoe_solver, _tictactoe_labels)}
+
 for _name, _kind in KINDS.items():
     register(GameSpec(_name, _kind.title, (lambda n: lambda **p: PgxGame(n, **p))(_name),
-                      dict(_kind.params)))
+                      dict(_kind.params), labels=LABELS.get(_name)))
 
 __all__ = ["KINDS", "REFUSED", "PgxGame", "make_pgx"]

@@ -196,7 +196,7 @@ def immediate_wins(labelled: LabelledSet) -> np.ndarray:
         own, other = solver.position(m[:n])
         for action in solver.legal_moves(own, other):
             after_own, after_other = solver.play(own, other, action)
-            if labelled.game_name == "gobang":
+            if labelled.game_name != "othello":  # a line game: a move that completes a line
                 out[i, action] = solver.has_line(after_other)
             else:
                 out[i, action] = (solver.game_over(after_own, after_other)
@@ -212,6 +212,37 @@ def _solver(game: dict):
     if spec is None or spec.labels is None:
         raise ValueError(f"no solver for the game {name!r}")
     return spec.labels.solver(**params)
+
+
+def enumerate_line_game(name: str, solver, params: dict, limit: int | None = None
+                        ) -> LabelledSet:
+    """Every reachable non-terminal position of a small line game (tic-tac-toe), labelled,
+    in the order a breadth-first walk from the empty board meets them; positions where all
+    legal moves have the same value are left out, as in the sampled sets. `limit` keeps the
+    first `limit` of them."""
+    seen, frontier, kept_moves, kept_values = {(0, 0)}, [((0, 0), [])], [], []
+    while frontier:
+        following = []
+        for (own, other), moves in frontier:
+            if solver.has_line(other) or not solver.legal_moves(own, other):
+                continue  # the game is over
+            values = solver.move_values(own, other)
+            legal = values[values != ILLEGAL]
+            if not np.all(legal == legal[0]):
+                kept_moves.append(moves)
+                kept_values.append(values)
+            for action in solver.legal_moves(own, other):
+                after = solver.play(own, other, action)
+                if after not in seen:
+                    seen.add(after)
+                    following.append((after, [*moves, action]))
+        frontier = following
+    if limit is not None:
+        kept_moves, kept_values = kept_moves[:limit], kept_values[:limit]
+    meta = {"seed": None, "games_drawn": 0, "enumerated": True,
+            "command": f"python -m warmjax.labels --game {name}"
+                       + (f" --count {limit}" if limit is not None else "")}
+    return _pack(kept_moves, kept_values, {"name": name, **params}, meta)
 
 
 def generate_placement_game(name: str, count: int, seed: int = 0, params: dict | None = None,
