@@ -48,8 +48,8 @@ def test_make_and_sizes():
     assert isinstance(env8, Othello) and env8.size == 8
     assert env8.num_actions == 65 and env8.observation_shape == (8, 8, 2)
     assert ENV.num_actions == 37 and ENV.board_shape == (6, 6)
-    assert ENV.id == ENV.name == "othello" and ENV.symmetry == "dihedral"
-    assert ENV.init(jax.random.key(0)).env_id == "othello"
+    assert ENV.id == "warmjax/othello" and ENV.name == "othello" and ENV.symmetry == "dihedral"
+    assert ENV.init(jax.random.key(0)).env_id == "warmjax/othello"
 
 
 @pytest.mark.parametrize(

@@ -143,9 +143,9 @@ def test_a_registered_game_is_made_named_and_read_everywhere(toy):
 
 
 def test_unknown_game_is_one_clear_error():
-    with pytest.raises(ValueError, match="unknown game 'chess'; choose one of othello, "
-                                         "connect_four, gobang"):
-        make("chess")
+    with pytest.raises(ValueError, match="unknown game 'checkers'; choose one of othello, "
+                                         "connect_four, gobang, tic_tac_toe"):
+        make("checkers")
     # The papers' games keep their settings and readings.
     assert registry.get("connect_four").short == "c4"
     assert orientation.paper_reading("othello", "rave_all_players") is True
@@ -190,3 +190,27 @@ def test_generic_and_short_experiments_agree(tmp_path):
         dataclasses.replace(short, experiment_name="x")
     assert generic.experiment_name == "fixed_othello" == short.experiment_name
     assert SECOND == 2  # the colours the toy game uses are the package's
+
+
+@pytest.mark.parametrize("game", ["connect_four", "othello", "gobang"])
+def test_own_games_have_ids_of_their_own_and_draw_themselves(game, tmp_path):
+    # pgx's visualiser knows pgx's games by id; warmjax's have other internals, so they
+    # carry ids of their own and draw their boards themselves.
+    env = make(game)
+    state = env.step(env.init(jax.random.key(0)), 2)
+    assert state.env_id == env.id == f"warmjax/{game}"
+    path = tmp_path / "x.svg"
+    state.save_svg(path)
+    text = path.read_text()
+    assert text.startswith("<svg") and text.count("<circle") == int(
+        np.asarray(state.observation).sum())  # one disc per stone (Othello: the four + one
+    # flipped line)
+    with pytest.raises(ValueError, match="must end with .svg"):
+        state.save_svg(tmp_path / "x.png")
+    with pytest.raises(ValueError, match="draws one state"):
+        jax.vmap(env.init)(jax.random.split(jax.random.key(0), 2)).to_svg()
+    # A pgx game's state is pgx's own, drawn by pgx's visualiser.
+    pgx_state = make("tic_tac_toe").init(jax.random.key(0))
+    pgx_state.save_svg(tmp_path / "t.svg")
+    assert (tmp_path / "t.svg").read_text().startswith("<?xml") or \
+        (tmp_path / "t.svg").read_text().startswith("<svg")

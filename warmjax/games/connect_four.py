@@ -38,7 +38,7 @@ class State(lines.LineState):
 
     @property
     def env_id(self) -> str:
-        return "connect_four"
+        return "warmjax/connect_four"  # not pgx's: other internals
 
 
 class ConnectFour(lines.LineGame):

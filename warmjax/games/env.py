@@ -31,8 +31,62 @@ if TYPE_CHECKING:
     from warmjax.games.playout import PlayoutRules
 
 EMPTY, FIRST, SECOND = 0, 1, 2
+SVG_CELL = 40  # pixels per cell at scale 1
 _CHARS = {EMPTY: ".", FIRST: "X", SECOND: "O"}
 _CODES = {".": EMPTY, "-": EMPTY, "X": FIRST, "x": FIRST, "O": SECOND, "o": SECOND}
+
+
+def board_svg(observation, first_to_move: bool, *, scale: float | None = None) -> str:
+    """An SVG drawing of a board from its observation (plane 0: the stones of the player to
+    move, plane 1: the opponent's): the first mover's stones black, the second's white.
+    Needs svgwrite."""
+    import svgwrite
+
+    obs = np.asarray(observation)
+    rows, cols = obs.shape[:2]
+    cell = SVG_CELL * (scale or 1.0)
+    drawing = svgwrite.Drawing(size=(cols * cell, rows * cell))
+    drawing.add(drawing.rect((0, 0), (cols * cell, rows * cell), fill="#2e7d4f"))
+    for r in range(rows + 1):
+        drawing.add(drawing.line((0, r * cell), (cols * cell, r * cell), stroke="black"))
+    for c in range(cols + 1):
+        drawing.add(drawing.line((c * cell, 0), (c * cell, rows * cell), stroke="black"))
+    mover, other = ("black", "white") if first_to_move else ("white", "black")
+    for r in range(rows):
+        for c in range(cols):
+            for plane, fill in ((0, mover), (1, other)):
+                if obs[r, c, plane]:
+                    drawing.add(drawing.circle(((c + 0.5) * cell, (r + 0.5) * cell),
+                                               0.4 * cell, fill=fill, stroke="black"))
+    return drawing.tostring()
+
+
+class BoardState:
+    """What warmjax's own states add to pgx's `State`: an id of their own (pgx's
+    visualiser knows pgx's games by id, and warmjax's have other internals) and
+    `to_svg`/`save_svg` drawn by `board_svg`. Subclasses say whether the first mover is to
+    move (`_first_to_move`)."""
+
+    def _first_to_move(self) -> bool:
+        raise NotImplementedError
+
+    def to_svg(self, *, color_theme=None, scale: float | None = None) -> str:
+        """The board as SVG (a single, unbatched state; `color_theme` is pgx's argument,
+        not used here)."""
+        del color_theme
+        if np.ndim(self.current_player) != 0:
+            raise ValueError("to_svg draws one state; index a batch first (state[i])")
+        return board_svg(self.observation, self._first_to_move(), scale=scale)
+
+    def save_svg(self, filename, *, color_theme=None, scale: float | None = None) -> None:
+        """Writes `to_svg()` to `filename` (which must end with .svg)."""
+        if not str(filename).endswith(".svg"):
+            raise ValueError(f"{filename}: the file name must end with .svg")
+        with open(filename, "w") as f:
+            f.write(self.to_svg(color_theme=color_theme, scale=scale))
+
+    def _repr_html_(self) -> str:
+        return self.to_svg()
 
 
 class GameEnv(pgx.core.Env):

@@ -33,7 +33,7 @@ class State(lines.LineState):
 
     @property
     def env_id(self) -> str:
-        return "gobang"
+        return "warmjax/gobang"  # not pgx's: other internals
 
 
 class Gobang(lines.LineGame):

@@ -22,7 +22,7 @@ import numpy as np
 from flax.struct import dataclass
 from pgx import core
 
-from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
+from warmjax.games.env import EMPTY, FIRST, SECOND, BoardState, GameEnv
 from warmjax.games.playout import PlayoutRules, kth_set_bit
 
 Array = jax.Array
@@ -186,7 +186,7 @@ def check_scripted_board(
 
 
 @dataclass
-class LineState(core.State):
+class LineState(BoardState, core.State):
     """One position of a line game; each game subclasses it to name its `env_id`.
 
     See `warmjax.games.env` for the public fields.
@@ -201,6 +201,9 @@ class LineState(core.State):
     _step_count: Array  # [] int32
     _board: Array  # [H*W] int8, EMPTY/FIRST/SECOND (absolute colours)
     _colour: Array  # [] int8, FIRST or SECOND: the colour to move
+
+    def _first_to_move(self) -> bool:
+        return int(self._colour) == FIRST
 
 
 class LineGame(GameEnv):
@@ -338,7 +341,7 @@ class LineGame(GameEnv):
 
     @property
     def id(self) -> str:
-        return self.name
+        return f"warmjax/{self.name}"  # pgx's ids name pgx's own games
 
     @property
     def version(self) -> str:

@@ -39,7 +39,7 @@ import numpy as np
 import pgx.core
 from flax.struct import dataclass
 
-from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
+from warmjax.games.env import EMPTY, FIRST, SECOND, BoardState, GameEnv
 from warmjax.games.playout import PlayoutRules, kth_legal_action
 from warmjax.games.registry import GameSpec, Labels, register
 
@@ -52,7 +52,7 @@ _MAX_SIZE = 16
 
 
 @dataclass
-class State(pgx.core.State):
+class State(BoardState, pgx.core.State):
     """Othello state; H = W = size. Public fields are pgx's.
 
     Player ids label the two players (see `warmjax.games.env`); `_turn` says which colour
@@ -72,7 +72,10 @@ class State(pgx.core.State):
 
     @property
     def env_id(self) -> str:
-        return "othello"
+        return "warmjax/othello"  # not pgx's Othello: other internals
+
+    def _first_to_move(self) -> bool:
+        return int(self._turn) == 0
 
 
 class Othello(GameEnv):
@@ -115,7 +118,7 @@ class Othello(GameEnv):
 
     @property
     def id(self) -> str:
-        return "othello"
+        return "warmjax/othello"  # pgx's ids name pgx's own games
 
     @property
     def version(self) -> str:

@@ -128,6 +128,9 @@ class PgxGame(GameEnv):
         self._pgx = _pgx_env(kind, self._params)
         self.name = name
         self.symmetry = kind.symmetry
+        first = self.init(jax.random.key(0))  # once: pgx's defaults would init on every call
+        self._num_actions = int(first.legal_action_mask.shape[0])
+        self._observation_shape = tuple(first.observation.shape)
 
     # pgx's API, delegated: the states are the wrapped game's own.
     def _init(self, key):
@@ -155,11 +158,11 @@ class PgxGame(GameEnv):
 
     @property
     def num_actions(self) -> int:
-        return int(self.init(jax.random.key(0)).legal_action_mask.shape[0])
+        return self._num_actions
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        return tuple(self.init(jax.random.key(0)).observation.shape)
+        return self._observation_shape
 
     @property
     def pgx_env(self) -> pgx.core.Env:
@@ -209,11 +212,10 @@ def _hex_init(key, size: int):
     """pgx 2.6's Hex state for a `size`×`size` board: its `Hex(size=n)` plays on n×n but
     builds its initial state with 11×11 defaults (the board, the legal mask), so `init`
     fails for n ≠ 11; this builds the same state with the right sizes."""
-    from pgx._src.games.hex import GameState
     from pgx.hex import State
 
     order = jnp.array([[0, 1], [1, 0]])[jax.random.bernoulli(key).astype(jnp.int32)]
-    x = GameState(board=jnp.zeros(size * size, jnp.int32))
+    x = State()._x._replace(board=jnp.zeros(size * size, jnp.int32))  # pgx's game state
     return State(current_player=order[x.color], _player_order=order, _x=x,
                  observation=jnp.zeros((size, size, 4), jnp.bool_),
                  legal_action_mask=jnp.ones(size * size + 1, jnp.bool_).at[-1].set(False))
