@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--count must be at least 1 and the depths 0 ≤ min ≤ max")
     tic = time.perf_counter()
     try:
-        labelled = labels.generate(args.count, args.seed, params, low, high, log=print)
+        labelled = labels.draw(args.game, args.count, args.seed, params, low, high, log=print)
     except ValueError as err:
         parser.fail(err)
     out = args.out or positions.DATA_DIR / make(args.game, **params).labelled_set_name

@@ -135,20 +135,16 @@ class ConnectFour(lines.LineGame):
 # --- registration ----------------------------------------------------------------------------
 
 
-def _solver(**params):
-    from warmjax.perfect.connect_four_solver import Solver
-
-    return Solver(**params)
-
-
 def _generate(count, seed, params, low, high, log=None):
+    """Connect Four's positions: random games to a target ply (`positions.generate`)."""
+    del log
     from warmjax.perfect import positions
 
-    p = {**SPEC.params, **params}
-    return positions.generate(count, seed, p["rows"], p["cols"], p["win_length"], low, high)
+    return positions.generate(count, seed, params["rows"], params["cols"],
+                              params["win_length"], low, high)
 
 
 SPEC = register(GameSpec(
     "connect_four", "Connect Four", ConnectFour, {"rows": 6, "cols": 6, "win_length": 4},
     short="c4", readings={"rave_all_players": False, "rhea_legal_first": True},
-    labels=Labels("ply", 8, 24, _solver, _generate)))
+    labels=Labels("ply", 8, 24, "warmjax.perfect.connect_four_solver:Solver", _generate)))

@@ -75,21 +75,7 @@ class Gobang(lines.LineGame):
 
 # --- registration ----------------------------------------------------------------------------
 
-
-def _solver(**params):
-    from warmjax.perfect.gobang_solver import Solver
-
-    return Solver(**params)
-
-
-def _generate(count, seed, params, low, high, log=None):
-    from warmjax.perfect import positions
-
-    return positions.generate_placement_game("gobang", count, seed, {**SPEC.params, **params},
-                                             low, high, log=log)
-
-
 SPEC = register(GameSpec(
     "gobang", "Gobang", Gobang, {"size": 6, "win_length": 4},
     readings={"rave_all_players": False, "rhea_legal_first": True},
-    labels=Labels("ply", 8, 20, _solver, _generate)))
+    labels=Labels("ply", 8, 20, "warmjax.perfect.gobang_solver:Solver")))

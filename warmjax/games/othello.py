@@ -404,21 +404,7 @@ def _unpack_np(rows: np.ndarray, size: int) -> np.ndarray:
 
 # --- registration ----------------------------------------------------------------------------
 
-
-def _solver(**params):
-    from warmjax.perfect.othello_solver import Solver
-
-    return Solver(**params)
-
-
-def _generate(count, seed, params, low, high, log=None):
-    from warmjax.perfect import positions
-
-    return positions.generate_placement_game("othello", count, seed, {**SPEC.params, **params},
-                                             low, high, log=log)
-
-
 SPEC = register(GameSpec(
     "othello", "Othello", Othello, {"size": 6},
     readings={"rave_all_players": True, "rhea_legal_first": False},
-    labels=Labels("empties", 12, 20, _solver, _generate)))
+    labels=Labels("empties", 12, 20, "warmjax.perfect.othello_solver:Solver")))

@@ -22,6 +22,7 @@ imports them.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,15 +40,35 @@ class Labels:
       depth: what the depth range counts: "ply" (moves from the start) or "empties"
         (empty cells left, for games that fill the board).
       low, high: the default depth range.
-      solver: `params -> solver`, the game's exact solver (see `warmjax.perfect`).
-      generate: `(count, seed, params, low, high, log) -> LabelledSet`.
+      solver: the game's exact solver (see `warmjax.perfect`): `params -> solver`, or its
+        import path "module:Class" (imported only when a solver is needed).
+      generate: `(count, seed, params, low, high, log) -> LabelledSet`, or "placement":
+        random games of a placement game to a target depth
+        (`positions.generate_placement_game`).
     """
 
     depth: str
     low: int
     high: int
-    solver: Callable[..., Any]
-    generate: Callable[..., Any]
+    solver: Callable[..., Any] | str
+    generate: Callable[..., Any] | str = "placement"
+
+    def make_solver(self, **params):
+        """The solver for a board of `params`."""
+        if isinstance(self.solver, str):
+            module, name = self.solver.split(":")
+            return getattr(importlib.import_module(module), name)(**params)
+        return self.solver(**params)
+
+    def draw(self, game: str, count: int, seed: int, params: dict, low: int, high: int,
+             log=None):
+        """`count` labelled positions of `game` with `params` (its full settings)."""
+        if self.generate == "placement":
+            from warmjax.perfect import positions
+
+            return positions.generate_placement_game(game, count, seed, params, low, high,
+                                                     log=log)
+        return self.generate(count, seed, params, low, high, log=log)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -211,7 +211,7 @@ def _solver(game: dict):
     spec = registry.find(name)
     if spec is None or spec.labels is None:
         raise ValueError(f"no solver for the game {name!r}")
-    return spec.labels.solver(**params)
+    return spec.labels.make_solver(**params)
 
 
 def enumerate_line_game(name: str, solver, params: dict, limit: int | None = None
