@@ -195,7 +195,8 @@ def test_headtohead_rejects(overrides, message):
 
 
 @pytest.mark.parametrize("name,override", [
-    ("orientation", "game=chess"), ("headtohead", "game=chess"), ("headtohead", "model=huge"),
+    ("orientation", "game=checkers"), ("headtohead", "game=checkers"),
+    ("headtohead", "model=huge"),
 ])
 def test_unknown_group_choice(name, override):
     # `game` and `model` are the project's Hydra groups: Hydra itself names the bad choice.
@@ -205,8 +206,8 @@ def test_unknown_group_choice(name, override):
 
 def test_dataclass_rejects():
     # Each section validates itself, wherever it is used.
-    with pytest.raises(ValueError, match="unknown game 'chess'"):
-        OrientationConfig(game=GameConfig("chess"))
+    with pytest.raises(ValueError, match="unknown game 'checkers'"):
+        OrientationConfig(game=GameConfig("checkers"))
     with pytest.raises(ValueError, match="games_per_pair must be a positive even integer"):
         OrientationConfig(games_per_pair=7)
     with pytest.raises(ValueError, match="unknown model 'huge'"):
@@ -248,13 +249,14 @@ def test_compose_defaults():
 @pytest.mark.parametrize("module,args,message", [
     ("warmjax.orientation", ["games_per_pair=3"],
      "orientation: error: games_per_pair must be a positive even"),
-    ("warmjax.headtohead", ["game=chess"],
-     "headtohead: error: Could not find 'game/chess'; choose from connect_four, gobang, othello"),
+    ("warmjax.headtohead", ["game=checkers"],
+     "headtohead: error: Could not find 'game/checkers'; choose from animal_shogi, chess, "
+     "connect_four"),
     ("warmjax.headtohead", ["simulation=3"], "headtohead: error: Could not override 'simulation'"),
     ("warmjax.headtohead", ["search.simulations=0"],
      "headtohead: error: search.simulations (m) must be at least 1"),
-    ("warmjax.run", ["+experiment=adaptive_c4", "game=chess"],
-     "error: Could not find 'game/chess'; choose from"),
+    ("warmjax.run", ["+experiment=adaptive_c4", "game=checkers"],
+     "error: Could not find 'game/checkers'; choose from"),
     ("warmjax.run", ["+experiment=adaptive_c4", "train.games=3", "hydra.run.dir=here"],
      "error: invalid configuration: adaptive warm-start needs an even train.games"),
     ("warmjax.tournament", ["no_such_run", "--out", "t"], "tournament: error: no_such_run"),

@@ -41,7 +41,7 @@ def test_hydra_compose_smoke_and_experiments(tmp_path):
 
 
 @pytest.mark.parametrize("overrides,needle", [
-    (["game=othello", "game.name=chess"], "unknown game 'chess'"),
+    (["game=othello", "game.name=checkers"], "unknown game 'checkers'"),
     (["warmstart=fixed", "warmstart.enhancement=mcts2"], "unknown enhancement 'mcts2'"),
     (["warmstart=fixed", "warmstart.iprime=9", "train.iterations=5"], "exceeds"),
     (["warmstart=adaptive", "train.games=7"], "even train.games"),
