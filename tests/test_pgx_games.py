@@ -187,12 +187,6 @@ LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
          (2, 4, 6)]
 
 
-def _minimax(board: tuple, me: int) -> int:
-    """Plain minimax of tic-tac-toe: the value (+1/0/−1) for `me` to move on `board`
-    (cells 0 empty, 1 and 2 the players), no pruning, no table beyond the cache."""
-    return _solve(board, me)
-
-
 def _won(board, player):
     return any(all(board[c] == player for c in line) for line in LINES)
 
@@ -201,6 +195,8 @@ _CACHE: dict = {}
 
 
 def _solve(board, me):
+    """Plain minimax of tic-tac-toe: the value (+1/0/−1) for `me` to move on `board`
+    (cells 0 empty, 1 and 2 the players), no pruning; memoised."""
     key = (board, me)
     if key not in _CACHE:
         other = 3 - me

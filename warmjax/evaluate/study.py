@@ -118,7 +118,6 @@ class Comparison:
     p_wilcoxon: float = math.nan
     welch: Comparison | None = None
     p_adjusted: float = math.nan
-    sizes: tuple[int, int] = (0, 0)
 
     @property
     def significant(self) -> bool:
@@ -192,11 +191,10 @@ def compare(values: Sequence[float], reference: Sequence[float]) -> Comparison:
     effect = effect_at_power(pooled, sizes, paired=False)
     if np.all(a == a[0]) and np.all(b == b[0]):  # no spread: nothing to test against
         return dataclasses.replace(_certain(float(a.mean() - b.mean())), test="Welch",
-                                   n=min(sizes), sd=pooled, effect80=effect, sizes=sizes)
+                                   n=min(sizes), sd=pooled, effect80=effect)
     c = _tested(a, b, stats.ttest_ind(a, b, equal_var=False), _mean_difference,
                 "independent")
-    return dataclasses.replace(c, test="Welch", n=min(sizes), sd=pooled, effect80=effect,
-                               sizes=sizes)
+    return dataclasses.replace(c, test="Welch", n=min(sizes), sd=pooled, effect80=effect)
 
 
 def _paired_mean_difference(x, y, axis):
@@ -215,7 +213,7 @@ def compare_paired(values: Sequence[float], reference: Sequence[float],
     d = a - b
     sd = float(d.std(ddof=1))
     common = dict(test="paired t", n=int(a.size), sd=sd, welch=welch,
-                  effect80=effect_at_power(sd, int(a.size)), sizes=(int(a.size),) * 2)
+                  effect80=effect_at_power(sd, int(a.size)))
     if np.all(d == d[0]):
         return dataclasses.replace(_certain(float(d.mean())), **common)
     c = _tested(a, b, stats.ttest_rel(a, b), _paired_mean_difference, "samples")
