@@ -9,8 +9,10 @@ import numpy as np
 import pgx
 import pytest
 
-from warmjax.games import make, registry
+from warmjax.games import FIRST, SECOND, make, registry
 from warmjax.games.pgx_games import KINDS, PgxGame, make_pgx
+from warmjax.search import match
+from warmjax.search.players import Move
 from warmjax.train import run_folder
 from warmjax.train.loop import train
 
@@ -171,14 +173,25 @@ def test_symmetries_map_positions_onto_positions(kind, planes):
         np.testing.assert_array_equal(moved_mask, np.asarray(other.legal_action_mask))
 
 
-def test_tic_tac_toe_trains_a_smoke_run_on_a_3x3_board(tmp_path):
+@pytest.fixture(scope="module")
+def ttt_run(tmp_path_factory):
+    """One adaptive smoke run of tic-tac-toe with the perfect-play probe every iteration,
+    shared by the tests below (a 3×3 board: every convolution padded)."""
+    run = tmp_path_factory.mktemp("ttt") / "run"
     config = compose_config(["+experiment=adaptive", "game=registered",
-                             "game.name=tic_tac_toe", "profile=smoke", "oracle.every=0"],
-                            tmp_path / "run")
+                             "game.name=tic_tac_toe", "profile=smoke", "oracle.every=1",
+                             "oracle.positions=200"], run)
     train(config, log=lambda _: None)
-    run = run_folder.read_run(tmp_path / "run")
+    return run
+
+
+def test_tic_tac_toe_trains_a_smoke_run_on_a_3x3_board(ttt_run):
+    run = run_folder.read_run(ttt_run)
     assert run.iterations == 2 and run.variant.game == "tic_tac_toe"
     assert 5 <= run.metrics[0].selfplay_mean_plies <= 9
+    assert run.metrics[0].selfplay_truncated == 0  # a full board is the rules' end
+    assert all(r.oracle_policy is not None and 0 <= r.oracle_policy <= 1
+               for r in run.metrics)
 
 
 # --- tic-tac-toe against perfect play -------------------------------------------------------
@@ -252,16 +265,11 @@ def test_tic_tac_toe_labels_are_plain_minimax_on_every_reachable_position():
     assert len(labelled) == len(informative) == 3191
 
 
-def test_tic_tac_toe_oracle_command_on_a_trained_run(tmp_path, capsys):
+def test_tic_tac_toe_oracle_command_on_a_trained_run(ttt_run, tmp_path, capsys):
     from warmjax import oracle as oracle_cmd
 
-    config = compose_config(["+experiment=baseline", "game=tic_tac_toe", "profile=smoke",
-                             "oracle.every=1", "oracle.positions=200"], tmp_path / "run")
-    train(config, log=lambda _: None)
-    rows = run_folder.read_run(tmp_path / "run").metrics
-    assert all(r.oracle_policy is not None and 0 <= r.oracle_policy <= 1 for r in rows)
     out = tmp_path / "o.json"
-    oracle_cmd.main([str(tmp_path / "run"), "--positions", "300", "--simulations", "8",
+    oracle_cmd.main([str(ttt_run), "--positions", "300", "--simulations", "8",
                      "--playouts", "100", "--out", str(out)])
     import json
 
@@ -269,3 +277,144 @@ def test_tic_tac_toe_oracle_command_on_a_trained_run(tmp_path, capsys):
     # Network-free MCTS with 100 playouts plays tic-tac-toe far better than random moves.
     assert players["pure_mcts"]["optimal"] > players["random"]["optimal"] + 0.1
     assert "| player | optimal |" in capsys.readouterr().out
+
+
+def test_play_versus_and_tournament_run_on_an_adapted_game(ttt_run, tmp_path):
+    """The three commands on a pgx game: a human game through `play` (moves listed, a
+    taken cell refused, the game played to its end), `versus` and a small round robin."""
+    import io
+    import json
+
+    from warmjax import play, tournament, versus
+
+    out = io.StringIO()
+    moves = "moves\na1\na1\n" + "".join(f"{c}\n" for c in
+                                         ("b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"))
+    play.main([str(ttt_run), "--simulations", "4"], stdin=io.StringIO(moves), out=out)
+    text = out.getvalue()
+    assert "legal moves: a1, b1, c1, a2, b2, c2, a3, b3, c3" in text
+    assert "refused: a1 is taken" in text
+    assert "game over" in text
+
+    versus.main([str(ttt_run), "--opponents", "random", "--games", "4", "--simulations", "4",
+                 "--out", str(tmp_path / "v.json")])
+    row = json.loads((tmp_path / "v.json").read_text())["random"]
+    assert row["wins"] + row["draws"] + row["losses"] == 4
+
+    tournament.main([str(ttt_run), "--anchors", "random", "--games", "4", "--simulations", "4",
+                     "--playouts", "4", "--out", str(tmp_path / "t")])
+    games = json.loads((tmp_path / "t" / "games.json").read_text())
+    assert len(games) == 4 and all(5 <= len(g["moves"]) <= 9 for g in games)
+    assert set(json.loads((tmp_path / "t" / "elo.json").read_text())["names"]) == {
+        *[g["a"] for g in games], *[g["b"] for g in games]}
+
+
+class _RandomTurn:
+    """A match turn (`search.match`) that plays uniformly random legal moves."""
+
+    def start(self, states):
+        return ()
+
+    def move(self, key, states, ply, memories):
+        key, sub = jax.random.split(key)
+        logits = jnp.where(states.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(sub, logits).astype(jnp.int32)
+        policy = jax.nn.softmax(logits)
+        move = Move(action, policy, jnp.zeros(action.shape), ())
+        return key, move, jnp.ones(action.shape, bool)
+
+    def follow(self, memories, action):
+        return memories
+
+
+def test_games_ended_by_the_step_cap_are_counted_as_truncated():
+    """Go 5×5 capped at 12 plies: a game is truncated exactly when raw pgx, replaying its
+    moves, reaches ply 12 without two passes in a row or a superko loss ending it; and
+    tic-tac-toe, whose 9-ply bound is the full board, never truncates."""
+    env = make("go", size=5, max_terminal_steps=12)
+    states = jax.vmap(env.init)(jax.random.split(jax.random.key(3), 64))
+    played = match.play_out(env, states, jax.random.key(4), _RandomTurn(), keep_actions=True)
+    got = np.asarray(match.truncated(env, played.states))
+    actions = np.asarray(played.record.actions)
+    live = np.asarray(played.record.live)
+    from pgx.go import Go
+
+    raw = Go(size=5, max_terminal_steps=12)
+    step = jax.jit(raw.step)
+    for g in range(64):
+        state = raw.init(jax.random.key(0))
+        moves = actions[live[:, g], g]
+        passes = 0
+        for a in moves:
+            state = step(state, int(a))
+            passes = passes + 1 if a == 25 else 0
+        assert bool(state.terminated)
+        by_rules = passes >= 2 or bool(state._x.is_psk)
+        assert got[g] == (len(moves) == 12 and not by_rules), g
+    assert 0 < got.sum() < 64  # both kinds of ending occur in this sample
+
+    env = make("tic_tac_toe")
+    states = jax.vmap(env.init)(jax.random.split(jax.random.key(5), 64))
+    played = match.play_out(env, states, jax.random.key(6), _RandomTurn())
+    assert (np.asarray(played.states._step_count) == 9).any()
+    assert not np.asarray(match.truncated(env, played.states)).any()
+
+
+@pytest.mark.parametrize("name,params", [(n, {"size": 5} if n in ("hex", "go") else {})
+                                         for n in KINDS])
+def test_every_action_has_a_label_that_reads_back(name, params):
+    env = make(name, **params)
+    labels = [env.action_label(a) for a in range(env.num_actions)]
+    assert len(set(labels)) == env.num_actions
+    assert [env.parse_action(label) for label in labels] == list(range(env.num_actions))
+    with pytest.raises(ValueError, match="cannot read move"):
+        env.parse_action("zz99")
+
+
+def test_generic_refusals_name_the_reason():
+    hex5 = make("hex", size=5)
+    state = hex5.init(jax.random.key(0))
+    assert hex5.action_label(25) == "swap"
+    assert hex5.illegal_reason(state, 25) == ("swap is legal only as the second player's "
+                                             "first move")
+    with pytest.raises(ValueError, match="hex has no pass"):
+        hex5.parse_action("pass")
+    c4 = make("pgx_connect_four")
+    state = c4.init(jax.random.key(0))
+    for _ in range(6):
+        state = c4.step(state, 2)
+    assert not bool(state.legal_action_mask[2]) and c4.illegal_reason(state, 2) == (
+        "column c is full")
+    chess = make("chess")
+    assert chess.parse_action("#89") == 89 and chess.parse_action("89") == 89
+    with pytest.raises(ValueError, match="#0 to #4671"):
+        chess.parse_action("#4672")
+
+
+@pytest.mark.parametrize("name,params", [("tic_tac_toe", {}), ("hex", {"size": 5}),
+                                         ("go", {"size": 5}), ("animal_shogi", {})])
+def test_winner_and_render_agree_with_the_rewards(name, params):
+    """On finished random games, `winner` names the colour (first mover X, by who moved
+    first from `init`) of the player id pgx rewarded +1, and `render` says so."""
+    env = make(name, **params)
+    first_ids, finals = [], []
+    step = jax.jit(env.step)
+    for g in range(6):
+        state = env.init(jax.random.key(g))
+        first_ids.append(int(state.current_player))
+        key = jax.random.key(100 + g)
+        while not bool(state.terminated):
+            key, sub = jax.random.split(key)
+            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+            state = step(state, jax.random.categorical(sub, logits))
+        finals.append(state)
+    for first_id, state in zip(first_ids, finals):
+        rewards = np.asarray(state.rewards)
+        if rewards[0] == rewards[1]:
+            expected, line = None, "game over: draw"
+        else:
+            won = int(np.argmax(rewards))
+            expected = FIRST if won == first_id else SECOND
+            line = f"game over: {'X' if expected == FIRST else 'O'} wins"
+        assert env.winner(state) == expected
+        assert env.render(state).splitlines()[-1] == line

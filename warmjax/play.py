@@ -6,9 +6,11 @@ The game and its size come from the run folder; the agent is the run's final net
 the run's search (`--player`, `--simulations` to change it), playing its most visited move.
 After every move the board is drawn with coordinates, the last move in lower case. Type a
 column letter for Connect Four (`c`, or its number `3`), a cell such as `c4` for Othello and
-Gobang, `pass` when passing is your only move, `undo` to take back your last move and the
-agent's reply, `hint` for the agent's policy over your moves, `quit` to stop. Input may come
-from a pipe: the game ends cleanly when it runs out.
+Gobang (and pgx's stone games: `swap` in Hex), an action id such as `#89` in pgx's
+chess-like games, `pass` when passing is your only move, `moves` to list the legal moves,
+`undo` to take back your last move and the agent's reply, `hint` for the agent's policy
+over your moves, `quit` to stop. Input may come from a pipe: the game ends cleanly when it
+runs out.
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ def main(argv=None, stdin=None, out=None) -> int:
         print(text, file=out, flush=True)
 
     say(f"{env.name} {env.board_shape[0]}x{env.board_shape[1]}: you are {human}, the agent "
-        f"plays {args.player} with m = {m}. Commands: undo, hint, quit.")
+        f"plays {args.player} with m = {m}. Commands: moves, undo, hint, quit.")
     say(board_text(env, game))
     while not bool(game.state.terminated):
         to_move = CHARS[env.colour_to_move(game.state)]
@@ -135,6 +137,10 @@ def main(argv=None, stdin=None, out=None) -> int:
         if text == "quit":
             say("game abandoned")
             return 0
+        if text == "moves":
+            legal = np.flatnonzero(np.asarray(game.state.legal_action_mask))
+            say("legal moves: " + ", ".join(env.action_label(a) for a in legal))
+            continue
         if text == "undo":
             if game.undo_to_last("human"):
                 say("took back your last move and the agent's reply")

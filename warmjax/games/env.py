@@ -104,6 +104,9 @@ class GameEnv(pgx.core.Env):
 
     name: ClassVar[str]
     symmetry: ClassVar[str]
+    # Whether the game's own step cap (`max_plies`) ends games that its rules have not
+    # ended (pgx's Go and chess-like games); warmjax's games end before any cap.
+    truncates: ClassVar[bool] = False
 
     @property
     def num_players(self) -> int:
@@ -181,7 +184,7 @@ class GameEnv(pgx.core.Env):
         if action == rows * cols:
             return "pass"
         r, c = divmod(int(action), cols)
-        return f"{_col_letter(c)}{r + 1}"
+        return f"{column_letter(c)}{r + 1}"
 
     def parse_action(self, text: str) -> int:
         """Inverse of `action_label`; raises ValueError naming the problem."""
@@ -227,7 +230,7 @@ class GameEnv(pgx.core.Env):
         placed = np.zeros(board.shape, bool)
         if previous is not None:
             placed = (self.board_array(previous) == EMPTY) & (board != EMPTY)
-        header = "   " + " ".join(_col_letter(c) for c in range(cols))
+        header = "   " + " ".join(column_letter(c) for c in range(cols))
         lines = [header]
         for r in range(rows):
             cells = " ".join(_CHARS[int(v)].lower() if placed[r, c] else _CHARS[int(v)]
@@ -273,5 +276,5 @@ def board_from_ascii(text: str, shape: tuple[int, int]) -> np.ndarray:
     return np.asarray(grid, dtype=np.int8)
 
 
-def _col_letter(c: int) -> str:
+def column_letter(c: int) -> str:
     return chr(ord("a") + c)

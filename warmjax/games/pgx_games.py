@@ -9,19 +9,24 @@ and observations are exactly pgx's, and pgx's visualiser (`state.save_svg`) draw
 top it adds what warmjax needs of a game: the board shape (the observation's first two
 axes), a symmetry kind, and `max_plies` from the game's own step cap.
 
-Registered (names that clash with warmjax's own games get a `pgx_` prefix):
+Registered (names that clash with warmjax's own games get a `pgx_` prefix). The step cap
+sizes the buffers; where it ends games the rules have not (†), those games count as
+truncated in the metrics (`selfplay_truncated`): draws in the chess-like games, scored by
+area in Go, as pgx rules them (Go's cap is its `max_terminal_steps` setting). Actions read
+as cell names (`c4`), column letters, `pass`, `swap`, or pgx's action ids (`#89`) where
+moves are not cells; piece games are drawn from their piece planes.
 
-| name | pgx id | settings | symmetry | step cap |
-|---|---|---|---|---|
-| tic_tac_toe | tic_tac_toe | | dihedral | 9 |
-| pgx_connect_four | connect_four (6×7) | | mirror | 42 |
-| pgx_othello | othello (8×8) | | dihedral (pass fixed) | 130 |
-| hex | hex | size (11) | rot180 (swap fixed) | size² + 1 |
-| go | go | size (9), komi (7.5), history_length (8) | dihedral (pass fixed) | 2·size² |
-| animal_shogi | animal_shogi | | none | 256 |
-| gardner_chess | gardner_chess | | none | 256 |
-| chess | chess | | none | 512 |
-| shogi | shogi | | none | 512 |
+| name | pgx id | settings | symmetry | step cap | actions |
+|---|---|---|---|---|---|
+| tic_tac_toe | tic_tac_toe | | dihedral | 9 | cells |
+| pgx_connect_four | connect_four (6×7) | | mirror | 42 | columns |
+| pgx_othello | othello (8×8) | | dihedral (pass fixed) | 130 | cells, pass |
+| hex | hex | size (11) | rot180 (swap fixed) | size² + 1 | cells, swap |
+| go | go | size, komi, history_length, cap | dihedral (pass fixed) | 2·size² † | cells, pass |
+| animal_shogi | animal_shogi | | none | 256 † | ids |
+| gardner_chess | gardner_chess | | none | 256 † | ids |
+| chess | chess | | none | 512 † | ids |
+| shogi | shogi | | none | 512 † | ids |
 
 pgx's other games are refused by `make_pgx`, each with the reason: chance (backgammon), one
 player (2048, MinAtar), three players (sparrow mahjong), hidden information (the poker
@@ -39,7 +44,7 @@ import numpy as np
 import pgx
 import pgx.core
 
-from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv
+from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv, column_letter
 from warmjax.games.registry import GameSpec, Labels, register
 
 
@@ -53,25 +58,50 @@ class PgxKind:
     params: dict
     symmetry: str
     cap: Any  # settings -> int
+    truncates: bool = False  # the cap ends games the rules have not (else a natural bound)
+    actions: str = "cells"  # how actions read: cells, cells+pass, cells+swap, columns, ids
+    pieces: tuple = ()  # (plane, token) pairs that draw a piece game's board; () for stones
 
 
 def _go_cap(p):
-    return 2 * p.get("size", 19) * p.get("size", 19) if p.get("max_terminal_steps") is None \
-        else p["max_terminal_steps"]
+    """Go's step cap: pgx's default 2·size², or `max_terminal_steps`."""
+    cap = p.get("max_terminal_steps")
+    return 2 * p["size"] ** 2 if cap is None else int(cap)
 
+
+def _pieces(mover: tuple[int, str], opponent: int) -> tuple:
+    """(plane, token) pairs: the mover's pieces (upper case) from plane `mover[0]` on, one
+    per letter of `mover[1]` (space-separated tokens), and the opponent's (lower case) from
+    plane `opponent`."""
+    first, tokens = mover
+    names = tokens.split()
+    return tuple((first + i, t) for i, t in enumerate(names)) + tuple(
+        (opponent + i, t.lower()) for i, t in enumerate(names))
+
+
+CHESS_PIECES = _pieces((0, "P N B R Q K"), 6)  # pgx's planes 0-5 and 6-11
+ANIMAL_PIECES = _pieces((0, "C E G L H"), 5)  # chick, elephant, giraffe, lion, hen
+SHOGI_PIECES = _pieces((0, "P L N S B R G K +P +L +N +S +B +R"), 31)  # 0-13 and 31-44
 
 KINDS: dict[str, PgxKind] = {
     "tic_tac_toe": PgxKind("tic_tac_toe", "Tic-tac-toe", {}, "dihedral", lambda p: 9),
     "pgx_connect_four": PgxKind("connect_four", "Connect Four 6×7 (pgx)", {}, "mirror",
-                                lambda p: 42),
-    "pgx_othello": PgxKind("othello", "Othello 8×8 (pgx)", {}, "dihedral", lambda p: 130),
-    "hex": PgxKind("hex", "Hex", {"size": 11}, "rot180", lambda p: p["size"] ** 2 + 1),
-    "go": PgxKind("go", "Go", {"size": 9, "komi": 7.5, "history_length": 8}, "dihedral",
-                  _go_cap),
-    "animal_shogi": PgxKind("animal_shogi", "Animal shogi", {}, "none", lambda p: 256),
-    "gardner_chess": PgxKind("gardner_chess", "Gardner chess", {}, "none", lambda p: 256),
-    "chess": PgxKind("chess", "Chess", {}, "none", lambda p: 512),
-    "shogi": PgxKind("shogi", "Shogi", {}, "none", lambda p: 512),
+                                lambda p: 42, actions="columns"),
+    "pgx_othello": PgxKind("othello", "Othello 8×8 (pgx)", {}, "dihedral", lambda p: 130,
+                           actions="cells+pass"),
+    "hex": PgxKind("hex", "Hex", {"size": 11}, "rot180", lambda p: p["size"] ** 2 + 1,
+                   actions="cells+swap"),
+    "go": PgxKind("go", "Go", {"size": 9, "komi": 7.5, "history_length": 8,
+                               "max_terminal_steps": None}, "dihedral", _go_cap,
+                  truncates=True, actions="cells+pass"),
+    "animal_shogi": PgxKind("animal_shogi", "Animal shogi", {}, "none", lambda p: 256,
+                            truncates=True, actions="ids", pieces=ANIMAL_PIECES),
+    "gardner_chess": PgxKind("gardner_chess", "Gardner chess", {}, "none", lambda p: 256,
+                             truncates=True, actions="ids", pieces=CHESS_PIECES),
+    "chess": PgxKind("chess", "Chess", {}, "none", lambda p: 512, truncates=True,
+                     actions="ids", pieces=CHESS_PIECES),
+    "shogi": PgxKind("shogi", "Shogi", {}, "none", lambda p: 512, truncates=True,
+                     actions="ids", pieces=SHOGI_PIECES),
 }
 
 REFUSED = {
@@ -103,8 +133,12 @@ def _pgx_env(kind: PgxKind, params: dict) -> pgx.core.Env:
             raise ValueError(f"size: pgx plays Go on boards of 2×2 to 19×19, got {size}")
         from pgx.go import Go
 
+        cap = params["max_terminal_steps"]
+        if cap is not None and int(cap) < 1:
+            raise ValueError(f"max_terminal_steps: Go's step cap must be at least 1, got {cap}")
         return Go(size=size, komi=float(params["komi"]),
-                         history_length=int(params["history_length"]))
+                  history_length=int(params["history_length"]),
+                  max_terminal_steps=None if cap is None else int(cap))
     return pgx.make(kind.pgx_id)
 
 
@@ -128,6 +162,7 @@ class PgxGame(GameEnv):
         self._pgx = _pgx_env(kind, self._params)
         self.name = name
         self.symmetry = kind.symmetry
+        self.truncates = kind.truncates
         first = self.init(jax.random.key(0))  # once: pgx's defaults would init on every call
         self._num_actions = int(first.legal_action_mask.shape[0])
         self._observation_shape = tuple(first.observation.shape)
@@ -197,6 +232,82 @@ class PgxGame(GameEnv):
         board[obs[..., 0] > 0] = mover
         board[obs[..., 1] > 0] = 3 - mover
         return board
+
+    # Reading and drawing moves and boards: a generic form from the kind's action style
+    # and the observation's planes (play, versus and the tournament use these).
+    def action_label(self, action: int) -> str:
+        """A cell name (`c4`), `pass`, `swap`, a column letter, or `#id` for games whose
+        actions are not cells (the chess-like games: pgx's action ids)."""
+        action, style = int(action), self._kind.actions
+        rows, cols = self.board_shape
+        if style == "ids":
+            return f"#{action}"
+        if style == "columns":
+            return column_letter(action)
+        if action == rows * cols:
+            return "swap" if style == "cells+swap" else "pass"
+        return super().action_label(action)
+
+    def parse_action(self, text: str) -> int:
+        """Inverse of `action_label` (also a bare id for the chess-like games); raises
+        ValueError naming the problem."""
+        style, word = self._kind.actions, text.strip().lower()
+        rows, cols = self.board_shape
+        if style == "ids":
+            digits = word.removeprefix("#")
+            if not digits.isdigit() or int(digits) >= self.num_actions:
+                raise ValueError(f"cannot read move {text!r}: expected an action id "
+                                 f"#0 to #{self.num_actions - 1}")
+            return int(digits)
+        if style == "columns":
+            if len(word) != 1 or not "a" <= word <= column_letter(cols - 1):
+                raise ValueError(f"cannot read move {text!r}: expected a column a to "
+                                 f"{column_letter(cols - 1)}")
+            return ord(word) - ord("a")
+        if word in ("pass", "swap"):
+            allowed = {"cells+pass": "pass", "cells+swap": "swap"}.get(style)
+            if word != allowed:
+                raise ValueError(f"cannot read move {text!r}: {self.name} has no {word}")
+            return rows * cols
+        return super().parse_action(word)
+
+    def illegal_reason(self, state, action: int) -> str:
+        """Why `action` is not legal in one (unbatched) state, in words."""
+        style, label = self._kind.actions, self.action_label(action)
+        rows, cols = self.board_shape
+        if style == "ids":
+            return f"{label} is not a legal move here"
+        if style == "columns":
+            return f"column {label} is full"
+        if action == rows * cols and style == "cells+swap":
+            return "swap is legal only as the second player's first move"
+        return super().illegal_reason(state, action)
+
+    def render(self, state, previous=None) -> str:
+        """ASCII picture of one (unbatched) state. Stone games as `GameEnv.render` (X the
+        first mover); piece games from the observation's piece planes, seen from the player
+        to move (upper case its pieces, lower case the opponent's)."""
+        if not self._kind.pieces:
+            return super().render(state, previous)
+        obs = np.asarray(state.observation)
+        rows, cols = self.board_shape
+        width = max(len(token) for _, token in self._kind.pieces)
+        grid = [["." for _ in range(cols)] for _ in range(rows)]
+        for plane, token in self._kind.pieces:
+            for r, c in np.argwhere(obs[..., plane] > 0):
+                grid[r][c] = token
+        lines = ["   " + " ".join(column_letter(c).rjust(width) for c in range(cols))]
+        lines += [f"{r + 1:>2} " + " ".join(t.rjust(width) for t in row)
+                  for r, row in enumerate(grid)]
+        side = {FIRST: "X (first mover)", SECOND: "O (second mover)"}
+        if bool(np.asarray(state.terminated)):
+            winner = self.winner(state)
+            lines.append("game over: draw" if winner is None
+                         else f"game over: {side[winner].split()[0]} wins")
+        else:
+            lines.append(f"{side[self.colour_to_move(state)]} to move; upper case are its "
+                         f"pieces, seen from its side")
+        return "\n".join(lines)
 
     @property
     def labelled_set_name(self) -> str | None:

@@ -121,16 +121,17 @@ def backup_amaf(
     move_valid = jnp.concatenate(
         [steps < path.depth, jnp.arange(played.actions.shape[0]) < played.length]
     )
-    onehot = jax.nn.one_hot(move_actions, num_actions, dtype=jnp.int32) * move_valid[:, None]
-    num_nodes = nodes.shape[0]
+    # The last index at which each player played each action ([2, A], −1 if never): an
+    # action counts for a node if its player played it at the node's index or later. Its
+    # memory grows with A, not with A × (depth + record) as a one-hot of the moves would.
+    index = jnp.where(move_valid, jnp.arange(move_actions.shape[0]), -1)
+    last = jnp.full((2, num_actions), -1, jnp.int32).at[
+        jnp.clip(move_players, 0, 1), move_actions].max(index)
     if all_players:
-        later = jnp.cumsum(onehot[::-1], axis=0)[::-1][:num_nodes] > 0
+        last_for_node = jnp.broadcast_to(last.max(axis=0), (nodes.shape[0], num_actions))
     else:
-        mine = [
-            jnp.cumsum((onehot * (move_players == p)[:, None])[::-1], axis=0)[::-1][:num_nodes]
-            for p in (0, 1)
-        ]
-        later = jnp.where((players == 0)[:, None], mine[0], mine[1]) > 0
+        last_for_node = last[jnp.clip(players, 0, 1)]
+    later = last_for_node >= steps[:, None]
     counted = later & tree.node_legal[nodes] & node_valid[:, None]
     signs = jnp.where(players == tree.node_players[leaf], 1.0, -1.0)
     values = jnp.where(counted, (signs * leaf_value)[:, None], 0.0)

@@ -114,6 +114,14 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
 # Two sides on the two halves of the batch.
 
 
+def truncated(env: Any, states: Any) -> jax.Array:
+    """`[B]` bool: which finished games the step cap ended rather than the rules: still on
+    after `env.max_plies` plies (`play_out` stops there), or, in a game whose own step cap
+    ends games (`env.truncates`: pgx's Go and chess-like games), ended at the cap."""
+    at_cap = states._step_count >= env.max_plies
+    return ~states.terminated | (at_cap & bool(getattr(env, "truncates", False)))
+
+
 def split(tree):
     """The first and second halves of a batched pytree."""
     leaves = jax.tree_util.tree_leaves(tree)

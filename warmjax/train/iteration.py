@@ -239,5 +239,6 @@ class Trainer:
             "examples": buffer.size(),
             "new_examples": jnp.sum(games.valid, dtype=jnp.int32) * self.num_symmetries,
             "selfplay_mean_plies": jnp.mean(games.plies.astype(jnp.float32)),
+            "selfplay_truncated": jnp.sum(games.truncated, dtype=jnp.int32),
         }
         return new_state, metrics

@@ -58,10 +58,11 @@ def progress_line(row: MetricRow, total: int, config: RunConfig) -> str:
     oracle = ""
     if row.oracle_optimal is not None:
         oracle = f"oracle {row.oracle_optimal:.1%} / {row.oracle_policy:.1%} | "
+    cut = f"{row.selfplay_truncated} truncated | " if row.selfplay_truncated else ""
     return (
         f"iter {row.iteration:>3}/{total} | {warm:<20} | arena "
         f"{row.arena_wins}-{row.arena_draws}-{row.arena_losses} {verdict} | "
-        f"loss v {row.loss_value:.3f} p {row.loss_policy:.3f} | {oracle}"
+        f"loss v {row.loss_value:.3f} p {row.loss_policy:.3f} | {oracle}{cut}"
         f"{row.examples} ex | {row.seconds_total:.1f}s"
         + (f" (self-play {row.seconds_selfplay:.1f}, train {row.seconds_train:.1f}, "
            f"arena {row.seconds_arena:.1f})" if row.seconds_selfplay is not None else "")

@@ -42,6 +42,8 @@ class MetricRow:
     examples: int  # in the replay buffer after self-play
     new_examples: int  # this iteration's, symmetries included
     selfplay_mean_plies: float
+    selfplay_truncated: int | None = None  # self-play games ended by the step cap (draws,
+    # or scored where the game's rules score them: Go); None in runs from before it existed
     seconds_selfplay: float | None = None  # per-stage wall times (`stage_times`)
     seconds_train: float | None = None
     seconds_arena: float | None = None

@@ -38,6 +38,7 @@ class SelfPlayResult(NamedTuple):
     results: jax.Array  # [E, 2] float32 final rewards by player id
     baseline_balance: jax.Array  # [] float32, Σ results of the baseline side (vs enhancement)
     plies: jax.Array  # [E] int32 game lengths
+    truncated: jax.Array  # [E] bool, ended by the game's step cap, not by its rules
 
 
 def make_selfplay(
@@ -171,6 +172,7 @@ def make_selfplay(
             value=jnp.where(record.valid, value, 0.0),
             valid=record.valid, actions=record.actions, results=results,
             baseline_balance=balance, plies=played.states._step_count,
+            truncated=match.truncated(env, played.states),
         )
 
     return selfplay
