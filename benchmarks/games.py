@@ -35,13 +35,12 @@ import time
 import jax
 import jax.numpy as jnp
 import numpy as np
-from iteration_time import step_buffer
-
 from warmjax.games import make, registry
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, variant_search
 from warmjax.search.leaf import Inputs
 from warmjax.search.rollout import rollout
+from warmjax.train.buffer import ReplayBuffer
 from warmjax.train.iteration import Trainer
 from warmjax.train.run_config import RunConfig
 from warmjax.train.update import make_update
@@ -160,9 +159,13 @@ def iteration_seconds(name: str, params: dict, sizes: Sizes, budget: float, mcts
     record, t_selfplay = timed(selfplay, Inputs(state.params, 0.0), jax.random.key(2),
                                BASELINE)
     slot = trainer.examples(record)
-    # Minibatch steps of a full buffer: E games' examples per iteration, not `games`'.
-    total_steps, buffer = step_buffer(config, slot, sizes.train_steps)
-    total_steps = int(total_steps * sizes.games / games)
+    # Minibatch steps of a full buffer (E games' examples per iteration, not `games`'), and a
+    # buffer of `train_steps` minibatches of this self-play's examples to time them on.
+    per_iteration = int(slot.valid.sum()) * sizes.games / games
+    total_steps = int(sizes.epochs * per_iteration * sizes.replay // 64)
+    take = np.resize(np.flatnonzero(np.asarray(slot.valid)), sizes.train_steps * 64)
+    buffer = ReplayBuffer(obs=slot.obs[take], policy=slot.policy[take], value=slot.value[take],
+                          valid=jnp.ones(take.size, bool))
     update = jax.jit(make_update(trainer.network, trainer.optimizer, 1, 64))
     opt_state = trainer.optimizer.init(state.params["params"])
     _, t_steps = timed(update, state.params, opt_state, buffer, jax.random.key(3))

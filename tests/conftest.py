@@ -31,8 +31,10 @@ from .helpers import TEST_CACHE, write_tiny_run  # noqa: E402
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """Removes the session's compilation cache if this session made it."""
-    if Path(TEST_CACHE).name.startswith("warmjax-tests-jax-"):
+    """Removes the session's compilation cache if this session made it (the controlling
+    process only, under pytest-xdist: its workers share the cache it made)."""
+    worker = hasattr(session.config, "workerinput")
+    if not worker and Path(TEST_CACHE).name.startswith("warmjax-tests-jax-"):
         shutil.rmtree(TEST_CACHE, ignore_errors=True)
 
 
