@@ -135,16 +135,8 @@ class ConnectFour(lines.LineGame):
 # --- registration ----------------------------------------------------------------------------
 
 
-def _generate(count, seed, params, low, high, log=None):
-    """Connect Four's positions: random games to a target ply (`positions.generate`)."""
-    del log
-    from warmjax.perfect import positions
-
-    return positions.generate(count, seed, params["rows"], params["cols"],
-                              params["win_length"], low, high)
-
-
 SPEC = register(GameSpec(
     "connect_four", "Connect Four", ConnectFour, {"rows": 6, "cols": 6, "win_length": 4},
     short="c4", readings={"rave_all_players": False, "rhea_legal_first": True},
-    labels=Labels("ply", 8, 24, "warmjax.perfect.connect_four_solver:Solver", _generate)))
+    labels=Labels("ply", 8, 24, "warmjax.perfect.connect_four_solver:Solver",
+                  "warmjax.perfect.positions:generate_connect_four")))

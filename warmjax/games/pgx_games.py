@@ -352,26 +352,11 @@ def make_pgx(pgx_id: str, **params) -> PgxGame:
     return PgxGame(name, **params)
 
 
-def _tictactoe_labels(count, seed, params, low, high, log=None):
-    """Every reachable position where the moves differ in value (the depth range and the
-    seed do not apply: the set is exhaustive; `count` caps it). Tic-tac-toe is the (3, 3, 3)
-    line game: the Gobang solver on a 3×3 board, three in a row (cells r·3 + c, pgx's
-    action ids)."""
-    del seed, low, high, log
-    from warmjax.perfect import positions
-
-    return positions.enumerate_line_game("tic_tac_toe", LABELS["tic_tac_toe"].make_solver(),
-                                         params, count)
-
-
-def _tictactoe_solver(**params):
-    del params  # tic-tac-toe takes none
-    from warmjax.perfect.gobang_solver import Solver
-
-    return Solver(size=3, win_length=3)
-
-
-LABELS = {"tic_tac_toe": Labels("ply", 0, 8, _tictactoe_solver, _tictactoe_labels)}
+# Tic-tac-toe is the (3, 3, 3) line game: the Gobang solver on a 3×3 board, three in a row
+# (cells r·3 + c, pgx's action ids); its set is every reachable position.
+LABELS = {"tic_tac_toe": Labels("ply", 0, 8, "warmjax.perfect.gobang_solver:Solver",
+                                "warmjax.perfect.positions:enumerate_small_line_game",
+                                solver_settings={"size": 3, "win_length": 3})}
 
 for _name, _kind in KINDS.items():
     register(GameSpec(_name, _kind.title, (lambda n: lambda **p: PgxGame(n, **p))(_name),

@@ -42,33 +42,39 @@ class Labels:
       low, high: the default depth range.
       solver: the game's exact solver (see `warmjax.perfect`): `params -> solver`, or its
         import path "module:Class" (imported only when a solver is needed).
-      generate: `(count, seed, params, low, high, log) -> LabelledSet`, or "placement":
+      generate: `(game, count, seed, params, low, high, log) -> LabelledSet`, or its
+        import path "module:function" (imported when positions are drawn); by default
         random games of a placement game to a target depth
         (`positions.generate_placement_game`).
+      solver_settings: settings the solver takes on top of the game's (tic-tac-toe: the
+        Gobang solver with a 3×3 board and three in a row).
     """
 
     depth: str
     low: int
     high: int
     solver: Callable[..., Any] | str
-    generate: Callable[..., Any] | str = "placement"
+    generate: Callable[..., Any] | str = "warmjax.perfect.positions:generate_placement_game"
+    solver_settings: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def make_solver(self, **params):
         """The solver for a board of `params`."""
-        if isinstance(self.solver, str):
-            module, name = self.solver.split(":")
-            return getattr(importlib.import_module(module), name)(**params)
-        return self.solver(**params)
+        return _resolve(self.solver)(**{**params, **self.solver_settings})
 
     def draw(self, game: str, count: int, seed: int, params: dict, low: int, high: int,
              log=None):
         """`count` labelled positions of `game` with `params` (its full settings)."""
-        if self.generate == "placement":
-            from warmjax.perfect import positions
+        return _resolve(self.generate)(game, count, seed, params, low, high, log=log)
 
-            return positions.generate_placement_game(game, count, seed, params, low, high,
-                                                     log=log)
-        return self.generate(count, seed, params, low, high, log=log)
+
+def _resolve(target: Callable[..., Any] | str) -> Callable[..., Any]:
+    """A callable, or the one an import path "module:name" names (imported now: a game
+    names its solver and position generator without importing `warmjax.perfect`, which
+    imports the games)."""
+    if isinstance(target, str):
+        module, name = target.split(":")
+        return getattr(importlib.import_module(module), name)
+    return target
 
 
 @dataclasses.dataclass(frozen=True)

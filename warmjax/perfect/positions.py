@@ -214,6 +214,24 @@ def _solver(game: dict):
     return spec.labels.make_solver(**params)
 
 
+def generate_connect_four(game: str, count: int, seed: int, params: dict, low: int,
+                          high: int, log=None) -> LabelledSet:
+    """Connect Four's positions (`generate`) in the registry's form (`Labels.generate`)."""
+    del game, log
+    return generate(count, seed, params["rows"], params["cols"], params["win_length"], low,
+                    high)
+
+
+def enumerate_small_line_game(game: str, count: int, seed: int, params: dict, low: int,
+                              high: int, log=None) -> LabelledSet:
+    """Every reachable position of a small line game (`enumerate_line_game`) in the
+    registry's form (`Labels.generate`): the seed and the depth range do not apply (the set
+    is exhaustive); `count` caps it."""
+    del seed, low, high, log
+    solver = registry.find(game).labels.make_solver(**params)
+    return enumerate_line_game(game, solver, params, count)
+
+
 def enumerate_line_game(name: str, solver, params: dict, limit: int | None = None
                         ) -> LabelledSet:
     """Every reachable non-terminal position of a small line game (tic-tac-toe), labelled,
