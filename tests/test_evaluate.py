@@ -29,11 +29,18 @@ from warmjax.evaluate.entrants import (
     load_runs,
     unique_names,
 )
-from warmjax.evaluate.journal import compress_journal, read_journal
 from warmjax.evaluate.round_robin import TournamentConfig, run_tournament
+from warmjax.evaluate.tournament_folder import (
+    AnchorEntry,
+    NetworkEntry,
+    TournamentFolder,
+    entry_to_json,
+)
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.train import run_folder
+from warmjax.train.metrics import MetricRow
+from warmjax.train.network_io import save_network
 from warmjax.train.run_config import (
     GameConfig,
     ModelConfig,
@@ -41,9 +48,6 @@ from warmjax.train.run_config import (
     SearchConfig,
     WarmstartConfig,
 )
-from warmjax.train.network_io import save_network
-
-from warmjax.train.metrics import MetricRow
 
 from .helpers import metric_row
 
@@ -102,11 +106,14 @@ def test_names_and_mapping(full):
     # Players are named by their runs' variant labels (RunVariant.label) and seeds.
     assert result.names == ("Baseline s0", "Rave I′=3 s0", "Rollout adaptive s1", "random")
     players = json.loads((out / "players.json").read_text())
-    assert players == result.players
+    assert TournamentFolder(out).read_players() == result.players
     assert players["Rave I′=3 s0"]["run_dir"].endswith("rave_I3_s0")
     assert players["Rave I′=3 s0"]["iprime"] == 3 and players["Rave I′=3 s0"]["departures"] == []
     assert players["Rave I′=3 s0"]["label"] == "Rave I′=3"
     assert players["random"] == {"kind": "anchor", "player": "random", "playouts": None}
+    rave = result.players["Rave I′=3 s0"]
+    assert isinstance(rave, NetworkEntry) and rave.variant().iprime == 3
+    assert result.players["random"] == AnchorEntry("random", None)
     settings = json.loads((out / "tournament.json").read_text())["settings"]
     # One common m and T′: the runs' own (they agree).
     assert settings["simulations"] == SIMULATIONS and settings["temperature_moves"] == 4
@@ -142,12 +149,12 @@ def test_records_replay_to_their_results(full):
     assert len(result.games) == 6 * GAMES
     for game in result.games:
         state = start
-        for ply, action in enumerate(game["moves"]):
+        for ply, action in enumerate(game.moves):
             assert not bool(state.terminated), (game, ply)
             assert bool(state.legal_action_mask[action]), (game, ply)
             state = step(state, action)
         assert bool(state.terminated), game
-        assert int(state.rewards[first_id]) == game["result"], game
+        assert int(state.rewards[first_id]) == game.result, game
 
 
 def test_random_anchor_is_rated_lowest(full):
@@ -192,16 +199,43 @@ def test_compressed_journal_reads_and_resumes_as_the_plain_one(full, runs, tmp_p
     out_full, whole = full
     out = tmp_path / "compressed"
     shutil.copytree(out_full, out)
-    plain = read_journal(out)
-    compress_journal(out)
+    folder = TournamentFolder(out)
+    plain = folder.read_journal()
+    folder.compress_journal()
     names = sorted(p.name for p in (out / "batches").iterdir())
     assert names == [f"batch-{n:04d}.json.gz" for n in range(1, 5)]
-    assert read_journal(out) == plain
+    assert folder.read_journal() == plain
     again = run_tournament(config_for(runs, out))
     assert again.played_batches == 0 and again.games == whole.games
     (out / "batches" / "batch-0002.json.gz").write_bytes(b"not gzip")
     with pytest.raises(ValueError, match="batch-0002.json.gz is corrupt"):
-        read_journal(out)
+        folder.read_journal()
+
+
+SHIPPED = sorted(Path(__file__).parents[1].glob("docs/results/study/*/tournament")) + [
+    Path(__file__).parents[1] / "tournaments" / "c4_repro"]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.parent.name)
+def test_committed_tournament_folders_load_and_round_trip(path):
+    """Folders written by earlier versions (no `pairing`, players without departures,
+    plain and compressed batches) load as typed records, and their players write back with
+    every key they had, unchanged (a key they lacked is written at its default)."""
+    folder = TournamentFolder(path)
+    header = folder.read_header()
+    raw = json.loads((path / "tournament.json").read_text())
+    assert set(header.players) == set(raw["players"])
+    for name, entry in header.players.items():
+        written = entry_to_json(entry)
+        assert {k: written[k] for k in raw["players"][name]} == raw["players"][name]
+        assert all(written[k] in (None, [], ()) for k in set(written) - set(raw["players"][name]))
+    assert header.settings.pairing == raw["settings"].get("pairing", "all")
+    pairs = folder.read_journal()
+    assert pairs and all(p.wins + p.draws + p.losses == p.games == len(p.records)
+                         for p in pairs)
+    if (path / "elo.json").exists():
+        elo = folder.read_elo()
+        assert set(elo.names) <= set(header.players) and len(elo.ratings) == len(elo.names)
 
 
 def test_command_line(full, runs, tmp_path, capsys):
@@ -214,7 +248,7 @@ def test_command_line(full, runs, tmp_path, capsys):
     tournament_command.main(argv)  # resumes; the default anchor is random
     printed = capsys.readouterr().out
     assert "Rank  Name" in printed and "random" in printed
-    assert json.loads((out / "games.json").read_text()) == whole.games
+    assert [g for _, _, g in TournamentFolder(out).read_games()] == whole.games
 
 
 def test_resume_rejects_other_settings(full, runs):
@@ -388,7 +422,9 @@ def fake_elo(folder: Path) -> Path:
     payload = {"names": names, "ratings": [ratings[n] for n in names],
                "lower": [ratings[n] - 50 for n in names],
                "upper": [ratings[n] + 50 for n in names], "players": players,
-               "settings": {"game": {"name": "connect_four", "params": {}}}}
+               "settings": {"game": {"name": "connect_four", "params": {}}, "games": 20,
+                            "simulations": 100, "c_puct": 1.0, "temperature_moves": 15,
+                            "playouts": 100, "seed": 0}}
     (folder / "elo.json").write_text(json.dumps(payload))
     return folder
 
@@ -450,7 +486,8 @@ def test_judged_runs_table(tmp_path):
         return folder
 
     runs = [run_folder.read_run(judged(tmp_path / "a", 0, 0.90, 0.70,
-                                       {"random": {"wins": 99, "draws": 1, "losses": 0}})),
+                                       {"random": {"wins": 99, "draws": 1, "losses": 0,
+                                                   "score": 0.995}})),
             run_folder.read_run(judged(tmp_path / "b", 1, 0.80, 0.60))]
     text = tables.judged_markdown(runs)
     # Means over the two seeds: (90 + 80) / 2 and (70 + 60) / 2; unjudged players show "—".

@@ -18,6 +18,7 @@ import pytest
 from warmjax.evaluate import study, study_tables
 from warmjax.evaluate.tables import Tournament
 from warmjax.evaluate.round_robin import scheduled_pairs
+from warmjax.evaluate.tournament_folder import AnchorEntry, NetworkEntry
 from warmjax.train import run_folder
 from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
 from warmjax.train.run_variant import RunVariant
@@ -77,8 +78,8 @@ def test_elo_is_centred_on_each_seed_block(tmp_path):
                RunVariant("connect_four", "adaptive", "wrora", seed=0): 20.0,
                RunVariant("connect_four", seed=1): 1000.0,
                RunVariant("connect_four", "adaptive", "wrora", seed=1): 1020.0}
-    players = {f"p{i}": {"kind": "network", "game": v.game, "mode": v.mode,
-                         "enhancement": v.enhancement, "seed": v.seed}
+    players = {f"p{i}": NetworkEntry(f"r{i}", game=v.game, mode=v.mode,
+                                     enhancement=v.enhancement, seed=v.seed)
                for i, v in enumerate(ratings)}
     tournament = Tournament("t", "t", "connect_four", tuple(players),
                             tuple(ratings.values()), (0,) * 4, (0,) * 4, players)
@@ -95,8 +96,8 @@ def test_benjamini_hochberg_by_hand():
 
 
 def test_seed_pairing_meets_within_seeds_and_anchors_meet_all():
-    net = lambda seed: {"kind": "network", "seed": seed}  # noqa: E731
-    infos = [net(0), net(0), net(1), net(1), net(0), {"kind": "anchor"}]
+    net = lambda seed: NetworkEntry(f"run{seed}", seed=seed)  # noqa: E731
+    infos = [net(0), net(0), net(1), net(1), net(0), AnchorEntry("random")]
     assert scheduled_pairs(infos, "seed") == [(0, 1), (0, 4), (0, 5), (1, 4), (1, 5), (2, 3),
                                               (2, 5), (3, 5), (4, 5)]
     assert len(scheduled_pairs(infos, "all")) == 15
@@ -413,8 +414,8 @@ def test_smoke_study_trains_plays_and_reports(tmp_path):
     assert len(players) == 5
     from warmjax.evaluate.round_robin import journal_elo
 
-    elo, rated, _ = journal_elo(folder / "tournament")
-    assert len(rated) == 5 and int(np.sum(elo.games)) == 2 * 12  # both blocks, both sides
+    elo = journal_elo(folder / "tournament")
+    assert len(elo.players) == 5 and int(np.sum(elo.games)) == 2 * 12  # both blocks, both sides
     out = _command(["warmjax.report", "--study", str(folder), "--out", "rep"], tmp_path)
     assert "study.md" in out
     data = json.loads((tmp_path / "rep" / "study.json").read_text())

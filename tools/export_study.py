@@ -16,7 +16,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from warmjax.evaluate.journal import batch_paths, compress_journal
+from warmjax.evaluate.tournament_folder import TournamentFolder
 from warmjax.train.run_folder import read_run
 
 RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json", "versus.json")
@@ -44,11 +44,11 @@ def export(source: Path, target: Path, partial: bool = False) -> int:
                 size += dest.stat().st_size
     journal = source / "tournament"
     if (journal / "tournament.json").exists():
-        for path in [journal / "tournament.json", *batch_paths(journal)]:
+        for path in [journal / "tournament.json", *TournamentFolder(journal).batch_paths()]:
             dest = target / path.relative_to(source)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
-        compress_journal(target / "tournament")
+        TournamentFolder(target / "tournament").compress_journal()
         size += sum(p.stat().st_size for p in (target / "tournament").rglob("*") if p.is_file())
     return size
 

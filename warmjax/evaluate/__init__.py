@@ -42,9 +42,23 @@ from warmjax.evaluate.tables import (
     load_tournament,
     switch_table,
 )
+from warmjax.evaluate.tournament_folder import (
+    AnchorEntry,
+    EloTable,
+    NetworkEntry,
+    TournamentFolder,
+    read_oracle,
+    read_versus,
+)
 
 __all__ = [
     "Agent",
+    "AnchorEntry",
+    "EloTable",
+    "NetworkEntry",
+    "TournamentFolder",
+    "read_oracle",
+    "read_versus",
     "Arm",
     "Claim",
     "Comparison",

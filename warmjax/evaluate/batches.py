@@ -15,6 +15,7 @@ import numpy as np
 
 from warmjax.evaluate.entrants import Entrant
 from warmjax.evaluate.pair_play import NO_MOVE, make_match
+from warmjax.evaluate.tournament_folder import GameRecord, PairResult, Settings
 from warmjax.nets import make_network
 from warmjax.search.players import make_player
 
@@ -22,32 +23,33 @@ from warmjax.search.players import make_player
 _COMPILED: dict[tuple, Callable] = {}
 
 
-def _player(kind: tuple, env, settings: dict):
+def _player(kind: tuple, env, settings: Settings):
     if kind[0] == "network":
         _, channels, fc = kind
         network = make_network(env.num_actions, env.observation_shape, None, channels=channels,
                                fc=fc)
-        return make_player("mcts", env, network.apply, simulations=settings["simulations"],
-                           c_puct=settings["c_puct"],
-                           temperature_moves=settings["temperature_moves"])
-    return make_player(kind[1], env, simulations=settings["playouts"],
-                       temperature_moves=settings["temperature_moves"])
+        return make_player("mcts", env, network.apply, simulations=settings.simulations,
+                           c_puct=settings.c_puct, temperature_moves=settings.temperature_moves)
+    return make_player(kind[1], env, simulations=settings.playouts,
+                       temperature_moves=settings.temperature_moves)
 
 
 def compiled_matchup(env, game: dict, kind_a: tuple, kind_b: tuple, pairs: int,
-                     settings: dict, example, fast_compile: bool) -> tuple[Callable, float]:
+                     settings: Settings, example, fast_compile: bool
+                     ) -> tuple[Callable, float]:
     """`(call, compile_seconds)`: `call(vars_a, vars_b, keys [K]) -> MatchResult [K, ...]`.
 
     `vars_a` is stacked `[K, ...]` network variables for a network kind and None for an
     anchor; likewise `vars_b`.
     """
     signature = (json.dumps(game, sort_keys=True), kind_a, kind_b, pairs,
-                 *(settings[k] for k in ("games", "simulations", "c_puct",
-                                         "temperature_moves", "playouts")), fast_compile)
+                 *(getattr(settings, k) for k in ("games", "simulations", "c_puct",
+                                                 "temperature_moves", "playouts")),
+                 fast_compile)
     if signature in _COMPILED:
         return _COMPILED[signature], 0.0
     match = make_match(env, _player(kind_a, env, settings), _player(kind_b, env, settings),
-                       settings["games"], record=True)
+                       settings.games, record=True)
     axes = (0 if kind_a[0] == "network" else None, 0 if kind_b[0] == "network" else None, 0)
     batched = jax.jit(jax.vmap(match, in_axes=axes))
     tic = time.perf_counter()
@@ -91,16 +93,16 @@ def _stack(trees: list):
     return jax.tree_util.tree_map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *trees)
 
 
-def play_batch(env, game: dict, entrants: Sequence[Entrant], batch: Batch, settings: dict,
-               fast_compile: bool) -> tuple[list[dict], float, float]:
-    """Plays one batch. Returns `(pair records, compile seconds, run seconds)`."""
+def play_batch(env, game: dict, entrants: Sequence[Entrant], batch: Batch, settings: Settings,
+               fast_compile: bool) -> tuple[list[PairResult], float, float]:
+    """Plays one batch. Returns `(pairs with their games, compile seconds, run seconds)`."""
     padded = list(batch.pairs) + [batch.pairs[-1]] * (batch.size - len(batch.pairs))
     vars_a = vars_b = None
     if batch.kind_a[0] == "network":
         vars_a = _stack([entrants[i].variables for i, _ in padded])
     if batch.kind_b[0] == "network":
         vars_b = _stack([entrants[j].variables for _, j in padded])
-    keys = jnp.stack([pair_key(settings["seed"], entrants[i].name, entrants[j].name)
+    keys = jnp.stack([pair_key(settings.seed, entrants[i].name, entrants[j].name)
                       for i, j in padded])
     call, compile_s = compiled_matchup(env, game, batch.kind_a, batch.kind_b, batch.size,
                                        settings, (vars_a, vars_b, keys), fast_compile)
@@ -118,19 +120,13 @@ def play_batch(env, game: dict, entrants: Sequence[Entrant], batch: Batch, setti
             moves = actions[:, g]
             moves = [int(x) for x in moves[moves != NO_MOVE]]
             first_is_a = bool(a_first[g])
-            games.append({
-                "first": a if first_is_a else b,
-                "second": b if first_is_a else a,
-                "moves": moves,
-                "result": int(scores[g]) if first_is_a else -int(scores[g]),
-            })
-        records.append({
-            "a": a, "b": b, "games": int(scores.shape[0]),
-            "wins": int(np.sum(scores > 0)), "draws": int(np.sum(scores == 0)),
-            "losses": int(np.sum(scores < 0)),
-            "score_a": float(np.mean((scores + 1.0) / 2.0)),
-            "records": games,
-        })
+            games.append(GameRecord(first=a if first_is_a else b,
+                                    second=b if first_is_a else a, moves=tuple(moves),
+                                    result=int(scores[g]) if first_is_a else -int(scores[g])))
+        records.append(PairResult(
+            a, b, games=int(scores.shape[0]), wins=int(np.sum(scores > 0)),
+            draws=int(np.sum(scores == 0)), losses=int(np.sum(scores < 0)),
+            score_a=float(np.mean((scores + 1.0) / 2.0)), records=tuple(games)))
     return records, compile_s, run_s
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from warmjax.evaluate.agent import Agent, load_agent
+from warmjax.evaluate.tournament_folder import AnchorEntry, Entry, NetworkEntry
 from warmjax.train.network_io import network_info
 
 
@@ -21,14 +22,15 @@ class Entrant:
 
     Attributes:
       name: unique, readable name.
-      info: JSON description (the mapping written to `players.json`).
+      info: what it is (`tournament_folder.NetworkEntry` or `AnchorEntry`, written to
+        `players.json`).
       kind: hashable key of the compiled player it uses: `("network", channels, fc)` or
         `("anchor", name)`; pairs of the same kinds share a compiled match.
       variables: the network's variables (None for anchors).
     """
 
     name: str
-    info: dict
+    info: Entry
     kind: tuple
     variables: Any = None
 
@@ -62,25 +64,16 @@ def expand_runs(patterns: Sequence[str]) -> list[Path]:
     return unique
 
 
-def run_info(agent: Agent, info: dict) -> dict:
-    """The mapping entry of a trained network (what the report groups by)."""
+def run_info(agent: Agent, info: dict) -> NetworkEntry:
+    """The entry of a trained network (what the report groups by); `info` is its
+    `network.json`."""
     run, variant = agent.run, agent.run.variant
-    return {
-        "kind": "network",
-        "run_dir": str(run.path),
-        "experiment": run.config.experiment_name,
-        "profile": run.config.profile_name,
-        "game": variant.game,
-        "mode": variant.mode,
-        "enhancement": variant.enhancement,
-        "iprime": variant.iprime,
-        "departures": list(variant.departures),
-        "seed": variant.seed,
-        "label": variant.label(),
-        "iteration": info.get("iteration"),
-        "model": info.get("model"),
-        "network_sha256": info["sha256"],
-    }
+    return NetworkEntry(
+        run_dir=str(run.path), network_sha256=info["sha256"],
+        experiment=run.config.experiment_name, profile=run.config.profile_name,
+        game=variant.game, mode=variant.mode, enhancement=variant.enhancement,
+        iprime=variant.iprime, departures=tuple(variant.departures), seed=variant.seed,
+        label=variant.label(), iteration=info.get("iteration"), model=info.get("model"))
 
 
 def unique_names(bases: list[str], extras: list[list[str]]) -> list[str]:
@@ -153,8 +146,7 @@ def anchor_entrants(anchors: Sequence[str], playouts: int) -> list[Entrant]:
     out = []
     for anchor in anchors:
         name = anchor if anchor == "random" else f"{anchor}({playouts})"
-        info = {"kind": "anchor", "player": anchor,
-                "playouts": None if anchor == "random" else playouts}
+        info = AnchorEntry(anchor, None if anchor == "random" else playouts)
         out.append(Entrant(name, info, ("anchor", anchor)))
     return out
 

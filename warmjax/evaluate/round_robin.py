@@ -51,7 +51,7 @@ Output folder (`--out`):
 - `batches/batch-NNNN.json`: the journal: every finished call's pairs with their game
   records, each file written atomically once its call has finished. A rerun with the same
   `--out` skips every pair found there (adding players plays only the new pairs). A
-  batch compressed to `batch-NNNN.json.gz` (`journal.compress_journal`) counts the same;
+  batch compressed to `batch-NNNN.json.gz` (`TournamentFolder.compress_journal`) counts the same;
 - when every pair has been played: `pairs.json` (per-pair wins, draws, losses from the
   first-named player's side), `games.json` (every game: players, first mover, moves as
   action indices, result for the first mover), `players.json`, `elo.json` and `elo.md`.
@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -75,10 +74,17 @@ from warmjax.evaluate.entrants import (
     game_text,
     load_runs,
 )
-from warmjax.evaluate.journal import (FORMAT, batch_number, batch_paths, check_resume,
-                                      read_journal, write_json)
 from warmjax.evaluate.markdown import table
-from warmjax.fileio import atomic_write
+from warmjax.evaluate.tournament_folder import (
+    EloTable,
+    Entry,
+    GameRecord,
+    Header,
+    PairResult,
+    Settings,
+    TournamentFolder,
+    batch_number,
+)
 from warmjax.search.players import NETWORK_FREE
 from warmjax.search.rhea import RheaConfig
 
@@ -86,12 +92,12 @@ ANCHORS = NETWORK_FREE  # random, pure_mcts, pure_rave, rhea
 PAIRINGS = ("all", "seed")
 
 
-def scheduled_pairs(infos: Sequence[dict], pairing: str) -> list[tuple[int, int]]:
+def scheduled_pairs(infos: Sequence[Entry], pairing: str) -> list[tuple[int, int]]:
     """The index pairs `(i, j)`, i < j, that meet: all of them, or (`seed`) those with an
     anchor and those of two networks with the same seed."""
-    def meets(a: dict, b: dict) -> bool:
-        return (pairing == "all" or a["kind"] != "network" or b["kind"] != "network"
-                or a.get("seed") == b.get("seed"))
+    def meets(a: Entry, b: Entry) -> bool:
+        return (pairing == "all" or a.kind != "network" or b.kind != "network"
+                or a.seed == b.seed)
     return [(i, j) for i, j in itertools.combinations(range(len(infos)), 2)
             if meets(infos[i], infos[j])]
 
@@ -162,18 +168,16 @@ class TournamentResult:
 
     Attributes:
       names: the players, in the order of the Elo arrays.
-      players: name → description (`players.json`).
-      pairs: per-pair results (`pairs.json`).
-      games: every game record (`games.json`).
+      players: name → entry (`players.json`).
+      pairs: per-pair results with their games (`pairs.json`, `games.json`).
       elo: the Bayesian Elo fit, or None if the tournament stopped early (`max_batches`).
       played_batches: compiled calls played in this invocation.
       pending_pairs: pairs still to play (0 when complete).
     """
 
     names: tuple[str, ...]
-    players: dict
-    pairs: list
-    games: list
+    players: dict[str, Entry]
+    pairs: list[PairResult]
     elo: EloResult | None
     played_batches: int
     pending_pairs: int
@@ -182,50 +186,42 @@ class TournamentResult:
     def complete(self) -> bool:
         return self.pending_pairs == 0
 
+    @property
+    def games(self) -> list[GameRecord]:
+        """Every game, pair by pair."""
+        return [g for p in self.pairs for g in p.records]
+
 
 # --- the tournament ----------------------------------------------------------------------
 
 
-def elo_games(names: Sequence[str], pairs: Sequence[dict]) -> list[tuple[int, int, float]]:
+def elo_games(names: Sequence[str], pairs: Sequence[PairResult]
+              ) -> list[tuple[int, int, float]]:
     """`(first, second, score of first)` per game, for `bayes_elo`."""
     index = {n: i for i, n in enumerate(names)}
-    return [(index[g["first"]], index[g["second"]], (g["result"] + 1) / 2)
-            for p in pairs for g in p["records"]]
+    return [(index[g.first], index[g.second], (g.result + 1) / 2)
+            for p in pairs for g in p.records]
 
 
-def elo_payload(elo: EloResult, players: dict, settings: dict) -> dict:
-    return {
-        "names": list(elo.names),
-        "ratings": elo.ratings.tolist(),
-        "lower": elo.lower.tolist(),
-        "upper": elo.upper.tolist(),
-        "stddev": elo.stddev.tolist(),
-        "games": elo.games.tolist(),
-        "score": elo.score.tolist(),
-        "advantage": elo.advantage,
-        "drawelo": elo.drawelo,
-        "players": {n: players[n] for n in elo.names},
-        "settings": settings,
-    }
-
-
-def elo_markdown(elo: EloResult, players: dict, settings: dict) -> str:
+def tournament_markdown(fit: EloResult, elo: EloTable) -> str:
+    """`elo.md`: the settings in words, the fit's Elo table and where each player came
+    from."""
+    settings = elo.settings
     lines = [
-        f"# Tournament: {game_text(settings['game'])}",
+        f"# Tournament: {game_text(settings.game)}",
         "",
-        (f"{settings['games']} games per pair (each side first in half); networks play "
-         f"baseline MCTS with m = {settings['simulations']}; "
-         f"T′ = {settings['temperature_moves']}; anchors' playouts {settings['playouts']}; "
-         f"seed {settings['seed']}"
-         + ("; networks meet only networks of their own seed." if settings.get("pairing")
+        (f"{settings.games} games per pair (each side first in half); networks play "
+         f"baseline MCTS with m = {settings.simulations}; "
+         f"T′ = {settings.temperature_moves}; anchors' playouts {settings.playouts}; "
+         f"seed {settings.seed}"
+         + ("; networks meet only networks of their own seed." if settings.pairing
             == "seed" else ".")),
         "Bayesian Elo (mean 0) with 95% intervals:",
         "",
-        elo.table("markdown"),
+        fit.table("markdown"),
         "",
-        table(["Name", "Source"],
-              [[name, players[name]["run_dir"] if players[name]["kind"] == "network"
-                else f"anchor {players[name]['player']}"] for name in elo.names], "ll"),
+        table(["Name", "Source"], [[name, elo.players[name].source] for name in elo.names],
+              "ll"),
     ]
     return "\n".join(lines)
 
@@ -257,34 +253,31 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         raise ValueError(f"player names collide: {names}")
     if len(entrants) < 2:
         raise ValueError("a tournament needs at least two players (add runs or --anchors)")
-    settings = {
-        "game": game,
-        "games": config.games,
-        "simulations": config.simulations if config.simulations is not None
+    settings = Settings(
+        game=game,
+        games=config.games,
+        simulations=config.simulations if config.simulations is not None
         else common_setting([s.simulations for s in search], "search.simulations",
                             "--simulations"),
-        "c_puct": common_setting([s.c_puct for s in search], "search.c_puct"),
-        "temperature_moves": config.temperature_moves if config.temperature_moves is not None
+        c_puct=common_setting([s.c_puct for s in search], "search.c_puct"),
+        temperature_moves=config.temperature_moves if config.temperature_moves is not None
         else common_setting([s.temperature_moves for s in search], "search.temperature_moves",
                             "--temperature-moves"),
-        "playouts": config.playouts,
-        "seed": config.seed,
-        "pairing": config.pairing,
-    }
+        playouts=config.playouts,
+        seed=config.seed,
+        pairing=config.pairing,
+    )
     out = Path(config.out)
-    (out / "batches").mkdir(parents=True, exist_ok=True)
-    players = check_resume(out, settings, {e.name: e.info for e in entrants})
-    write_json(out / "tournament.json", {"format": FORMAT, "settings": settings,
-                                          "players": players,
-                                          "max_games_per_call": config.max_games_per_call,
-                                          "max_pairs_per_call": config.max_pairs_per_call})
+    folder = TournamentFolder(out)
+    players = folder.resume(settings, {e.name: e.info for e in entrants})
+    folder.write_header(Header(settings, players, config.max_games_per_call,
+                               config.max_pairs_per_call))
 
     current = set(names)
-    done: dict[frozenset, dict] = {}
-    for record in read_journal(out):
-        pair = frozenset((record["a"], record["b"]))
-        if pair <= current and pair not in done:
-            done[pair] = record
+    done: dict[frozenset, PairResult] = {}
+    for record in folder.read_journal():
+        if record.key <= current and record.key not in done:
+            done[record.key] = record
     scheduled = scheduled_pairs([e.info for e in entrants], config.pairing)
     wanted = {frozenset((names[i], names[j])) for i, j in scheduled}
     done = {pair: record for pair, record in done.items() if pair in wanted}
@@ -293,7 +286,7 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         log(f"resuming {out}: {plural_pairs(len(done))} played, {len(todo)} to play")
     batches = plan_batches(entrants, todo, config.games, config.max_games_per_call,
                            config.max_pairs_per_call)
-    number = max((batch_number(p) for p in batch_paths(out)), default=0)
+    number = max((batch_number(p) for p in folder.batch_paths()), default=0)
     played = 0
     for batch in batches:
         if max_batches is not None and played >= max_batches:
@@ -301,58 +294,48 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         records, compile_s, run_s = play_batch(env, game, entrants, batch, settings,
                                                config.fast_compile)
         number += 1
-        atomic_write(out / "batches" / f"batch-{number:04d}.json", json.dumps(
-            {"kinds": [list(batch.kind_a), list(batch.kind_b)], "pairs": records}).encode())
+        folder.write_batch(number, (batch.kind_a, batch.kind_b), records)
         for record in records:
-            done[frozenset((record["a"], record["b"]))] = record
+            done[record.key] = record
         played += 1
         log(f"batch {played}/{len(batches)}: {plural_pairs(len(records))} "
             f"{kind_text(batch.kind_a)} vs {kind_text(batch.kind_b)} x {config.games} games "
             f"(compile {compile_s:.1f}s, run {run_s:.1f}s)")
 
     order = {n: i for i, n in enumerate(names)}
-    pairs = sorted(done.values(), key=lambda r: sorted((order[r["a"]], order[r["b"]])))
+    pairs = sorted(done.values(), key=lambda r: sorted((order[r.a], order[r.b])))
     pending = len(scheduled) - len(pairs)
     this_players = {n: players[n] for n in names}
-    games = [dict(g, a=p["a"], b=p["b"]) for p in pairs for g in p["records"]]
-    summary = [{k: v for k, v in p.items() if k != "records"} for p in pairs]
     if pending:
         log(f"stopped with {plural_pairs(pending)} to play; rerun the same command to go on")
-        return TournamentResult(tuple(names), this_players, summary, games, None, played,
-                                pending)
+        return TournamentResult(tuple(names), this_players, pairs, None, played, pending)
 
     elo = bayes_elo(elo_games(names, pairs), len(names), names=names)
-    write_json(out / "pairs.json", summary)
-    write_json(out / "games.json", games, per_line=True)
-    write_json(out / "players.json", this_players)
-    write_json(out / "elo.json", elo_payload(elo, this_players, settings))
-    atomic_write(out / "elo.md", elo_markdown(elo, this_players, settings).encode())
-    return TournamentResult(tuple(names), this_players, summary, games, elo, played, 0)
+    rated = EloTable.of(elo, this_players, settings)
+    folder.write_results(pairs, this_players, rated, tournament_markdown(elo, rated))
+    return TournamentResult(tuple(names), this_players, pairs, elo, played, 0)
 
 
-def journal_elo(out: Path | str) -> tuple[EloResult, dict, dict]:
+def journal_elo(out: Path | str) -> EloTable:
     """Bayesian Elo of every game in a tournament folder's journal (`tournament.json` and
     `batches/`), whoever played them: a tournament grown over several invocations (a study's
     seed blocks, say, each played while its networks existed) rated as one.
 
     Returns:
-      `(elo, players, settings)`; the players are those that played a game.
+      The Elo table of the players that played a game.
 
     Raises:
       ValueError: no `tournament.json`, or no game yet.
     """
-    out = Path(out)
-    path = out / "tournament.json"
-    if not path.exists():
-        raise ValueError(f"{out} holds no tournament.json")
-    saved = json.loads(path.read_text())
-    records = {frozenset((r["a"], r["b"])): r for r in read_journal(out)}
-    pairs = sorted(records.values(), key=lambda r: (r["a"], r["b"]))
+    folder = TournamentFolder(out)
+    saved = folder.read_header()
+    records = {r.key: r for r in folder.read_journal()}
+    pairs = sorted(records.values(), key=lambda r: (r.a, r.b))
     if not pairs:
-        raise ValueError(f"{out} holds no finished games yet")
-    names = sorted({n for r in pairs for n in (r["a"], r["b"])})
+        raise ValueError(f"{folder.path} holds no finished games yet")
+    names = sorted({n for r in pairs for n in (r.a, r.b)})
     elo = bayes_elo(elo_games(names, pairs), len(names), names=names)
-    return elo, {n: saved["players"][n] for n in names}, saved["settings"]
+    return EloTable.of(elo, saved.players, saved.settings)
 
 
 def plural_pairs(n: int) -> str:

@@ -411,9 +411,9 @@ def _elo_by_variant(tournaments: Sequence[Tournament]) -> dict[RunVariant, float
     """The tournaments' network ratings by run variant with seed (unique within a study; a
     tournament played before the study's folders moved still matches). A family's runs are
     expected in one tournament: ratings of different tournaments are not on one scale."""
-    return {RunVariant.from_info(t.players[name]): rating
+    return {t.players[name].variant(): rating
             for t in tournaments for name, rating in zip(t.names, t.ratings)
-            if t.players[name].get("kind") == "network"}
+            if t.players[name].kind == "network"}
 
 
 def _measured_arm(variant: RunVariant, arm_runs: Sequence[Run], k: int, common: int,

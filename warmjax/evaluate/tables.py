@@ -25,15 +25,21 @@ Conventions (where the papers are silent):
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from warmjax.evaluate.markdown import table
+from warmjax.evaluate.tournament_folder import (
+    AnchorEntry,
+    Entry,
+    TournamentFolder,
+    read_oracle,
+    read_versus,
+)
 from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train.run_folder import Run
 from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
@@ -257,14 +263,11 @@ class Variant:
         return (1, (), self.anchor) if self.run is None else (0, self.run.order(), "")
 
 
-def variant_of(info: dict) -> Variant:
-    """The variant of a player from its `players.json` entry."""
-    if info.get("kind") == "anchor":
-        name = info["player"]
-        if info.get("playouts") is not None:
-            name = f"{name}({info['playouts']})"
-        return Variant(anchor=name)
-    return Variant(run=RunVariant.from_info(info).arm())
+def variant_of(entry: Entry) -> Variant:
+    """The variant of a tournament player."""
+    if isinstance(entry, AnchorEntry):
+        return Variant(anchor=entry.name)
+    return Variant(run=entry.variant().arm())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -278,7 +281,7 @@ class Tournament:
     ratings: tuple[float, ...]
     lower: tuple[float, ...]
     upper: tuple[float, ...]
-    players: dict
+    players: Mapping[str, Entry]
 
 
 def load_tournament(path: Path | str) -> Tournament:
@@ -288,15 +291,11 @@ def load_tournament(path: Path | str) -> Tournament:
       ValueError: a missing or unfinished tournament.
     """
     path = Path(path)
-    file = path / "elo.json" if path.is_dir() else path
-    if not file.exists():
-        raise ValueError(f"{path} holds no elo.json (has the tournament finished? rerun "
-                         "python -m warmjax.tournament with the same --out)")
-    data = json.loads(file.read_text())
-    tag = file.parent.name or "tournament"
-    return Tournament(str(file.parent), tag, data["settings"]["game"]["name"],
-                      tuple(data["names"]), tuple(data["ratings"]), tuple(data["lower"]),
-                      tuple(data["upper"]), data["players"])
+    folder = TournamentFolder(path if path.is_dir() else path.parent)
+    elo = folder.read_elo()
+    return Tournament(str(folder.path), folder.path.name or "tournament",
+                      elo.settings.game_name, elo.names, elo.ratings, elo.lower, elo.upper,
+                      elo.players)
 
 
 def journal_tournament(path: Path | str) -> Tournament:
@@ -304,10 +303,9 @@ def journal_tournament(path: Path | str) -> Tournament:
     (`round_robin.journal_elo`), finished or not."""
     from warmjax.evaluate.round_robin import journal_elo
 
-    elo, players, settings = journal_elo(path)
-    return Tournament(str(path), Path(path).name or "tournament", settings["game"]["name"],
-                      tuple(elo.names), tuple(map(float, elo.ratings)),
-                      tuple(map(float, elo.lower)), tuple(map(float, elo.upper)), players)
+    elo = journal_elo(path)
+    return Tournament(str(path), Path(path).name or "tournament", elo.settings.game_name,
+                      elo.names, elo.ratings, elo.lower, elo.upper, elo.players)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -445,24 +443,13 @@ def oracle_markdown(curves: Sequence[OracleCurve]) -> str:
 JUDGED_PLAYERS = {"search": "trained search", "policy_head": "policy head",
                   "untrained_search": "untrained search", "pure_mcts": "pure MCTS",
                   "random": "random"}
-ORACLE_FILE, VERSUS_FILE = "oracle.json", "versus.json"
-
-
-def _judgement(run: Run, name: str) -> dict | None:
-    path = Path(run.path) / name
-    if not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text())
-    except ValueError as err:
-        raise ValueError(f"{path} is corrupt ({err})") from None
 
 
 def judged_markdown(runs: Sequence[Run]) -> str:
     """The five players of `python -m warmjax.oracle` per run (`oracle.json`) and their means
     per variant, the blunder kinds of the trained search and the policy head, and the
     `python -m warmjax.versus --out <run>/versus.json` results; empty if no run was judged."""
-    judged = [(run, _judgement(run, ORACLE_FILE)) for run in runs]
+    judged = [(run, read_oracle(run.path)) for run in runs]
     judged = [(run, j) for run, j in judged if j is not None]
     if not judged:
         return ""
@@ -471,18 +458,18 @@ def judged_markdown(runs: Sequence[Run]) -> str:
     for arm, members in group_runs([r for r, _ in judged]).items():
         found = [j for r, j in judged if r in members]
         for run, j in ((r, j) for r, j in judged if r in members):
-            players = j["players"]
+            players = j.players
             rows.append([game_name(arm.game), arm.label(), run.variant.seed,
-                         *(f"{100 * players[n]['optimal']:.1f}" if n in players else "—"
+                         *(f"{100 * players[n].optimal:.1f}" if n in players else "—"
                            for n in names)])
-        means = [np.mean([j["players"][n]["optimal"] for j in found]) if all(
-            n in j["players"] for j in found) else math.nan for n in names]
+        means = [np.mean([j.players[n].optimal for j in found]) if all(
+            n in j.players for j in found) else math.nan for n in names]
         rows.append([f"**{game_name(arm.game)}**", f"**{arm.label()}, mean**",
                      f"n = {len(found)}",
                      *(f"**{100 * m:.1f}**" if not math.isnan(m) else "—" for m in means)])
         for n in ("search", "policy_head"):
-            if all(n in j["players"] for j in found):
-                kinds = [np.mean([j["players"][n][k] for j in found])
+            if all(n in j.players for j in found):
+                kinds = [np.mean([getattr(j.players[n], k) for j in found])
                          for k in ("optimal", "win_to_draw", "win_to_loss", "draw_to_loss",
                                    "immediate_win_taken")]
                 blunders.append([game_name(arm.game), arm.label(), JUDGED_PLAYERS[n],
@@ -494,10 +481,10 @@ def judged_markdown(runs: Sequence[Run]) -> str:
                           "draw→loss", "immediate win taken"], blunders, "lll" + "r" * 5)
     versus_rows = []
     for run, _ in judged:
-        v = _judgement(run, VERSUS_FILE)
+        v = read_versus(run.path)
         if v is not None:
             versus_rows.append([game_name(run.variant.game), run.variant.label(seed=True),
-                                *(f"{v[o]['wins']}-{v[o]['draws']}-{v[o]['losses']}"
+                                *(f"{v[o].wins}-{v[o].draws}-{v[o].losses}"
                                   if o in v else "—" for o in ("random", "untrained",
                                                                 "pure_mcts"))])
     if versus_rows:

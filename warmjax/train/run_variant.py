@@ -66,16 +66,6 @@ class RunVariant:
                    iprime=ws.iprime if ws.mode == "fixed" else None,
                    departures=departures_of(config), seed=config.seed)
 
-    @classmethod
-    def from_info(cls, info: dict) -> "RunVariant":
-        """The variant of a tournament player's description (`players.json`; older files
-        have no departures)."""
-        mode = info.get("mode", "none")
-        return cls(game=info.get("game", ""), mode=mode,
-                   enhancement=info.get("enhancement") if mode != "none" else None,
-                   iprime=info.get("iprime") if mode == "fixed" else None,
-                   departures=tuple(info.get("departures") or ()), seed=info.get("seed"))
-
     def arm(self) -> "RunVariant":
         """The variant without its seed."""
         return dataclasses.replace(self, seed=None)
