@@ -35,6 +35,7 @@ import time
 import jax
 import jax.numpy as jnp
 import numpy as np
+
 from warmjax.games import make, registry
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, variant_search

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from warmjax.evaluate.markdown import table
+from warmjax.markdown import percent, table
 from warmjax.train.run_folder import find_runs
-
-
-def _percent(value: float | None) -> str:
-    return "" if value is None else f"{100 * value:.1f}"
 
 
 def main() -> None:
@@ -27,8 +23,8 @@ def main() -> None:
                          "yes" if m.warmstart_active else "no", f"{m.r_balance:+g}",
                          m.examples, m.train_steps,
                          f"{m.arena_wins}-{m.arena_draws}-{m.arena_losses}",
-                         "yes" if m.accepted else "no", _percent(m.oracle_optimal),
-                         _percent(m.oracle_policy),
+                         "yes" if m.accepted else "no", percent(m.oracle_optimal),
+                         percent(m.oracle_policy),
                          "" if m.seconds_total is None else f"{m.seconds_total:.1f}"])
     print(table(["run", "iteration", "warm start", "r", "examples", "train steps", "arena W-D-L", "accepted",
                  "search optimal %", "policy optimal %", "group s"], rows))

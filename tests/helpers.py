@@ -14,8 +14,8 @@ from warmjax.nets import make_network
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.train import run_folder
 from warmjax.train.metrics import MetricRow
-from warmjax.train.run_config import GameConfig, ModelConfig, RunConfig, SearchConfig
 from warmjax.train.network_io import save_network
+from warmjax.train.run_config import GameConfig, ModelConfig, RunConfig, SearchConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 

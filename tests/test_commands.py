@@ -21,9 +21,9 @@ from hydra.errors import HydraException
 
 from warmjax import headtohead, orientation
 from warmjax.cli import CONF_DIR
-from warmjax.evaluate.experiment_cli import config_from_dict
-from warmjax.evaluate.pair_play import chunking
 from warmjax.headtohead import HeadToHeadConfig
+from warmjax.matches.experiment_cli import config_from_dict
+from warmjax.matches.pair_play import chunking
 from warmjax.orientation import OrientationConfig
 from warmjax.search.config import SearchConfig
 from warmjax.search.variants import ENHANCEMENTS

@@ -1,4 +1,4 @@
-"""Known-answer and differential tests of the Bayesian Elo fit (`warmjax.evaluate.elo`).
+"""Known-answer and differential tests of the Bayesian Elo fit (`warmjax.rating.elo`).
 
 The references here are written straight from the model's probabilities,
 
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warmjax.evaluate.elo import EloResult, bayes_elo, elo_scale, outcome_probabilities
+from warmjax.rating.elo import EloResult, bayes_elo, elo_scale, outcome_probabilities
 
 ADV, DRAWELO = 32.8, 97.3
 SCALE = elo_scale(DRAWELO)

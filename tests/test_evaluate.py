@@ -20,23 +20,23 @@ import pytest
 
 from warmjax import report
 from warmjax import tournament as tournament_command
-from warmjax.evaluate import tables
-from warmjax.evaluate.batches import plan_batches
-from warmjax.evaluate.entrants import (
+from warmjax.analysis import tables
+from warmjax.games import make
+from warmjax.matches.batches import plan_batches
+from warmjax.matches.entrants import (
     Entrant,
     anchor_entrants,
     expand_runs,
     load_runs,
     unique_names,
 )
-from warmjax.evaluate.round_robin import TournamentConfig, run_tournament
-from warmjax.evaluate.tournament_folder import (
+from warmjax.matches.round_robin import TournamentConfig, run_tournament
+from warmjax.matches.tournament_folder import (
     AnchorEntry,
     NetworkEntry,
     TournamentFolder,
     entry_to_json,
 )
-from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.train import run_folder
 from warmjax.train.metrics import MetricRow
@@ -437,14 +437,14 @@ def test_elo_by_variant_and_sweep(tmp_path):
     means = {r.variant.label: (r.mean, r.std, len(r.ratings)) for r in rows}
     assert means["Baseline"][:2] == (20.0, pytest.approx(math.sqrt(200.0)))
     assert means["Rollout I′=3"][0] == 50.0 and means["Rave adaptive"][2] == 1
-    assert "| Baseline | 2 | 20 ± 14 | 10 | 30 |" in tables.elo_markdown(rows)
-    sweep = tables.iprime_sweep(rows)
+    assert "| Baseline | 2 | 20 ± 14 | 10 | 30 |" in tables.variant_elo_markdown(rows)
+    sweep = tables.elo_by_iprime(rows)
     assert list(sweep.curves) == ["rollout", "rave"]
     assert [(p, m, n) for p, m, _, n in sweep.curves["rollout"]] == [(1, -40.0, 2),
                                                                      (3, 50.0, 2)]
     assert [r.variant.label for r in sweep.references] == ["Baseline", "Rave adaptive",
                                                            "random"]
-    md = tables.sweep_markdown(sweep)
+    md = tables.iprime_elo_markdown(sweep)
     assert "| Rollout | -40 ± 14 | 50 ± 14 |" in md and "| Rave | — | 20 |" in md
 
 

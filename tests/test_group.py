@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from warmjax.train import group, run_folder
-from warmjax.train.run_config import ConfigError
 from warmjax.train.loop import train, train_group
+from warmjax.train.run_config import ConfigError
 
 from .helpers import ROOT, TEST_CACHE, compose_config
 

@@ -13,7 +13,7 @@ import jax
 import pytest
 from hydra import compose, initialize_config_dir
 
-from warmjax.evaluate.pair_play import make_match
+from warmjax.matches.pair_play import make_match
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.search import make_player
 from warmjax.train import run_folder

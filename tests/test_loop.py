@@ -16,9 +16,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from warmjax.train.run_config import ConfigError
 from warmjax.train import run_folder
 from warmjax.train.loop import train
+from warmjax.train.run_config import ConfigError
 
 from .helpers import ROOT, SMOKE, TEST_CACHE, compose_config
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 
-from warmjax.evaluate import perfect_play as oracle_body
-from warmjax.games import make
 from warmjax import oracle as oracle_cmd
+from warmjax.games import make
+from warmjax.matches import perfect_play as oracle_body
 from warmjax.perfect import positions, score
 from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN, Solver
 from warmjax.run import CONF_DIR, to_run_config

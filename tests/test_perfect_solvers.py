@@ -279,7 +279,7 @@ def test_shipped_sets_replay_in_the_env(name, depth):
 def test_oracle_in_every_game(tmp_path, game, short):
     # Training builds the per-iteration probe on the game's set, and the oracle command's
     # body scores a run folder of the game.
-    from warmjax.evaluate import perfect_play
+    from warmjax.matches import perfect_play
     from warmjax.perfect import positions
     from warmjax.train.iteration import Trainer
 

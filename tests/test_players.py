@@ -9,8 +9,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from warmjax.evaluate.pair_play import make_match, mean_score
 from warmjax.games import make
+from warmjax.matches.pair_play import make_match, mean_score
 from warmjax.nets import make_network
 from warmjax.search import RheaConfig, make_player, make_rhea, plan_score
 from warmjax.search.players import PLAYERS

@@ -60,8 +60,7 @@ def test_readme_training_commands_compose(command, tmp_path):
                                      if c[0] in ("warmjax.versus", "warmjax.oracle")],
                          ids=lambda c: c[0])
 def test_readme_evaluation_commands_run(command, tmp_path, capsys):
-    from warmjax import versus
-    from warmjax import oracle
+    from warmjax import oracle, versus
 
     run = write_tiny_run(tmp_path / "run")
     args = [str(run) if a == MAIN_JOB_FOLDER else a for a in command[1:]]

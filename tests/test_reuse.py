@@ -10,8 +10,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from warmjax.evaluate.pair_play import make_match
 from warmjax.games import make
+from warmjax.matches.pair_play import make_match
 from warmjax.nets import make_network
 from warmjax.search import reuse
 from warmjax.search.players import make_player

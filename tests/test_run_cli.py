@@ -14,8 +14,8 @@ import pytest
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.train import run_folder
-from warmjax.train.run_config import RunConfig
 from warmjax.train.network_io import load_network, save_network
+from warmjax.train.run_config import RunConfig
 
 from .helpers import ROOT
 

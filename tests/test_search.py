@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from warmjax.games import make
-from warmjax.nets import make_network
 from warmjax.games.playout import kth_legal_action, kth_set_bit
+from warmjax.nets import make_network
 from warmjax.search import Inputs, SearchConfig, random_legal_action, rollout, variant_search
 from warmjax.search.rollout import rules_rollout, step_rollout
 

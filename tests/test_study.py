@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from warmjax.evaluate import study, study_tables
-from warmjax.evaluate.tables import Tournament
-from warmjax.evaluate.round_robin import scheduled_pairs
-from warmjax.evaluate.tournament_folder import AnchorEntry, NetworkEntry
+from warmjax.analysis import study, study_tables
+from warmjax.analysis.tables import Tournament
+from warmjax.matches.round_robin import scheduled_pairs
+from warmjax.matches.tournament_folder import AnchorEntry, NetworkEntry
 from warmjax.train import run_folder
 from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
 from warmjax.train.run_variant import RunVariant
@@ -412,7 +412,7 @@ def test_smoke_study_trains_plays_and_reports(tmp_path):
         assert len(games) == 6  # this block's 3 pairs of 2 games
     players = json.loads((folder / "tournament" / "tournament.json").read_text())["players"]
     assert len(players) == 5
-    from warmjax.evaluate.round_robin import journal_elo
+    from warmjax.matches.round_robin import journal_elo
 
     elo = journal_elo(folder / "tournament")
     assert len(elo.players) == 5 and int(np.sum(elo.games)) == 2 * 12  # both blocks, both sides

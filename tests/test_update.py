@@ -79,8 +79,8 @@ def test_lr_scale_is_adam_at_the_scaled_learning_rate():
 
 
 def test_cosine_learning_rate_by_hand():
-    from warmjax.train.run_config import ConfigError, RunConfig, TrainConfig
     from warmjax.train.iteration import learning_rate_scale
+    from warmjax.train.run_config import ConfigError, RunConfig, TrainConfig
 
     train = TrainConfig(iterations=5, learning_rate=0.01, final_learning_rate=0.001)
     # Half cosine from 1 to 0.1 over iterations 1..5: 1, 0.1 + 0.9·(1 + cos(π/4))/2, 0.55, …

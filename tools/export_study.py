@@ -16,7 +16,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from warmjax.evaluate.tournament_folder import TournamentFolder
+from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train.run_folder import read_run
 
 RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json", "versus.json")

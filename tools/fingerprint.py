@@ -92,13 +92,13 @@ class api:  # noqa: N801 - a namespace
 
     @staticmethod
     def versus(run_dir, opponents, games, playouts):
-        from warmjax.evaluate.opponents import versus
+        from warmjax.matches.opponents import versus
 
         return versus(run_dir, opponents, games=games, playouts=playouts)
 
     @staticmethod
     def oracle(run_dir, count, playouts):
-        from warmjax.evaluate.perfect_play import oracle
+        from warmjax.matches.perfect_play import oracle
 
         return oracle(run_dir, count=count, playouts=playouts)
 

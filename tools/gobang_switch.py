@@ -34,8 +34,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from warmjax import headtohead
-from warmjax.evaluate.markdown import table
 from warmjax.games.env import FIRST
+from warmjax.markdown import table
 from warmjax.search import leaf
 from warmjax.search.config import SearchConfig
 from warmjax.train.run_config import GameConfig, ModelConfig

@@ -33,7 +33,7 @@ Config: `conf/headtohead.yaml` with the project's `game` and `model` groups (`ga
 picks `conf/game/othello.yaml`, `model=azg512` picks `conf/model/azg512.yaml`).
 
 Design: as in `warmjax.orientation` (the shared runner and config handling are in
-`warmjax.evaluate.pair_play.play_pair` and `warmjax.evaluate.experiment_cli`), each pairing is
+`warmjax.matches.pair_play.play_pair` and `warmjax.matches.experiment_cli`), each pairing is
 compiled once and its games run as one batched call, or in chunks of at most `max_batch`.
 """
 
@@ -47,9 +47,9 @@ import jax
 from omegaconf import DictConfig
 
 from warmjax import cli
-from warmjax.evaluate import experiment_cli as common
-from warmjax.evaluate.markdown import table
 from warmjax.games import make
+from warmjax.markdown import table
+from warmjax.matches import experiment_cli as common
 from warmjax.nets import make_network
 from warmjax.search.config import SearchConfig
 from warmjax.search.players import make_player

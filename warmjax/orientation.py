@@ -23,10 +23,10 @@ Design:
 - Each pair's match is jitted and compiled once; all its games run as one batched call, or,
   above `max_batch` games, as equal chunks of the same compiled function (each chunk with
   each side first in half its games; surplus games of the last chunk are dropped evenly
-  from both halves, so the count and the balance are exact): `warmjax.evaluate.pair_play.play_pair`.
+  from both halves, so the count and the balance are exact): `warmjax.matches.pair_play.play_pair`.
 - The Hydra config (`conf/orientation.yaml`, with the project's `game` group, so
   `game=gobang` picks `conf/game/gobang.yaml`) becomes a frozen `OrientationConfig` once
-  and is validated before anything compiles (`warmjax.evaluate.experiment_cli`, shared with
+  and is validated before anything compiles (`warmjax.matches.experiment_cli`, shared with
   the head-to-head command). Hydra's working-directory and logging
   machinery is switched off (nothing is written but `out`); the resolved settings are
   stored in the JSON under "config".
@@ -45,7 +45,9 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
 from warmjax import cli
-from warmjax.evaluate.experiment_cli import (
+from warmjax.games import make, registry
+from warmjax.markdown import table
+from warmjax.matches.experiment_cli import (
     Pairing,
     check_games,
     check_max_batch,
@@ -53,8 +55,6 @@ from warmjax.evaluate.experiment_cli import (
     play_pairings,
     run_command,
 )
-from warmjax.evaluate.markdown import table
-from warmjax.games import make, registry
 from warmjax.search.config import SearchConfig
 from warmjax.search.players import NETWORK_FREE, make_player
 from warmjax.search.rhea import RheaConfig

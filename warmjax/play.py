@@ -22,7 +22,7 @@ import jax
 import numpy as np
 
 from warmjax import cli
-from warmjax.evaluate.agent import load_agent
+from warmjax.matches.agent import load_agent
 from warmjax.search.players import PLAYERS
 
 CHARS = {0: ".", 1: "X", 2: "O"}

@@ -8,7 +8,7 @@ Writes into `--out`: `summary.md`, which links and inlines everything; per tourn
 runs, `iprime_sweep_<name>.png/.md`; from the adaptive runs `switch_iterations.md` (mean ±
 std of the switch iteration per game and enhancement, and per run) and
 `r_balance_<game>.png` with `r_balance.md`; from runs that logged the perfect-play probe,
-`oracle_<game>.png` (learning curves per variant, mean ± std over seeds) and `oracle.md`. See `warmjax.evaluate.tables` for the
+`oracle_<game>.png` (learning curves per variant, mean ± std over seeds) and `oracle.md`. See `warmjax.analysis.tables` for the
 conventions (sample std, runs that never switched, grouping into variants).
 """
 
@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from warmjax import cli
-from warmjax.evaluate import plots, study, study_tables, tables
-from warmjax.evaluate.entrants import expand_runs
+from warmjax.analysis import plots, study, study_tables, tables
+from warmjax.matches.entrants import expand_runs
 from warmjax.train import run_folder
 from warmjax.train.run_variant import enhancement_name, game_name
 
@@ -89,7 +89,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
         tag = _tag(t.tag, taken)
         game = tables.game_name(t.game)
         rows = tables.elo_by_variant(t)
-        table = tables.elo_markdown(rows)
+        table = tables.variant_elo_markdown(rows)
         plots.plot_elo_by_variant(rows, f"{game}: Elo per variant ({t.tag})",
                                   out_dir / f"elo_{tag}.png")
         written[f"elo_{tag}.png"] = out_dir / f"elo_{tag}.png"
@@ -99,10 +99,10 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
                   f"![Elo per variant](elo_{tag}.png)", "", table,
                   (f"Ratings of every player: [{t.path}/elo.md]({_link(t.path, out_dir)}); "
                    f"this table: [elo_{tag}.md](elo_{tag}.md)."), ""]
-        sweep = tables.iprime_sweep(rows)
+        sweep = tables.elo_by_iprime(rows)
         if sweep.curves:
-            sweep_table = tables.sweep_markdown(sweep)
-            plots.plot_iprime_sweep(sweep, f"{game}: Elo against I′ ({t.tag})",
+            sweep_table = tables.iprime_elo_markdown(sweep)
+            plots.plot_elo_by_iprime(sweep, f"{game}: Elo against I′ ({t.tag})",
                                     out_dir / f"iprime_sweep_{tag}.png")
             written[f"iprime_sweep_{tag}.png"] = out_dir / f"iprime_sweep_{tag}.png"
             write(f"iprime_sweep_{tag}.md", f"# {game}: fixed-I′ sweep\n\n{sweep_table}")
@@ -163,7 +163,7 @@ def write_report(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
 def write_study_report(studies: Sequence[str], out: str = "report",
                        tournaments: Sequence[str] = (), auc_iterations: int | None = None,
                        delta: float = study.DELTA, log=None) -> dict[str, Path]:
-    """A study's report (`warmjax.evaluate.study`): `study.json`, `study.md` and figures.
+    """A study's report (`warmjax.analysis.study`): `study.json`, `study.md` and figures.
 
     Args:
       studies: study folders (their run folders at any depth); each one's round robin is
@@ -233,7 +233,7 @@ def write_study_report(studies: Sequence[str], out: str = "report",
         power = study_tables.power_markdown(family, delta)
         if power:
             lines += ["### Power", "", power]
-        sweep_enh, sweep_arms, sweep_seeds = study.iprime_sweep(family)
+        sweep_enh, sweep_arms, sweep_seeds = study.iprime_series(family)
         modes = [("adaptive", [a for a in family.main if a.variant.mode == "adaptive"]),
                  ("fixed", [a for a in family.main if a.variant.mode == "fixed"]),
                  ("iprime", sweep_arms if family.sweep else [])]
@@ -257,7 +257,7 @@ def write_study_report(studies: Sequence[str], out: str = "report",
                        "that ran at every I′; the sweep's arms are also in the tables above, "
                        "their p (BH) adjusted among themselves."), "",
                       study_tables.iprime_markdown(family)]
-        elo = study_tables.elo_markdown(family)
+        elo = study_tables.family_elo_markdown(family)
         if elo:
             lines += ["### Round-robin Bayesian Elo of the final networks", "",
                       "Each network's rating minus the mean of its seed's networks in this "

@@ -18,8 +18,8 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 
 from warmjax import cli
-from warmjax.train.run_config import ConfigError, RunConfig
 from warmjax.train.estimate import estimate_paper_seconds
+from warmjax.train.run_config import ConfigError, RunConfig
 
 CONF_DIR = cli.CONF_DIR
 EXTRA_KEYS = ("run_root", "confirm_paper_on_cpu")

@@ -14,8 +14,8 @@ anything compiles:
   out as `ConfigError` with the section's dotted path in front (so a check that names its
   field, "simulations must be …", reads "search.simulations must be …").
 
-The run's `RunConfig` (train/config.py) and the experiment commands' configs
-(evaluate/experiment_cli.py) both go through here.
+The run's `RunConfig` (train/run_config.py) and the experiment commands' configs
+(matches/experiment_cli.py) both go through here.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Round-robin tournament with Bayesian Elo: `python -m warmjax.tournament RUN... --out DIR`.
 
-See `warmjax.evaluate.round_robin` for the settings, the outputs and resuming.
+See `warmjax.matches.round_robin` for the settings, the outputs and resuming.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from warmjax import cli
-from warmjax.evaluate.round_robin import ANCHORS, TournamentConfig, plural_pairs, run_tournament
+from warmjax.matches.round_robin import ANCHORS, TournamentConfig, plural_pairs, run_tournament
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int | None]:

@@ -1,6 +1,6 @@
 """A trained network against reference opponents: `python -m warmjax.versus RUN [options]`.
 
-See `warmjax.evaluate.opponents` for the settings and the output.
+See `warmjax.matches.opponents` for the settings and the output.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 from warmjax import cli
-from warmjax.evaluate.markdown import table
-from warmjax.evaluate.opponents import OPPONENTS, versus
+from warmjax.markdown import table
+from warmjax.matches.opponents import OPPONENTS, versus
 
 
 def main(argv=None):

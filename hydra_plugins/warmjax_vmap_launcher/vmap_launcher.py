@@ -15,9 +15,9 @@ its own folder, metrics, checkpoints and network. Rerunning the command resumes 
 # outside sys.modules, where a dataclass cannot resolve string annotations.
 import dataclasses
 import logging
-from typing import Optional
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Optional
 
 from hydra.core.config_store import ConfigStore
 from hydra.core.utils import JobReturn, JobStatus, filter_overrides, run_job, setup_globals
@@ -65,9 +65,9 @@ class VmapLauncher(Launcher):
                initial_job_idx: int) -> Sequence[JobReturn]:
         from warmjax import cli
         from warmjax.run import to_run_config, warn_paper_on_cpu
-        from warmjax.train.run_config import ConfigError
         from warmjax.train.group import groups, seed_major
         from warmjax.train.loop import train, train_group
+        from warmjax.train.run_config import ConfigError
 
         setup_globals()
         assert self.config is not None and self.hydra_context is not None

@@ -5,6 +5,8 @@ environments that register themselves when their modules are imported here; anot
 registers itself the same way (`registry.register`).
 """
 
+# The games register themselves in import order, which ruff must not sort:
+# ruff: noqa: I001
 from __future__ import annotations
 
 # The papers' games register themselves, in the order the papers' tables list them (the

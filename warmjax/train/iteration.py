@@ -16,7 +16,6 @@ With `train.keep_training` (a departure, method.md §7) the candidate is kept as
 
 from __future__ import annotations
 
-
 import time
 from typing import Any
 

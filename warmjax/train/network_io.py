@@ -23,9 +23,9 @@ from typing import Any
 import jax
 from flax import serialization
 
+from warmjax.fileio import atomic_write
 from warmjax.games import make
 from warmjax.nets import make_network
-from warmjax.fileio import atomic_write
 
 FORMAT = "warmjax-network-v1"
 

@@ -57,6 +57,16 @@ class Run(NamedTuple):
     def last(self) -> MetricRow | None:
         return self.metrics[-1] if self.metrics else None
 
+    @property
+    def switch_iteration(self) -> int | None:
+        """An adaptive run's switch iteration (that of its last metrics row); None if it has
+        not switched, or is not adaptive."""
+        last = self.last
+        if self.config.warmstart.mode != "adaptive" or last is None \
+                or last.switch_iteration < 1:
+            return None
+        return last.switch_iteration
+
     def search(self) -> SearchConfig:
         """The search a player of the run's network plays: the run's `search` settings (its
         departures from the papers and tree reuse included) without self-play's root noise."""

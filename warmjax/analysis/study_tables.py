@@ -1,4 +1,4 @@
-"""A study's statistics (`warmjax.evaluate.study`) as Markdown tables."""
+"""A study's statistics (`warmjax.analysis.study`) as Markdown tables."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from warmjax.evaluate.markdown import table
-from warmjax.evaluate.study import (
+from warmjax.analysis.study import (
     Arm,
     Claim,
     Comparison,
@@ -17,13 +16,10 @@ from warmjax.evaluate.study import (
     MetricSummary,
     compare_paired,
     curve,
-    iprime_sweep,
+    iprime_series,
     on_seeds,
 )
-
-
-def _pct(x: float) -> str:
-    return "—" if math.isnan(x) else f"{100 * x:.1f}"
+from warmjax.markdown import percent, table
 
 
 def _estimate(e: Estimate, scale: float = 100, decimals: int = 1) -> str:
@@ -67,7 +63,7 @@ def metric_markdown(family: Family, metric: str) -> str:
                   "80%-power effect, final"], rows, "lrrrrrrrrrrrrr")
 
 
-def elo_markdown(family: Family) -> str:
+def family_elo_markdown(family: Family) -> str:
     """The final networks' Elo per arm, and against the baseline paired by seed."""
     rows = [[arm.label, len(arm.elo.values), _estimate(arm.elo, 1, 0),
              *_diff(arm.elo_vs_baseline, 1, 0)[:4], _diff(arm.elo_vs_baseline, 1, 0)[5]]
@@ -195,7 +191,7 @@ def _n(x: float) -> str:
 def iprime_markdown(family: Family) -> str:
     """Claim 4's data: the fixed arms of the swept enhancement by I′, and the baseline, each
     on the seeds that ran at every I′ (means; Elo relative to the seed's round robin)."""
-    _, arms, seeds = iprime_sweep(family)
+    _, arms, seeds = iprime_series(family)
     if len(arms) < 3 or not seeds:
         return ""
     rows = []
@@ -204,8 +200,8 @@ def iprime_markdown(family: Family) -> str:
         cells = [arm.label, len(on_seeds(arm, arm.seeds, seeds))]
         for metric in ("policy", "search"):
             m = arm.metrics[metric]
-            cells += [_pct(np.mean(on_seeds(arm, m.auc.values, seeds))),
-                      _pct(np.mean(on_seeds(arm, m.final.values, seeds)))]
+            cells += [percent(np.mean(on_seeds(arm, m.auc.values, seeds))),
+                      percent(np.mean(on_seeds(arm, m.final.values, seeds)))]
         elo = on_seeds(arm, arm.elo.values, seeds) if arm.elo is not None else []
         cells.append(f"{np.mean(elo):+.0f}" if elo else "—")
         rows.append(cells)

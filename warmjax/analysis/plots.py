@@ -8,7 +8,7 @@
   and the policy head side by side, mean over seeds with a ± sample std band, per variant.
 - `plot_study_curves`: a study family's learning curves with 95% bands (against iterations
   and self-play games).
-- `plot_iprime_sweep`: Elo against I′ per enhancement (mean ± std over seeds), with the
+- `plot_elo_by_iprime`: Elo against I′ per enhancement (mean ± std over seeds), with the
   Baseline and the adaptive variants of the same tournament as horizontal references.
 """
 
@@ -25,12 +25,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
-from warmjax.evaluate.study import Estimate
-from warmjax.evaluate.study import curve as run_curve
-from warmjax.evaluate.tables import (
+from warmjax.analysis.study import Estimate
+from warmjax.analysis.study import curve as run_curve
+from warmjax.analysis.tables import (
     BalanceSeries,
+    IprimeElo,
     OracleCurve,
-    Sweep,
     VariantElo,
     enhancement_name,
     game_name,
@@ -96,7 +96,7 @@ def plot_balance(series: Sequence[BalanceSeries], game: str, path: Path | str) -
     return _save(fig, path)
 
 
-def plot_iprime_sweep(sweep: Sweep, title: str, path: Path | str) -> Path:
+def plot_elo_by_iprime(sweep: IprimeElo, title: str, path: Path | str) -> Path:
     """Elo against I′, a line per enhancement; Baseline and adaptive variants as references."""
     fig, ax = plt.subplots(figsize=(5.5, 4.0))
     for i, (enh, curve) in enumerate(sweep.curves.items()):
@@ -139,7 +139,7 @@ def plot_oracle_curves(curves: Sequence[OracleCurve], game: str, path: Path | st
 
 
 def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
-    """A study family's learning curves (`warmjax.evaluate.study`): the policy head's and the
+    """A study family's learning curves (`warmjax.analysis.study`): the policy head's and the
     search's optimal-move rates against the iteration and against self-play games played,
     per arm the mean over seeds with its 95% t-interval as a band."""
     fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), sharey="row")

@@ -16,10 +16,11 @@ optionally writes JSON.
 from __future__ import annotations
 
 import time
+
 import jax
 
-from warmjax.evaluate.agent import load_agent
-from warmjax.evaluate.pair_play import make_match, mean_score
+from warmjax.matches.agent import load_agent
+from warmjax.matches.pair_play import make_match, mean_score
 from warmjax.search.players import make_player
 
 OPPONENTS = ("random", "untrained", "pure_mcts", "pure_rave", "rhea")

@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from warmjax.evaluate.tables import Tournament, group_runs
+from warmjax.analysis.tables import Tournament, group_runs
 from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train.run_folder import Run
 from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
@@ -425,7 +425,7 @@ def _measured_arm(variant: RunVariant, arm_runs: Sequence[Run], k: int, common: 
                                 None, None) for m in METRICS}
     elos = [centred.get(r.variant) for r in arm_runs]
     elo = Estimate.of(elos) if centred and all(e is not None for e in elos) else None
-    switches = tuple(_switch(r) for r in arm_runs) if variant.mode == "adaptive" else ()
+    switches = tuple(r.switch_iteration for r in arm_runs) if variant.mode == "adaptive" else ()
     return Arm(variant, tuple(arm_runs), metrics, elo, None, switches)
 
 
@@ -516,11 +516,6 @@ def _centred_ratings(runs: Sequence[Run], ratings: dict[RunVariant, float]
         blocks.setdefault(r.variant.seed, []).append(ratings[r.variant])
     return {r.variant: ratings[r.variant] - float(np.mean(blocks[r.variant.seed]))
             for r in rated}
-
-
-def _switch(run: Run) -> int | None:
-    last = run.last
-    return last.switch_iteration if last is not None and last.switch_iteration >= 1 else None
 
 
 # --- the verdict rule ----------------------------------------------------------------------
@@ -730,7 +725,7 @@ def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
                   "seed")
 
 
-def iprime_sweep(family: Family) -> tuple[str | None, list[Arm], list[int]]:
+def iprime_series(family: Family) -> tuple[str | None, list[Arm], list[int]]:
     """The enhancement with the most fixed I′ values, its fixed arms by I′ and the seeds that
     ran at every one of them (claim 4's data)."""
     by_enh: dict[str, list[Arm]] = {}
@@ -767,7 +762,7 @@ def claim_iprime(family: Family, delta: float) -> Claim:
     Only the seeds that ran at every I′ count: blocks must be complete, and a seed's Elo is
     centred on its own round robin (`_centred_ratings`)."""
     name = "4. The result varies with I′"
-    enh, arms, seeds = iprime_sweep(family)
+    enh, arms, seeds = iprime_series(family)
     if len(arms) < 3:
         return _not_tested(name, family, "fewer than three I′ values")
     if len(seeds) < 2:

@@ -20,8 +20,8 @@ import time
 
 import jax
 
-from warmjax.evaluate.agent import load_agent
-from warmjax.evaluate.markdown import table
+from warmjax.markdown import table
+from warmjax.matches.agent import load_agent
 from warmjax.perfect import positions, score
 from warmjax.search.players import make_player
 

@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from warmjax.evaluate.markdown import table
-from warmjax.evaluate.tournament_folder import (
+from warmjax.markdown import table
+from warmjax.matches.tournament_folder import (
     AnchorEntry,
     Entry,
     TournamentFolder,
@@ -63,15 +63,6 @@ def group_runs(runs: Sequence[Run], key: Callable[[Run], Any] | None = None,
         if where is None or where(run):
             out.setdefault(key(run), []).append(run)
     return out
-
-
-def switch_iteration(run: Run) -> int | None:
-    """An adaptive run's switch iteration (that of its last metrics row); None if it has not
-    switched (or is not adaptive)."""
-    last = run.last
-    if run.config.warmstart.mode != "adaptive" or last is None or last.switch_iteration < 1:
-        return None
-    return last.switch_iteration
 
 
 def r_balance(run: Run) -> tuple[tuple[int, float], ...]:
@@ -141,8 +132,8 @@ def switch_table(runs: Sequence[Run]) -> list[SwitchCell]:
     grouped = group_runs(runs, key=lambda r: (r.variant.game, r.variant.enhancement),
                          where=lambda r: r.variant.mode == "adaptive")
     for (game, enhancement), members in grouped.items():
-        switches = tuple(s for s in map(switch_iteration, members) if s is not None)
-        never = [r.iterations for r in members if switch_iteration(r) is None]
+        switches = tuple(r.switch_iteration for r in members if r.switch_iteration is not None)
+        never = [r.iterations for r in members if r.switch_iteration is None]
         mean, sample_std = mean_std(switches)
         std = float(np.std(switches)) if len(switches) > 1 else math.nan
         cells.append(SwitchCell(game, enhancement, switches, len(never),
@@ -166,7 +157,7 @@ def switch_markdown(cells: Sequence[SwitchCell], runs: Sequence[Run] = ()) -> st
         for r in sorted(adaptive, key=lambda r: (r.variant.game,
                                                  _enhancement_order(r.variant.enhancement),
                                                  r.variant.seed, str(r.path))):
-            switch = switch_iteration(r)
+            switch = r.switch_iteration
             rows.append([r.path, r.variant.game, enhancement_name(r.variant.enhancement),
                          r.variant.seed, switch if switch else f"> {r.iterations}",
                          r.iterations])
@@ -235,7 +226,7 @@ def _unique_labels(labels: list[str], extras: list[str]) -> list[str]:
 
 
 @dataclasses.dataclass(frozen=True)
-class Variant:
+class PlayerArm:
     """What the Elo figures group players by: a run's variant without its seed (`run`), or
     an anchor (`anchor`, its name with the playouts)."""
 
@@ -263,11 +254,11 @@ class Variant:
         return (1, (), self.anchor) if self.run is None else (0, self.run.order(), "")
 
 
-def variant_of(entry: Entry) -> Variant:
+def variant_of(entry: Entry) -> PlayerArm:
     """The variant of a tournament player."""
     if isinstance(entry, AnchorEntry):
-        return Variant(anchor=entry.name)
-    return Variant(run=entry.variant().arm())
+        return PlayerArm(anchor=entry.name)
+    return PlayerArm(run=entry.variant().arm())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -301,7 +292,7 @@ def load_tournament(path: Path | str) -> Tournament:
 def journal_tournament(path: Path | str) -> Tournament:
     """A tournament rated from every game in its folder's journal
     (`round_robin.journal_elo`), finished or not."""
-    from warmjax.evaluate.round_robin import journal_elo
+    from warmjax.matches.round_robin import journal_elo
 
     elo = journal_elo(path)
     return Tournament(str(path), Path(path).name or "tournament", elo.settings.game_name,
@@ -312,7 +303,7 @@ def journal_tournament(path: Path | str) -> Tournament:
 class VariantElo:
     """The Elo of one variant's players (its seeds)."""
 
-    variant: Variant
+    variant: PlayerArm
     names: tuple[str, ...]
     ratings: tuple[float, ...]
     mean: float
@@ -321,11 +312,11 @@ class VariantElo:
 
 def elo_by_variant(tournament: Tournament) -> list[VariantElo]:
     """Players grouped by variant, with the mean and spread of their ratings, ordered."""
-    groups: dict[Variant, list[int]] = {}
+    groups: dict[PlayerArm, list[int]] = {}
     for i, name in enumerate(tournament.names):
         groups.setdefault(variant_of(tournament.players[name]), []).append(i)
     rows = []
-    for variant in sorted(groups, key=Variant.order):
+    for variant in sorted(groups, key=PlayerArm.order):
         idx = groups[variant]
         ratings = tuple(tournament.ratings[i] for i in idx)
         mean, std = mean_std(ratings)
@@ -334,15 +325,15 @@ def elo_by_variant(tournament: Tournament) -> list[VariantElo]:
     return rows
 
 
-def elo_markdown(rows: Sequence[VariantElo]) -> str:
-    return table(["Variant", "Seeds", "Elo (mean ± std)", "Min", "Max"],
+def variant_elo_markdown(rows: Sequence[VariantElo]) -> str:
+    return table(["PlayerArm", "Seeds", "Elo (mean ± std)", "Min", "Max"],
                  [[row.variant.label, len(row.ratings), fmt_mean_std(row.mean, row.std, 0),
                    f"{min(row.ratings):.0f}", f"{max(row.ratings):.0f}"] for row in rows],
                  "lrrrr")
 
 
 @dataclasses.dataclass(frozen=True)
-class Sweep:
+class IprimeElo:
     """Elo against I′ per enhancement (fixed runs), with the other variants as references.
 
     Attributes:
@@ -358,7 +349,7 @@ class Sweep:
         return sorted({p for c in self.curves.values() for p, *_ in c})
 
 
-def iprime_sweep(rows: Sequence[VariantElo]) -> Sweep:
+def elo_by_iprime(rows: Sequence[VariantElo]) -> IprimeElo:
     curves: dict[str, list] = {}
     for row in rows:
         if row.variant.mode == "fixed":
@@ -366,10 +357,10 @@ def iprime_sweep(rows: Sequence[VariantElo]) -> Sweep:
                 (row.variant.iprime, row.mean, row.std, len(row.ratings)))
     curves = {k: sorted(v) for k, v in sorted(curves.items(),
                                                key=lambda kv: _enhancement_order(kv[0]))}
-    return Sweep(curves, tuple(r for r in rows if r.variant.mode != "fixed"))
+    return IprimeElo(curves, tuple(r for r in rows if r.variant.mode != "fixed"))
 
 
-def sweep_markdown(sweep: Sweep) -> str:
+def iprime_elo_markdown(sweep: IprimeElo) -> str:
     iprimes = sweep.iprimes
     rows = []
     for enh, curve in sweep.curves.items():

@@ -1,5 +1,5 @@
 """A tournament's players: run folders found and loaded, named, and the anchors
-(`warmjax.evaluate.round_robin` describes the naming rules)."""
+(`warmjax.matches.round_robin` describes the naming rules)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from warmjax.evaluate.agent import Agent, load_agent
-from warmjax.evaluate.tournament_folder import AnchorEntry, Entry, NetworkEntry
+from warmjax.matches.agent import Agent, load_agent
+from warmjax.matches.tournament_folder import AnchorEntry, Entry, NetworkEntry
 from warmjax.train.network_io import network_info
 
 

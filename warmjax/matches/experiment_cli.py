@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from warmjax import cli
-from warmjax.evaluate.pair_play import PairOutcome, play_pair
+from warmjax.matches.pair_play import PairOutcome, play_pair
 from warmjax.search.players import Player
 from warmjax.settings import from_mapping
 

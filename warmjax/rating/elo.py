@@ -88,7 +88,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from warmjax.evaluate.markdown import table
+from warmjax.markdown import table
 
 _K = math.log(10.0) / 400.0  # natural-log units per Elo point
 _Z95 = 1.959963984540054  # Φ⁻¹(0.975)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 
@@ -28,3 +29,11 @@ def table(header: Sequence[str], rows: Sequence[Sequence[object]],
             raise ValueError(f"a row of {len(row)} cells in a table of {len(header)} columns")
         lines.append("| " + " | ".join(str(cell) for cell in row) + " |")
     return "\n".join(lines) + "\n"
+
+
+def percent(value: float | None, decimals: int = 1, missing: str = "—") -> str:
+    """A rate as a percentage without the sign (`0.905` → `90.5`); `missing` for None or
+    NaN."""
+    if value is None or math.isnan(value):
+        return missing
+    return f"{100 * value:.{decimals}f}"

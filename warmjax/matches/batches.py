@@ -1,5 +1,5 @@
 """A tournament's games: pairs grouped by matchup of player kinds and played as batched,
-compiled calls (the batching and keys are described in `warmjax.evaluate.round_robin`)."""
+compiled calls (the batching and keys are described in `warmjax.matches.round_robin`)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from warmjax.evaluate.entrants import Entrant
-from warmjax.evaluate.pair_play import NO_MOVE, make_match
-from warmjax.evaluate.tournament_folder import GameRecord, PairResult, Settings
+from warmjax.matches.entrants import Entrant
+from warmjax.matches.pair_play import NO_MOVE, make_match
+from warmjax.matches.tournament_folder import GameRecord, PairResult, Settings
 from warmjax.nets import make_network
 from warmjax.search.players import make_player
 

@@ -12,7 +12,7 @@ anchors.
 A trained network plays the baseline MCTS of method.md §2; an anchor is a network-free player
 (`random`, `pure_mcts`, `pure_rave` or `rhea`, the tree searches with `--playouts`
 simulations per move; default `--anchors random`, the papers' random player). Ratings are
-Bayesian Elo (`warmjax.evaluate.elo`), printed and written to `elo.md` / `elo.json` with
+Bayesian Elo (`warmjax.rating.elo`), printed and written to `elo.md` / `elo.json` with
 the name → run mapping.
 
 Settings (the choices where the papers are silent):
@@ -65,17 +65,16 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from warmjax.evaluate.batches import kind_text, plan_batches, play_batch
-from warmjax.evaluate.elo import EloResult, bayes_elo
-from warmjax.evaluate.entrants import (
+from warmjax.markdown import table
+from warmjax.matches.batches import kind_text, plan_batches, play_batch
+from warmjax.matches.entrants import (
     anchor_entrants,
     common_setting,
     expand_runs,
     game_text,
     load_runs,
 )
-from warmjax.evaluate.markdown import table
-from warmjax.evaluate.tournament_folder import (
+from warmjax.matches.tournament_folder import (
     EloTable,
     Entry,
     GameRecord,
@@ -85,6 +84,7 @@ from warmjax.evaluate.tournament_folder import (
     TournamentFolder,
     batch_number,
 )
+from warmjax.rating.elo import EloResult, bayes_elo
 from warmjax.search.players import NETWORK_FREE
 from warmjax.search.rhea import RheaConfig
 
