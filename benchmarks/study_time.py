@@ -27,7 +27,7 @@ import argparse
 import dataclasses
 
 import jax
-from iteration_time import paper_config, step_buffer, timed
+from common import paper_config, step_buffer, timed
 
 from warmjax.search.leaf import Inputs
 from warmjax.train.group import stack

@@ -24,7 +24,7 @@ import dataclasses
 import jax
 import jax.numpy as jnp
 import numpy as np
-from iteration_time import paper_config, timed
+from common import paper_config, timed
 
 from warmjax.train.buffer import ReplayBuffer
 from warmjax.train.group import stack

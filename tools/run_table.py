@@ -1,7 +1,7 @@
 """Per-run, per-iteration metrics of the run folders under a directory, as one Markdown table
 (for device sessions, whose run folders do not come back).
 
-    python benchmarks/run_table.py runs/fixed_c4
+    python tools/run_table.py runs/fixed_c4
 """
 
 from __future__ import annotations
