@@ -186,7 +186,7 @@ def test_oracle_refuses_other_games(tmp_path):
 
 
 def test_report_plots_oracle_curves_per_variant(tmp_path):
-    from warmjax import report
+    from warmjax.analysis import report
 
     def fake_run(name, seed, mode, points):
         run = tmp_path / name
@@ -203,7 +203,7 @@ def test_report_plots_oracle_curves_per_variant(tmp_path):
     fake_run("a0", 0, "adaptive", [(0.5, 0.4), (0.7, 0.5)])
     fake_run("a1", 1, "adaptive", [(0.6, 0.3), (0.9, 0.7)])
     fake_run("b0", 0, "none", [(0.55, 0.45)])
-    written = report.write_report([str(tmp_path / "*")], out=str(tmp_path / "out"),
+    written = report.write_runs([str(tmp_path / "*")], out=str(tmp_path / "out"),
                                   log=lambda _: None)
     assert "oracle_connect_four.png" in written
     table = (tmp_path / "out" / "oracle.md").read_text()

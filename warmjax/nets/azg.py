@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
+import chex
 import flax.linen as nn
 import jax
 import jax.numpy as jnp
@@ -89,6 +90,7 @@ class AZNet(nn.Module):
     @nn.compact
     def __call__(self, obs: jax.Array, train: bool) -> tuple[jax.Array, jax.Array]:
         """Args: obs `[B, H, W, C]` (bool or float). Returns `(logits [B, A], value [B])`."""
+        chex.assert_rank(obs, 4)
         x = obs.astype(jnp.float32)
         dtype = jnp.bfloat16 if self.mixed_precision else jnp.float32
         for padding in self.paddings:
@@ -105,6 +107,7 @@ class AZNet(nn.Module):
             x = nn.Dropout(self.dropout, deterministic=not train)(x)
         logits = nn.Dense(self.num_actions)(x)
         value = jnp.tanh(nn.Dense(1)(x))[..., 0]
+        chex.assert_shape((logits, value), ((obs.shape[0], self.num_actions), (obs.shape[0],)))
         return logits, value
 
 

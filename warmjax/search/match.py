@@ -86,7 +86,7 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
     def body(carry):
         states, ply, results, record, key, memories = carry
         key, move, counted = turn.move(key, states, ply, memories)
-        action, policy, value, memories = move
+        action, policy, value, memories = move.check(games, env.num_actions)
         live = ~states.terminated
         if t_moves:
             record = record._replace(actions=record.actions.at[ply].set(action),

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, NamedTuple
 
+import chex
 import jax
 import jax.numpy as jnp
 
@@ -58,6 +59,13 @@ class Move(NamedTuple):
     policy: jax.Array  # [B, A] float32, the search's move distribution
     value: jax.Array  # [B] float32, its value of the position for the player to move
     memory: Any  # what the player carries to its next move (`Player.follow`); () if nothing
+
+    def check(self, batch: int, num_actions: int) -> "Move":
+        """The move, its shapes asserted (at trace time): action and value `[B]`, policy
+        `[B, A]`."""
+        chex.assert_shape((self.action, self.policy, self.value),
+                          ((batch,), (batch, num_actions), (batch,)))
+        return self
 
 
 @dataclasses.dataclass(frozen=True)

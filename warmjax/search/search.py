@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
+import chex
 import jax
 import jax.numpy as jnp
 
@@ -114,6 +115,7 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
         batch = states.current_player.shape[0]
         rows = jnp.arange(batch)
         root_logits = leaf.prior(inputs, states)
+        chex.assert_shape(root_logits, (batch, env.num_actions))
         root_prior = masked_prior(root_logits, states.legal_action_mask)
         if config.dirichlet_fraction > 0:
             key, noise_key = jax.random.split(key)
@@ -149,6 +151,9 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
             parent_states = jax.tree_util.tree_map(lambda x: x[rows, parent], tree.node_states)
             new_states = jax.vmap(env.step)(parent_states, action)
             evaluated = evaluate(inputs, leaf_key, new_states)
+            # A leaf's value of shape [B, 1] would broadcast against [B] far from here.
+            chex.assert_shape((evaluated.logits, evaluated.value),
+                              ((batch, env.num_actions), (batch,)))
             prior = masked_prior(evaluated.logits, new_states.legal_action_mask)
             tree = jax.vmap(add_and_backup)(
                 tree, path, new_states, prior, evaluated.value, evaluated.rollout, start + sim

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import chex
 import jax
 import jax.numpy as jnp
 import optax
@@ -29,6 +30,9 @@ def loss_fn(network: Network, params, batch_stats, batch, dropout_key):
     obs, policy, value = batch
     variables = {"params": params, "batch_stats": batch_stats}
     (logits, v), new_stats = network.apply_train(variables, obs, dropout_key)
+    # Targets of another shape ([N, 1] values, say) would broadcast into a wrong loss.
+    chex.assert_equal_shape((logits, policy))
+    chex.assert_equal_shape((v, value))
     value_loss = jnp.mean((v - value) ** 2)
     policy_loss = -jnp.mean(jnp.sum(policy * jax.nn.log_softmax(logits), axis=-1))
     return value_loss + policy_loss, (value_loss, policy_loss, new_stats)

@@ -1,0 +1,280 @@
+"""The report: the papers' figures and tables from run folders and tournaments, and a
+study's statistics, curves and claims, as PNG and Markdown. `python -m warmjax.report`
+parses its arguments and calls `write_runs` or `write_study`.
+
+`write_runs` writes into its folder `summary.md`, which links and inlines everything; per
+tournament `elo_<name>.png/.md` (Elo per variant, mean ± std over seeds) and, where it holds
+fixed-I′ runs, `iprime_sweep_<name>.png/.md`; from the adaptive runs `switch_iterations.md`
+(mean ± std of the switch iteration per game and enhancement, and per run) and
+`r_balance_<game>.png` with `r_balance.md`; from runs that logged the perfect-play probe,
+`oracle_<game>.png` (learning curves per variant, mean ± std over seeds) and `oracle.md`.
+See `warmjax.analysis.tables` for the conventions (sample std, runs that never switched,
+grouping into variants). `write_study` writes `study.md` and `study.json` (see
+`warmjax.analysis.study`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from warmjax.analysis import plots, study, study_tables, tables
+from warmjax.matches.entrants import expand_runs
+from warmjax.train import run_folder
+from warmjax.train.run_variant import enhancement_name, game_name
+
+TOURNAMENT = "tournament"  # a study's round robin: <study folder>/tournament
+
+
+def _tag(text: str, taken: set[str]) -> str:
+    tag = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "tournament"
+    base, k = tag, 2
+    while tag in taken:
+        tag, k = f"{base}_{k}", k + 1
+    taken.add(tag)
+    return tag
+
+
+def _link(tournament_dir: str, out_dir: Path) -> str:
+    """A relative link from the report to a tournament's `elo.md`."""
+    return Path(os.path.relpath(Path(tournament_dir) / "elo.md", out_dir)).as_posix()
+
+
+def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
+                 out: str = "report", log=None) -> dict[str, Path]:
+    """Writes the figures, the tables and `summary.md` into `out`.
+
+    Args:
+      runs: run folders or glob patterns (folders without `config.yaml` are skipped).
+      tournaments: tournament folders (or their `elo.json`).
+      out: the output folder.
+      log: where notes go (default: stderr).
+
+    Returns:
+      `{artefact name: path}` of everything written.
+
+    Raises:
+      ValueError: an unreadable run folder or an unfinished tournament.
+    """
+    log = log or (lambda s: print(s, file=sys.stderr))
+    out_dir = Path(out)  # made at the first write, so bad input leaves no folder behind
+    written: dict[str, Path] = {}
+
+    def write(name: str, text: str) -> Path:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / name
+        path.write_text(text)
+        written[name] = path
+        return path
+
+    summaries = []
+    for folder in expand_runs(runs) if runs else []:
+        if not run_folder.is_run_folder(folder):
+            log(f"skipping {folder}: no config.yaml")
+            continue
+        summaries.append(run_folder.read_run(folder))
+
+    lines = ["# warmjax report", ""]
+    if runs:
+        lines.append(f"{len(summaries)} run folders; {len(tournaments)} tournaments.")
+        lines.append("")
+
+    taken: set[str] = set()
+    for source in tournaments:
+        t = tables.load_tournament(source)
+        tag = _tag(t.tag, taken)
+        game = tables.game_name(t.game)
+        rows = tables.elo_by_variant(t)
+        table = tables.variant_elo_markdown(rows)
+        plots.plot_elo_by_variant(rows, f"{game}: Elo per variant ({t.tag})",
+                                  out_dir / f"elo_{tag}.png")
+        written[f"elo_{tag}.png"] = out_dir / f"elo_{tag}.png"
+        write(f"elo_{tag}.md", f"# {game}: Elo per variant\n\nTournament {t.path} "
+              f"(players' ratings: {t.path}/elo.md). Mean ± sample std over seeds.\n\n{table}")
+        lines += [f"## Tournament {t.tag} ({game})", "",
+                  f"![Elo per variant](elo_{tag}.png)", "", table,
+                  (f"Ratings of every player: [{t.path}/elo.md]({_link(t.path, out_dir)}); "
+                   f"this table: [elo_{tag}.md](elo_{tag}.md)."), ""]
+        sweep = tables.elo_by_iprime(rows)
+        if sweep.curves:
+            sweep_table = tables.iprime_elo_markdown(sweep)
+            plots.plot_elo_by_iprime(sweep, f"{game}: Elo against I′ ({t.tag})",
+                                    out_dir / f"iprime_sweep_{tag}.png")
+            written[f"iprime_sweep_{tag}.png"] = out_dir / f"iprime_sweep_{tag}.png"
+            write(f"iprime_sweep_{tag}.md", f"# {game}: fixed-I′ sweep\n\n{sweep_table}")
+            lines += [f"### Fixed-I′ sweep ({game})", "",
+                      f"![Elo against I′](iprime_sweep_{tag}.png)", "", sweep_table,
+                      f"Table: [iprime_sweep_{tag}.md](iprime_sweep_{tag}.md).", ""]
+
+    cells = tables.switch_table(summaries)
+    if cells:
+        table = tables.switch_markdown(cells)
+        write("switch_iterations.md",
+              "# Switch iteration of the adaptive warm start\n\nMean ± population std (ddof = 0, "
+              "as the PRICAI 2021 paper reports it) over the "
+              "seeds that switched; (switched/runs; never switched > iterations run).\n\n"
+              + tables.switch_markdown(cells, summaries))
+        lines += ["## Adaptive switch iteration", "", table,
+                  "Per run: [switch_iterations.md](switch_iterations.md).", ""]
+
+    series = tables.balance_series(summaries)
+    if series:
+        write("r_balance.md", "# Baseline side's reward balance r before the switch\n\n"
+              + tables.balance_markdown(series))
+        lines += ["## Reward balance before the switch", ""]
+        for game in dict.fromkeys(s.game for s in series):
+            name = f"r_balance_{game}.png"
+            written[name] = plots.plot_balance(series, game, out_dir / name)
+            lines += [f"![{tables.game_name(game)}]({name})", ""]
+        lines += ["Mean r per iteration: [r_balance.md](r_balance.md).", ""]
+
+    curves = tables.oracle_curves(summaries)
+    if curves:
+        table = tables.oracle_markdown(curves)
+        write("oracle.md", "# Optimal moves against perfect play (last logged iteration)\n\n"
+              "Mean ± sample std over seeds; the labelled positions of warmjax.oracle.\n\n"
+              + table)
+        lines += ["## Learning curves against perfect play", ""]
+        for game in dict.fromkeys(c.game for c in curves):
+            name = f"oracle_{game}.png"
+            written[name] = plots.plot_oracle_curves(curves, game, out_dir / name)
+            lines += [f"![{tables.game_name(game)}]({name})", ""]
+        lines += [table, "Table: [oracle.md](oracle.md).", ""]
+
+    judged = tables.judged_markdown(summaries)
+    if judged:
+        write("judged.md", "# Runs judged against perfect play and reference opponents\n\n"
+              "Optimal-move rates of `python -m warmjax.oracle` (oracle.json), blunder kinds "
+              "as means over seeds, and `python -m warmjax.versus` (versus.json).\n\n"
+              + judged)
+        lines += ["## Judged against perfect play", "", judged,
+                  "Table: [judged.md](judged.md).", ""]
+
+    if len(lines) <= 4:
+        lines.append("Nothing to report: pass --runs (adaptive runs) and/or --tournaments.")
+    write("summary.md", "\n".join(lines) + "\n")
+    return written
+
+
+def write_study(studies: Sequence[str], out: str = "report",
+                       tournaments: Sequence[str] = (), auc_iterations: int | None = None,
+                       delta: float = study.DELTA, log=None) -> dict[str, Path]:
+    """A study's report (`warmjax.analysis.study`): `study.json`, `study.md` and figures.
+
+    Args:
+      studies: study folders (their run folders at any depth); each one's round robin is
+        rated from the games in `<folder>/tournament` (its journal: all games played there,
+        also over several invocations).
+      out: the output folder.
+      tournaments: further tournament folders.
+      auc_iterations: k of the area under the learning curve (default: half the runs'
+        iterations, rounded up).
+      delta: the smallest gain worth finding (optimal-move rate), for the claims.
+      log: where notes go (default: stderr).
+
+    Returns:
+      `{artefact name: path}` of everything written.
+
+    Raises:
+      ValueError: no runs, a run without the perfect-play probe, or an unfinished
+        tournament named in `tournaments`.
+    """
+    log = log or (lambda s: print(s, file=sys.stderr))
+    runs = run_folder.find_runs(studies)
+    if not runs:
+        raise ValueError(f"no run folders under {', '.join(studies)}")
+    found = [tables.load_tournament(t) for t in tournaments]
+    for folder in studies:
+        candidate = Path(folder) / TOURNAMENT
+        if (candidate / "tournament.json").exists():
+            found.append(tables.journal_tournament(candidate))
+    measured = study.families(runs, found, auc_iterations)
+    verdicts = study.claims(measured, delta)
+    looks = {str(folder): study.read_looks(folder) for folder in studies}
+    looks = {k: v for k, v in looks.items() if v}
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    payload = study.study_json(measured, verdicts, delta, looks)
+    payload["studies"] = [str(s) for s in studies]
+    payload["tournaments"] = [t.path for t in found]
+    (out_dir / "study.json").write_text(json.dumps(payload, indent=1) + "\n")
+    written["study.json"] = out_dir / "study.json"
+
+    lines = ["# Warm-start study", "",
+             (f"{len(runs)} runs from {', '.join(map(str, studies))}; "
+              f"{len(found)} tournament(s). Optimal-move rates against perfect play, in "
+              "percent; AUC = the mean rate over the first k iterations; Δ = arm minus "
+              "baseline, paired by seed (a seed gives every arm the same initial network), "
+              "with the paired t-test's 95% interval and p; p (BH) = that p adjusted by "
+              "Benjamini–Hochberg over the family's warm-start arms (the main comparison's "
+              "and an I′ sweep's apart); Wilcoxon signed-rank and Welch's unpaired p as "
+              "secondary columns; 80%-power effect = the smallest true difference the paired "
+              f"test detects with 80% power at α = {study.ALPHA}, from the observed SD. The "
+              "claims are decided by one rule (docs/experiments.md, \"The verdict rule\") on "
+              f"the policy head's AUC, δ = {100 * delta:.0f} points. Everything is also in "
+              "study.json."), "",
+             "## Claims", "", study_tables.claims_markdown(verdicts)]
+    if looks:
+        lines += ["## Looks", "", "Every analysis of these studies, oldest first "
+                  "(`looks.json` in each study folder).", "",
+                  study_tables.looks_markdown(looks)]
+    for family in measured:
+        tag = family.game + ("_" + "_".join(family.departures) if family.departures else "")
+        lines += [f"## {family.title}", "",
+                  (f"{sum(len(a.runs) for a in family.all_arms())} runs, "
+                   f"{family.final_iteration} iterations of {family.games_per_iteration} "
+                   f"self-play games; AUC over iterations 1-{family.auc_iterations}."), "",
+                  "### Summary (docs/results.md §1)", "", study_tables.compact_markdown(family)]
+        power = study_tables.power_markdown(family, delta)
+        if power:
+            lines += ["### Power", "", power]
+        sweep_enh, sweep_arms, sweep_seeds = study.iprime_series(family)
+        modes = [("adaptive", [a for a in family.main if a.variant.mode == "adaptive"]),
+                 ("fixed", [a for a in family.main if a.variant.mode == "fixed"]),
+                 ("iprime", sweep_arms if family.sweep else [])]
+        for mode, arms in modes:
+            if not arms:
+                continue
+            name = f"curves_{tag}_{mode}.png"
+            shown = ([family.baseline] if family.baseline else []) + arms
+            written[name] = plots.plot_study_curves(family, shown, out_dir / name)
+            lines += [f"![{family.title}, {mode} arms]({name})", ""]
+        for metric, what in (("policy", "Policy head"), ("search", "Search")):
+            lines += [f"### {what}", "", study_tables.metric_markdown(family, metric)]
+        gaps = study_tables.gaps_markdown(family)
+        if gaps:
+            lines += ["### The policy head's gap to the baseline, per iteration", "",
+                      "Mean over seeds of arm − baseline, paired by seed, with the paired "
+                      "95% interval (* p < 0.05 unadjusted).", "", gaps]
+        if family.sweep:
+            lines += [f"### I′ sweep ({enhancement_name(sweep_enh)}, fixed)", "",
+                      (f"Claim 4's data: seeds {', '.join(map(str, sweep_seeds))}, the ones "
+                       "that ran at every I′; the sweep's arms are also in the tables above, "
+                       "their p (BH) adjusted among themselves."), "",
+                      study_tables.iprime_markdown(family)]
+        elo = study_tables.family_elo_markdown(family)
+        if elo:
+            lines += ["### Round-robin Bayesian Elo of the final networks", "",
+                      "Each network's rating minus the mean of its seed's networks in this "
+                      "family (the round robin meets within seeds); differences paired by "
+                      "seed.", "", elo]
+        family_runs = [r for a in family.all_arms() for r in a.runs]
+        if any(a.variant.mode != "none" for a in family.arms):
+            lines += ["### Warm start", "", study_tables.warm_markdown(family.arms)]
+            spearman = study_tables.spearman_markdown(family.arms, family.final_iteration)
+            if spearman:
+                lines += [spearman]
+        series = tables.balance_series(family_runs)
+        if series:
+            name = f"r_balance_{tag}.png"
+            written[name] = plots.plot_balance(series, family.game, out_dir / name)
+            lines += [f"![{game_name(family.game)}: r before the switch]({name})", "",
+                      tables.balance_markdown(series)]
+    (out_dir / "study.md").write_text("\n".join(lines) + "\n")
+    written["study.md"] = out_dir / "study.md"
+    return written
