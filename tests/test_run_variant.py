@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from warmjax.matches.tournament_folder import entry_from_json
 from warmjax.train.run_config import RunConfig, WarmstartConfig
 from warmjax.train.run_variant import RunVariant
 
@@ -54,4 +55,5 @@ def test_order_puts_the_baseline_first_then_enhancements_fixed_before_adaptive()
 def test_older_tournament_entries_have_no_departures():
     info = {"kind": "network", "mode": "fixed", "enhancement": "wro", "iprime": 3, "seed": 1,
             "game": "gobang"}
-    assert RunVariant.from_info(info) == RunVariant("gobang", "fixed", "wro", 3, (), 1)
+    entry = entry_from_json(dict(info, run_dir="r"))
+    assert entry.variant() == RunVariant("gobang", "fixed", "wro", 3, (), 1)
