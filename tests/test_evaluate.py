@@ -212,8 +212,12 @@ def test_compressed_journal_reads_and_resumes_as_the_plain_one(full, runs, tmp_p
         folder.read_journal()
 
 
-SHIPPED = sorted(Path(__file__).parents[1].glob("docs/results/study/*/tournament")) + [
-    Path(__file__).parents[1] / "tournaments" / "c4_repro"]
+SHIPPED = sorted(Path(__file__).parents[1].glob("docs/results/*/tournament")) + sorted(
+    Path(__file__).parents[1].glob("docs/results/study/*/tournament"))
+
+
+def test_committed_tournament_folders_are_found():
+    assert len(SHIPPED) == 6  # the superseded c4_repro study and the five CPU studies
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.parent.name)
