@@ -3,6 +3,8 @@ warmjax/settings.py)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from warmjax.nets import make_network
@@ -101,3 +103,25 @@ def test_temperature_moves_is_held_by_the_players():
         make_selfplay(env, base, make_player("pure_rave", env, simulations=2), 4)
     with pytest.raises(ValueError, match="unknown search setting.*num_simulations"):
         make_player("mcts", env, lambda p, o: None, num_simulations=2)
+
+
+def test_the_papers_settings_are_the_defaults_and_the_departures_one_group(tmp_path):
+    """The papers' settings live in the config groups' defaults; RunConfig's own defaults
+    (used where a config names nothing, e.g. an old run folder) are the same values, and
+    profile=paper adds only the network. The quick profile's departures are one group,
+    which a study names to get the same settings."""
+    default = RunConfig.from_dict({"game": {"name": "connect_four"}})
+    paper = compose_config(["profile=paper"], tmp_path / "p")
+    for section in ("train", "search", "arena"):
+        assert getattr(paper, section) == getattr(default, section), section
+    quick = compose_config(["profile=quick"], tmp_path / "q")
+    plain = compose_config(["profile=quick", "departures=none"], tmp_path / "n")
+    assert (quick.search.fpu, quick.search.dirichlet_fraction, quick.search.win_check,
+            quick.train.value_mix) == (1.0, 0.25, True, 0.5)
+    assert (plain.search.fpu, plain.search.dirichlet_fraction, plain.search.win_check,
+            plain.train.value_mix) == (0.0, 0.0, False, 0.0)
+    assert plain.train.games == quick.train.games == 160  # the scale stays
+    study = compose_config(["+study=c4_cpu_departures", "+arm=baseline"], tmp_path / "s")
+    assert study.search == dataclasses.replace(
+        compose_config(["+study=c4_cpu", "+arm=baseline"], tmp_path / "c").search,
+        fpu=1.0, dirichlet_fraction=0.25, dirichlet_alpha=1.0, win_check=True)
