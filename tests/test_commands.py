@@ -42,7 +42,7 @@ def orientation_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("orientation") / "orientation.json"
     cfg = hydra_config("orientation", [
         "game=connect_four", "games_per_pair=6", "search.simulations=8", "seed=3",
-        f"out={out}",
+        "search.temperature_moves=2", f"out={out}",
         # 6 games in chunks of at most 4: two calls of 4, two surplus games dropped.
         "max_batch=4", "rhea.population=2", "fast_compile=true",
     ])
@@ -63,6 +63,7 @@ def test_orientation_json(orientation_run):
     payload, written = orientation_run
     assert written == json.loads(json.dumps(payload))
     assert written["game"] == "connect_four"
+    assert written["temperature_moves"] == 2  # the T′ the players used, as configured
     names = written["players"]
     assert names == ["random", "pure_mcts", "pure_rave", "rhea"]
     matrix = written["matrix"]

@@ -20,7 +20,8 @@ def test_hydra_compose_smoke_and_experiments(tmp_path):
     paper = compose_config(["+experiment=fixed_othello"], tmp_path)
     assert paper.profile_name == "paper" and paper.model.preset == "azg512"
     assert (paper.train.iterations, paper.train.games, paper.search.simulations) == (100, 50, 100)
-    assert (paper.train.replay_iterations, paper.train.epochs, paper.train.batch_size) == (20, 10, 64)
+    assert (paper.train.replay_iterations, paper.train.epochs,
+            paper.train.batch_size) == (20, 10, 64)
     assert (paper.arena.games, paper.arena.threshold, paper.warmstart.iprime) == (40, 0.6, 5)
     assert paper.train.learning_rate == 0.005 and paper.model.dropout == 0.3
     for name in ("baseline", "fixed", "adaptive"):

@@ -21,10 +21,10 @@ import pytest
 
 from warmjax.games import FIRST, SECOND, GameEnv, make
 
+from .game_helpers import item, random_play, transform_board
+
 # warmjax's own games (pgx's, through the adapter, are pgx's states: tests/test_pgx_games.py).
 GAMES = ("othello", "connect_four", "gobang")
-
-from .game_helpers import item, random_play, transform_board
 
 PGX_PUBLIC = (
     "current_player",

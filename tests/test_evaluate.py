@@ -294,7 +294,8 @@ def test_tournament_errors(runs, tmp_path, capsys):
     with pytest.raises(ValueError, match="too few for rhea"):
         TournamentConfig(runs=(), out="x", anchors=("rhea",), playouts=8)
     with pytest.raises(SystemExit) as exit_info:
-        tournament_command.main([str(runs / "base_s0"), str(other / "othello"), "--out", str(tmp_path / "t")])
+        tournament_command.main([str(runs / "base_s0"), str(other / "othello"), "--out",
+                                 str(tmp_path / "t")])
     assert exit_info.value.code == 2
     assert re.search("tournament: error: .*same game", capsys.readouterr().err)
 

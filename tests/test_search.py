@@ -121,7 +121,8 @@ def reference_for(game, variant, states, b, key, sims, all_players=False):
         if leaf != "network" and sim >= 0:
             r = play(state, leaf_keys[sim])
             n = int(r.length)
-            moves = list(zip(np.asarray(r.actions)[:n].tolist(), np.asarray(r.players)[:n].tolist()))
+            moves = list(zip(np.asarray(r.actions)[:n].tolist(),
+                             np.asarray(r.players)[:n].tolist()))
             rv = float(r.value)
             v = rv if leaf == "rollout" else (1 - WEIGHT) * float(v) + WEIGHT * rv
         return logits, float(v), moves

@@ -118,8 +118,8 @@ def test_value_mix_blends_z_with_the_movers_root_search_value():
 
     player = make_player("mcts", env, apply, simulations=12, temperature_moves=0)
     key = jax.random.PRNGKey(3)
-    runs = {mix: jax.device_get(jax.jit(make_selfplay(env, player, None, 6, random_opening=8,
-                                                      value_mix=mix))(Inputs(None, 0.5), key, BASELINE))
+    runs = {mix: jax.device_get(jax.jit(make_selfplay(
+        env, player, None, 6, random_opening=8, value_mix=mix))(Inputs(None, 0.5), key, BASELINE))
             for mix in (0.0, 0.25, 1.0)}
     z, q = runs[0.0].value, runs[1.0].value
     for mix in (0.25, 1.0):  # the same games, only the value target differs

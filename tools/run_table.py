@@ -26,8 +26,9 @@ def main() -> None:
                          "yes" if m.accepted else "no", percent(m.oracle_optimal),
                          percent(m.oracle_policy),
                          "" if m.seconds_total is None else f"{m.seconds_total:.1f}"])
-    print(table(["run", "iteration", "warm start", "r", "examples", "train steps", "arena W-D-L", "accepted",
-                 "search optimal %", "policy optimal %", "group s"], rows))
+    print(table(["run", "iteration", "warm start", "r", "examples", "train steps",
+                 "arena W-D-L", "accepted", "search optimal %", "policy optimal %", "group s"],
+                rows))
 
 
 if __name__ == "__main__":

@@ -17,8 +17,8 @@ from warmjax.analysis.report import write_runs, write_study
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = cli.ArgumentParser(
-        "report", description="The papers' figures and tables (PNG + Markdown) from run folders and "
-                    "tournaments.")
+        "report", description="The papers' figures and tables (PNG + Markdown) from run "
+                              "folders and tournaments.")
     parser.add_argument("--runs", nargs="*", default=[],
                         help="run folders or (quoted) glob patterns, for the switch table "
                              "and the reward balance")

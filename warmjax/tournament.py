@@ -14,8 +14,8 @@ from warmjax.matches.round_robin import ANCHORS, TournamentConfig, plural_pairs,
 def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int | None]:
     """The command line → `(config, max_batches)` (ValueError for impossible settings)."""
     parser = cli.ArgumentParser(
-        "tournament", description="Round-robin tournament of trained networks (and anchors) with Bayesian "
-                    "Elo. Rerun the same command to resume.")
+        "tournament", description="Round-robin tournament of trained networks (and anchors) "
+                                  "with Bayesian Elo. Rerun the same command to resume.")
     parser.add_argument("runs", nargs="+", help="run folders or (quoted) glob patterns")
     parser.add_argument("--anchors", nargs="*", default=["random"], choices=ANCHORS,
                         help="network-free players to add (default: random, as in the papers; "

@@ -5,7 +5,7 @@
   search and RHEA settings are nested sections (`GameConfig`, `ModelConfig`,
   `SearchConfig`, `RheaConfig`), each validated by its own `__post_init__`, and the
   `check_*` functions validate the commands' other settings.
-- Running: `play_pairings` plays a list of pairings with `match.play_pair` under one rich
+- Running: `play_pairings` plays a list of pairings with `pair_play.play_pair` under one rich
   progress bar on stderr (plain log lines when stderr is not a terminal).
 - Output: `provenance` (seed, resolved settings, wall time, JAX) for the JSON payload,
   `write_json`, and `config_or_exit` for a clean CLI error.
@@ -72,7 +72,7 @@ def config_or_exit(cls: type, cfg: DictConfig, command: str) -> Any:
 
 
 class Pairing(NamedTuple):
-    """One pair of players to match; `key` seeds its games (see `match.play_pair`)."""
+    """One pair of players to match; `key` seeds its games (see `pair_play.play_pair`)."""
 
     label: str
     player_a: Player
@@ -99,7 +99,7 @@ def play_pairings(
       game: its name, for log lines.
       pairings: the pairs, in order; a generator is consumed one pairing at a time.
       games: games per pairing, even.
-      max_batch, fast_compile: as in `match.play_pair`.
+      max_batch, fast_compile: as in `pair_play.play_pair`.
 
     Returns:
       The `PairOutcome` of each pairing, in order.
@@ -165,9 +165,11 @@ def write_json(path: str, payload: dict) -> None:
 
 
 def finish(config: Any, payload: dict, started: float) -> dict:
-    """Adds the provenance (argmax play, T′ = 0, and `provenance`) to a command's JSON
-    payload, writes it to `config.out_path` and returns it."""
-    payload = {**payload, "temperature_moves": 0, **provenance(config, started)}
+    """Adds the provenance (the T′ the players used, `config.search.temperature_moves`, and
+    `provenance`) to a command's JSON payload, writes it to `config.out_path` and returns
+    it."""
+    payload = {**payload, "temperature_moves": config.search.temperature_moves,
+               **provenance(config, started)}
     write_json(config.out_path, payload)
     return payload
 

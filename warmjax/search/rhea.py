@@ -11,8 +11,9 @@ end, so quick wins and slow losses score best. Fitness is the mean over n playou
 Evolution: a population of P random plans, then generations of (P + 1) truncation: clone a
 uniformly chosen parent, replace each action with probability p_mut by a random one, evaluate
 the child, and remove the worst of the P + 1 (on a tie the child goes). The budget (m,
-`simulations`) counts playouts: P·n for the first population, n per child after that (100 playouts, n = 2: 10
-initial plans and 40 children). The move played is the first action of the best plan.
+`simulations`) counts playouts: P·n for the first population, n per child after that
+(100 playouts, n = 2: 10 initial plans and 40 children). The move played is the first action
+of the best plan.
 
 Plans draw actions uniformly from the whole action space, except the first action, which is
 drawn from the root's legal actions so the move played is always legal. The papers never say

@@ -135,7 +135,8 @@ def rules_rollout(env: Any, rules: Any, key: jax.Array, state: Any, record: int 
     carry = jax.lax.fori_loop(0, head, ply, init)
     if limit > head:
         carry = jax.lax.while_loop(lambda c: ~c[1][1] & (c[0] < limit),
-                                   lambda c: (c[0] + 1, ply(c[0], c[1])), (jnp.int32(head), carry))[1]
+                                   lambda c: (c[0] + 1, ply(c[0], c[1])),
+                                   (jnp.int32(head), carry))[1]
     _, _, value, actions, players, length = carry
     if record == 0:
         length = jnp.int32(0)

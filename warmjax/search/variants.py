@@ -1,15 +1,17 @@
 """The search variants, each a name for three parts handed to the one search (method.md §2–§4).
 
-| name      | selection (`selection.py`) | leaf (`leaf.py`)                          | backup (`backup.py`) |
-|-----------|----------------------------|-------------------------------------------|----------------------|
-| mcts      | PUCT                       | network prior and value                   | values               |
-| rollout   | PUCT                       | network prior, playout value              | values               |
-| rave      | UCT_rave                   | network prior and value                   | values + AMAF        |
-| rora      | UCT_rave                   | network prior, playout value              | values + AMAF        |
-| wro       | PUCT                       | network prior, (1 − w)·network + w·playout | values               |
-| wrora     | UCT_rave                   | network prior, (1 − w)·network + w·playout | values + AMAF        |
-| pure_mcts | PUCT                       | uniform prior, playout value              | values               |
-| pure_rave | UCT_rave                   | uniform prior, playout value              | values + AMAF        |
+| name      | selection    | leaf: prior, value                          | backup        |
+|-----------|--------------|---------------------------------------------|---------------|
+| mcts      | PUCT         | network, network                            | values        |
+| rollout   | PUCT         | network, playout                            | values        |
+| rave      | UCT_rave     | network, network                            | values + AMAF |
+| rora      | UCT_rave     | network, playout                            | values + AMAF |
+| wro       | PUCT         | network, (1 − w)·network + w·playout        | values        |
+| wrora     | UCT_rave     | network, (1 − w)·network + w·playout        | values + AMAF |
+| pure_mcts | PUCT         | uniform, playout                            | values        |
+| pure_rave | UCT_rave     | uniform, playout                            | values + AMAF |
+
+(selection in `selection.py`, leaves in `leaf.py`, backups in `backup.py`.)
 
 A part is a builder: `selection(config)`, `leaf(env, apply_fn, record)`, `backup(config)`.
 `variant_search` builds the three and hands them to `search.make_search`.

@@ -27,7 +27,8 @@ class MetricRow:
     """The metrics of one finished iteration (method.md §5–§9)."""
 
     iteration: int  # 1-based
-    warmstart_active: bool  # self-play used the enhancement (fixed: i ≤ I′; adaptive: not yet switched)
+    # Self-play used the enhancement (fixed: i ≤ I′; adaptive: not yet switched).
+    warmstart_active: bool
     weight: float  # w of WRo/WRoRa in this iteration (method.md §3)
     switched: bool  # adaptive: the switch has happened (at this iteration or before)
     switch_iteration: int  # adaptive: the iteration whose balance caused it; −1 if none

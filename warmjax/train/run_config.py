@@ -46,7 +46,8 @@ class ModelConfig:
     channels: int | None = None
     fc: tuple[int, ...] | None = None
     dropout: float = 0.3
-    train_conv: str = setting("auto", resumable=True)  # training convolution: auto (patches on CPU/GPU, XLA's on TPU)
+    # The training convolution: auto (patches on a CPU or GPU, XLA's on a TPU).
+    train_conv: str = setting("auto", resumable=True)
     # bfloat16 multiplications with float32 master weights (nets/azg.py); a departure from
     # the papers' float32, off by default.
     mixed_precision: bool = setting(False, departure="bf16")
@@ -69,8 +70,10 @@ class ModelConfig:
 class OracleConfig:
     """The perfect-play probe of runs of a game with a labelled set (method.md §9)."""
 
-    every: int = setting(1, resumable=True)  # log oracle_optimal / oracle_policy every k iterations; 0: never
-    positions: int | None = setting(None, resumable=True)  # the first n of the shipped set; None: all
+    # Log oracle_optimal / oracle_policy every k iterations; 0: never.
+    every: int = setting(1, resumable=True)
+    # The first n positions of the shipped set; None: all of them.
+    positions: int | None = setting(None, resumable=True)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,7 +94,8 @@ class TrainConfig:
     # None: lr throughout, as the papers. Else the learning rate falls from lr at iteration 1
     # to this at iteration I along a half cosine (a setting the papers leave open).
     final_learning_rate: float | None = setting(None, departure="lr-cosine")
-    reset_optimizer: bool = setting(True, departure="adam-kept")  # fresh Adam state every iteration, as AlphaZero General
+    # A fresh Adam state every iteration, as AlphaZero General.
+    reset_optimizer: bool = setting(True, departure="adam-kept")
     # Departure from the papers, off in profile=paper (method.md §2): each self-play game
     # opens with k ~ U{0..K} uniformly random moves, not recorded. 0: off.
     random_opening: int = setting(0, departure="random-opening")
