@@ -173,6 +173,25 @@ def test_synthetic_study_statistics(synthetic):
     assert arms["WRoRa I′=5"].warm_iterations() == (5, 5, 5, 5)
 
 
+def test_adding_a_summary_is_one_definition(synthetic, monkeypatch):
+    """A new summary (the policy head's AUC at k = 2) added to `SUMMARIES` alone reaches
+    every arm, its paired comparison with the baseline, the adjustment over the arms and
+    study.json, with no other change."""
+    monkeypatch.setitem(study.SUMMARIES, "auc2", study.Summary(
+        lambda run, metric, k, common: study.area(run, metric, 2), "AUC at k = 2"))
+    (family,) = study.families(run_folder.find_runs([synthetic]))
+    arms = {a.label: a for a in family.arms}
+    base_auc2 = np.mean([base_curve(1), base_curve(2)]) + np.array(list(NOISE.values()))
+    assert family.baseline.primary.values["auc2"].values == pytest.approx(base_auc2)
+    gain = arms["WRoRa adaptive"].primary.vs_baseline["auc2"]
+    assert gain.diff == pytest.approx(0.1015) and gain.p_adjusted is not None
+    assert gain.p_adjusted >= gain.p
+    entry = study.arm_json(arms["WRoRa adaptive"])["policy"]
+    assert entry["auc2"] == pytest.approx(family.baseline.primary.values["auc2"].mean + 0.1015)
+    assert entry["auc2_vs_baseline"]["diff"] == pytest.approx(0.1015)
+    assert len(entry["auc2_runs"]) == 4 and "vs_baseline" in entry  # the AUC's, as before
+
+
 def test_synthetic_study_claims(synthetic):
     found = {c.claim[:1]: c for c in study.claims(
         study.families(run_folder.find_runs([synthetic])))}

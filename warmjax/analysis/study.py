@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -171,6 +171,10 @@ def seeds_for(delta: float, sd: float, paired: bool = True) -> float:
                                               power=POWER, alternative="two-sided"))[0])
     except (ValueError, RuntimeError):  # an effect so large that two seeds suffice
         return 2.0
+    if math.isnan(n):  # the solver can give up without raising: for a large effect (d ≥ 1
+        # needs at most 10 pairs; the failures seen are at d > 10) two seeds suffice, else
+        # the figure is unknown
+        return 2.0 if delta / sd >= 1 else math.nan
     return float(max(2, math.ceil(n - 1e-9)))
 
 
@@ -291,14 +295,52 @@ def final(run: Run, metric: str, iteration: int) -> float:
 
 
 @dataclasses.dataclass(frozen=True)
-class MetricSummary:
-    """One measure of one arm: `auc` and `final` over seeds, and against the baseline
-    (paired by seed, Welch's test inside each comparison as its secondary column)."""
+class Summary:
+    """One number per run from its learning curve of a measure (`METRICS`), which the study
+    states over seeds and compares with the baseline, paired by seed.
 
-    auc: Estimate
-    final: Estimate
-    auc_vs_baseline: Comparison | None
-    final_vs_baseline: Comparison | None
+    `of(run, metric, k, common)`: `k` is the family's `auc_iterations`, `common` the last
+    iteration every run of the family completed. Adding a summary to `SUMMARIES` is all the
+    study needs: every arm gets its estimate, its comparison with the baseline (adjusted
+    over the arms like the others) and its keys in `study.json`; a table shows it where one
+    names it."""
+
+    of: Callable[[Run, str, int, int], float]
+    what: str  # what it is, in words
+
+
+SUMMARIES: dict[str, Summary] = {
+    "auc": Summary(lambda run, metric, k, common: area(run, metric, k),
+                   "the mean rate over iterations 1 … k"),
+    "final": Summary(lambda run, metric, k, common: final(run, metric, common),
+                     "the rate at the family's last common iteration"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class MetricSummary:
+    """One measure of one arm: each summary (`SUMMARIES`) over seeds, and against the
+    baseline (paired by seed, Welch's test inside each comparison as its secondary column;
+    None for the baseline itself)."""
+
+    values: Mapping[str, Estimate]
+    vs_baseline: Mapping[str, Comparison | None]
+
+    @property
+    def auc(self) -> Estimate:
+        return self.values["auc"]
+
+    @property
+    def final(self) -> Estimate:
+        return self.values["final"]
+
+    @property
+    def auc_vs_baseline(self) -> Comparison | None:
+        return self.vs_baseline.get("auc")
+
+    @property
+    def final_vs_baseline(self) -> Comparison | None:
+        return self.vs_baseline.get("final")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -335,11 +377,11 @@ class Arm:
         return self.metrics[PRIMARY]
 
     def by_seed(self, metric: str = PRIMARY, which: str = "auc") -> dict[int, float]:
-        """`{seed: value}` of one measure (`which`: "auc" or "final") of `metric`, or of the
-        Elo (`metric="elo"`; empty without a tournament)."""
+        """`{seed: value}` of one summary (`which`, a key of `SUMMARIES`) of `metric`, or of
+        the Elo (`metric="elo"`; empty without a tournament)."""
         if metric == "elo":
             return dict(zip(self.seeds, self.elo.values)) if self.elo is not None else {}
-        return dict(zip(self.seeds, getattr(self.metrics[metric], which).values))
+        return dict(zip(self.seeds, self.metrics[metric].values[which].values))
 
     def warm_iterations(self) -> tuple[int, ...]:
         """How many iterations each run self-played with the enhancement."""
@@ -420,9 +462,10 @@ def _measured_arm(variant: RunVariant, arm_runs: Sequence[Run], k: int, common: 
                   centred: dict[RunVariant, float]) -> Arm:
     """An arm's own measures (no comparison yet): AUC and final rate per measure, its
     centred Elo where every run was rated, its switches."""
-    metrics = {m: MetricSummary(Estimate.of([area(r, m, k) for r in arm_runs]),
-                                Estimate.of([final(r, m, common) for r in arm_runs]),
-                                None, None) for m in METRICS}
+    metrics = {m: MetricSummary({name: Estimate.of([summary.of(r, m, k, common)
+                                                    for r in arm_runs])
+                                 for name, summary in SUMMARIES.items()},
+                                dict.fromkeys(SUMMARIES)) for m in METRICS}
     elos = [centred.get(r.variant) for r in arm_runs]
     elo = Estimate.of(elos) if centred and all(e is not None for e in elos) else None
     switches = tuple(r.switch_iteration for r in arm_runs) if variant.mode == "adaptive" else ()
@@ -431,11 +474,9 @@ def _measured_arm(variant: RunVariant, arm_runs: Sequence[Run], k: int, common: 
 
 def _against(arm: Arm, base: Arm) -> Arm:
     """`arm` with every measure compared with `base`'s, paired by seed."""
-    metrics = {m: dataclasses.replace(
-        summary,
-        auc_vs_baseline=compare_by_seed(arm.by_seed(m, "auc"), base.by_seed(m, "auc")),
-        final_vs_baseline=compare_by_seed(arm.by_seed(m, "final"), base.by_seed(m, "final")))
-        for m, summary in arm.metrics.items()}
+    metrics = {m: dataclasses.replace(summary, vs_baseline={
+        name: compare_by_seed(arm.by_seed(m, name), base.by_seed(m, name))
+        for name in summary.values}) for m, summary in arm.metrics.items()}
     elo_vs = compare_by_seed(arm.by_seed("elo"), base.by_seed("elo"))
     return dataclasses.replace(arm, metrics=metrics, elo_vs_baseline=elo_vs)
 
@@ -486,13 +527,15 @@ def _with_adjusted(arms: Sequence[Arm]) -> tuple[Arm, ...]:
         return ()
     metrics = [dict(a.metrics) for a in arms]
     for m in METRICS:
-        for field in ("auc_vs_baseline", "final_vs_baseline"):
-            tested = [i for i, a in enumerate(arms) if getattr(a.metrics[m], field) is not None]
-            p_adj = adjusted([getattr(arms[i].metrics[m], field).p for i in tested])
+        for name in SUMMARIES:
+            tested = [i for i, a in enumerate(arms)
+                      if a.metrics[m].vs_baseline.get(name) is not None]
+            p_adj = adjusted([arms[i].metrics[m].vs_baseline[name].p for i in tested])
             for i, p in zip(tested, p_adj):
                 summary = metrics[i][m]
-                metrics[i][m] = dataclasses.replace(summary, **{field: dataclasses.replace(
-                    getattr(summary, field), p_adjusted=p)})
+                metrics[i][m] = dataclasses.replace(summary, vs_baseline={
+                    **summary.vs_baseline,
+                    name: dataclasses.replace(summary.vs_baseline[name], p_adjusted=p)})
     elo_tested = [i for i, a in enumerate(arms) if a.elo_vs_baseline is not None]
     elo_p = dict(zip(elo_tested, adjusted([arms[i].elo_vs_baseline.p for i in elo_tested])))
     return tuple(dataclasses.replace(
@@ -829,12 +872,16 @@ def _comparison_json(c: Comparison | None, delta: float = DELTA) -> dict | None:
 
 
 def _metric_json(m: MetricSummary) -> dict:
-    return {"auc": _num(m.auc.mean), "auc_ci": [_num(x) for x in m.auc.ci],
-            "auc_runs": [_num(x) for x in m.auc.values],
-            "final": _num(m.final.mean), "final_ci": [_num(x) for x in m.final.ci],
-            "final_runs": [_num(x) for x in m.final.values],
-            "vs_baseline": _comparison_json(m.auc_vs_baseline),
-            "final_vs_baseline": _comparison_json(m.final_vs_baseline)}
+    """Per summary: its mean, interval and per-run values, and its comparison with the
+    baseline (`vs_baseline` for the AUC, the primary summary; `<name>_vs_baseline` else)."""
+    out = {}
+    for name, estimate in m.values.items():
+        out.update({name: _num(estimate.mean), f"{name}_ci": [_num(x) for x in estimate.ci],
+                    f"{name}_runs": [_num(x) for x in estimate.values]})
+    for name, comparison in m.vs_baseline.items():
+        out["vs_baseline" if name == "auc" else f"{name}_vs_baseline"] = \
+            _comparison_json(comparison)
+    return out
 
 
 def arm_json(arm: Arm, sweep: bool = False) -> dict:
