@@ -31,6 +31,12 @@ def timed(fn, *args):
     return out, time.perf_counter() - tic
 
 
+def warmed(fn, *args):
+    """`timed` after one warm-up call (which compiles)."""
+    jax.block_until_ready(fn(*args))
+    return timed(fn, *args)
+
+
 def step_buffer(config: RunConfig, slot: ReplayBuffer, train_steps: int):
     """`(total_steps, buffer)`: the minibatch steps of a full-buffer iteration (10 epochs over
     20 iterations of examples like `slot`'s), and a buffer of exactly `train_steps`

@@ -30,18 +30,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import time
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from common import step_buffer, warmed
 
 from warmjax.games import make, registry
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, variant_search
 from warmjax.search.leaf import Inputs
 from warmjax.search.rollout import rollout
-from warmjax.train.buffer import ReplayBuffer
 from warmjax.train.iteration import Trainer
 from warmjax.train.run_config import RunConfig
 from warmjax.train.update import make_update
@@ -85,14 +84,6 @@ def label(name: str, params: dict) -> str:
     return name + "".join(f" {v}×{v}" if k == "size" else f" {k}={v}" for k, v in params.items())
 
 
-def timed(fn, *args) -> tuple:
-    """`(result, seconds)` of one call after a warm-up call (which compiles)."""
-    jax.block_until_ready(fn(*args))
-    tic = time.perf_counter()
-    out = jax.block_until_ready(fn(*args))
-    return out, time.perf_counter() - tic
-
-
 def playout_cost(env, sizes: Sizes, budget: float) -> tuple[float, float, int]:
     """`(ms per playout, mean plies, batch)`: random playouts from B first positions."""
 
@@ -101,7 +92,7 @@ def playout_cost(env, sizes: Sizes, budget: float) -> tuple[float, float, int]:
         states = jax.vmap(env.init)(keys)
         play = jax.jit(jax.vmap(lambda k, s: rollout(env, k, s, record=1)))  # 1: its length
         keys = jax.random.split(jax.random.key(1), batch)
-        return timed(play, keys, states)
+        return warmed(play, keys, states)
 
     probe = min(32, sizes.playouts)
     played, seconds = run(probe)
@@ -128,7 +119,7 @@ def search_rates(env, network, params, sizes: Sizes, budget: float, ms_playout: 
         search = jax.jit(variant_search(variant, env, network.apply,
                                         SearchConfig(simulations=sims)))
         compiled = search.lower(inputs, jax.random.key(2), states).compile()
-        _, seconds = timed(compiled, inputs, jax.random.key(2), states)
+        _, seconds = warmed(compiled, inputs, jax.random.key(2), states)
         memory = compiled.memory_analysis()
         scratch = getattr(memory, "temp_size_in_bytes", float("nan")) / batch / 2**10
         rates[variant] = (batch * sims / seconds, batch, sims, scratch)
@@ -157,21 +148,17 @@ def iteration_seconds(name: str, params: dict, sizes: Sizes, budget: float, mcts
     trainer = Trainer(config)
     state = trainer.init_state()
     selfplay = jax.jit(trainer.selfplay)
-    record, t_selfplay = timed(selfplay, Inputs(state.params, 0.0), jax.random.key(2),
+    record, t_selfplay = warmed(selfplay, Inputs(state.params, 0.0), jax.random.key(2),
                                BASELINE)
     slot = trainer.examples(record)
-    # Minibatch steps of a full buffer (E games' examples per iteration, not `games`'), and a
-    # buffer of `train_steps` minibatches of this self-play's examples to time them on.
-    per_iteration = int(slot.valid.sum()) * sizes.games / games
-    total_steps = int(sizes.epochs * per_iteration * sizes.replay // 64)
-    take = np.resize(np.flatnonzero(np.asarray(slot.valid)), sizes.train_steps * 64)
-    buffer = ReplayBuffer(obs=slot.obs[take], policy=slot.policy[take], value=slot.value[take],
-                          valid=jnp.ones(take.size, bool))
+    # Minibatch steps of a full buffer (E games' examples per iteration, not `games`').
+    total_steps, buffer = step_buffer(config, slot, sizes.train_steps)
+    total_steps = int(total_steps * sizes.games / games)
     update = jax.jit(make_update(trainer.network, trainer.optimizer, 1, 64))
     opt_state = trainer.optimizer.init(state.params["params"])
-    _, t_steps = timed(update, state.params, opt_state, buffer, jax.random.key(3))
+    _, t_steps = warmed(update, state.params, opt_state, buffer, jax.random.key(3))
     arena = jax.jit(trainer.arena)
-    _, t_arena = timed(arena, state.params, state.params, jax.random.key(4))
+    _, t_arena = warmed(arena, state.params, state.params, jax.random.key(4))
     factor = sizes.games * sizes.simulations / (games * sims)
     arena_factor = sizes.arena * sizes.simulations / (arena_games * sims)
     return {"selfplay": t_selfplay * factor, "train": t_steps / sizes.train_steps
