@@ -1,5 +1,5 @@
-"""Helpers shared by several test modules: the repository root, a composed run config and a
-tiny run folder."""
+"""Helpers shared by several test modules: the repository root, a composed run config, a
+tiny run folder and a fabricated one."""
 
 from __future__ import annotations
 
@@ -15,7 +15,13 @@ from warmjax.run import CONF_DIR, to_run_config
 from warmjax.train import run_folder
 from warmjax.train.metrics import MetricRow
 from warmjax.train.network_io import save_network
-from warmjax.train.run_config import GameConfig, ModelConfig, RunConfig, SearchConfig
+from warmjax.train.run_config import (
+    GameConfig,
+    ModelConfig,
+    RunConfig,
+    SearchConfig,
+    WarmstartConfig,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,4 +62,30 @@ def write_tiny_run(folder: Path, game: str = "connect_four", params: dict | None
     network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8))
     save_network(folder, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
     run_folder.write_config(folder, config)
+    return folder
+
+
+FABRICATED_SIMULATIONS = 24  # a fabricated run's m
+
+
+def fabricate_run(folder: Path, *, game="connect_four", mode="none", enhancement="rollout",
+                  iprime=5, seed=0, simulations=FABRICATED_SIMULATIONS, temperature_moves=4,
+                  profile="smoke", metrics=None, network=True) -> Path:
+    """A run folder as training leaves it (config.yaml, network, optional metrics.jsonl)."""
+    short = {"connect_four": "c4"}.get(game, game)
+    config = RunConfig(
+        game=GameConfig(game), model=ModelConfig("small", 8, (16, 16)),
+        search=SearchConfig(simulations=simulations, temperature_moves=temperature_moves),
+        warmstart=WarmstartConfig(mode, enhancement, iprime), seed=seed,
+        experiment_name=f"{ {'none': 'baseline'}.get(mode, mode)}_{short}",
+        profile_name=profile, run_dir=str(folder))
+    folder.mkdir(parents=True, exist_ok=True)
+    run_folder.write_config(folder, config)
+    if network:
+        env = make(game)
+        net = make_network(env.num_actions, env.observation_shape, None, channels=8,
+                           fc=(16, 16))
+        save_network(folder, config, net, net.init(jax.random.PRNGKey(100 + seed)), 2)
+    if metrics is not None:
+        run_folder.write_metrics(folder, metrics)
     return folder

@@ -326,7 +326,7 @@ def elo_by_variant(tournament: Tournament) -> list[VariantElo]:
 
 
 def variant_elo_markdown(rows: Sequence[VariantElo]) -> str:
-    return table(["PlayerArm", "Seeds", "Elo (mean ± std)", "Min", "Max"],
+    return table(["Variant", "Seeds", "Elo (mean ± std)", "Min", "Max"],
                  [[row.variant.label, len(row.ratings), fmt_mean_std(row.mean, row.std, 0),
                    f"{min(row.ratings):.0f}", f"{max(row.ratings):.0f}"] for row in rows],
                  "lrrrr")

@@ -21,9 +21,10 @@ import pytest
 
 from warmjax.games import FIRST, SECOND, GameEnv, make
 
-from .game_helpers import item, random_play, transform_board
+from ..game_helpers import item, random_play, transform_board
+from ..helpers import ROOT
 
-# warmjax's own games (pgx's, through the adapter, are pgx's states: tests/test_pgx_games.py).
+# warmjax's own games (pgx's, through the adapter, are pgx's states: tests/games/test_pgx_games.py).
 GAMES = ("othello", "connect_four", "gobang")
 
 PGX_PUBLIC = (
@@ -324,10 +325,9 @@ def test_ascii_round_trip(game):
 
 def test_no_private_pgx_imports():
     # pgx's `_src` is private: warmjax builds on its public API only.
-    import pathlib
     import re
 
-    package = pathlib.Path(__file__).resolve().parent.parent / "warmjax"
+    package = ROOT / "warmjax"
     offenders = [str(path.relative_to(package)) for path in package.rglob("*.py")
                  if re.search(r"^\s*(from|import)\s+pgx\._src", path.read_text(), re.M)]
     assert offenders == []

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import pathlib
 import subprocess
 import sys
 
@@ -29,7 +28,7 @@ from warmjax.search.config import SearchConfig
 from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train.run_config import GameConfig, ModelConfig
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from ..helpers import ROOT
 
 
 def hydra_config(name: str, overrides: list[str]):

@@ -8,7 +8,7 @@ from warmjax.matches.tournament_folder import entry_from_json
 from warmjax.train.run_config import RunConfig, WarmstartConfig
 from warmjax.train.run_variant import RunVariant
 
-from .helpers import compose_config
+from ..helpers import compose_config
 
 
 def test_labels_name_the_papers_variants():

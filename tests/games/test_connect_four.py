@@ -11,7 +11,7 @@ import pytest
 from warmjax.games import EMPTY, FIRST, SECOND, make
 from warmjax.games.connect_four import ConnectFour
 
-from .game_helpers import (
+from ..game_helpers import (
     FULL_NO_LINE,
     PGX_FIELDS,
     ReferenceLineGame,

@@ -6,7 +6,7 @@ import pytest
 
 from warmjax.train import estimate
 
-from .helpers import compose_config
+from ..helpers import compose_config
 
 
 def test_paper_profile_on_cpu_states_its_cost(tmp_path, monkeypatch, capsys):

@@ -11,7 +11,7 @@ import pytest
 
 from warmjax import play
 
-from .helpers import ROOT, write_tiny_run
+from ..helpers import ROOT, write_tiny_run
 
 
 def test_scripted_connect_four_game_through_a_pipe(tmp_path):

@@ -21,7 +21,7 @@ from warmjax.train.loop import train
 from warmjax.train.run_config import ConfigError
 from warmjax.train.run_variant import RunVariant, game_name
 
-from .helpers import compose_config
+from ..helpers import compose_config
 
 
 @dataclass

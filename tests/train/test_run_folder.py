@@ -13,7 +13,7 @@ from warmjax.train.metrics import MetricRow
 from warmjax.train.run_config import ConfigError, RunConfig
 from warmjax.train.run_variant import RunVariant
 
-from .helpers import metric_row
+from ..helpers import metric_row
 
 
 def test_config_and_metrics_round_trip(tmp_path):

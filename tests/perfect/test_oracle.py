@@ -16,10 +16,11 @@ from warmjax.perfect import positions, score
 from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN, Solver
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.search import make_player
+from warmjax.train.iteration import Trainer
 from warmjax.train.loop import train
 from warmjax.train.network_io import load_network
 
-from .helpers import metric_row, write_tiny_run
+from ..helpers import compose_config, metric_row, write_tiny_run
 
 
 @pytest.fixture(scope="module")
@@ -171,8 +172,6 @@ def test_oracle_command_errors(smoke_run, capsys, args, message):
 
 
 def test_oracle_refuses_other_games(tmp_path):
-    from warmjax.train.iteration import Trainer
-
     # Gobang 5×5 has no shipped labelled set (6×6 has).
     overrides = ["+experiment=baseline_gobang", "profile=smoke", "game.params.size=5",
                  f"run_dir={tmp_path}"]
@@ -211,3 +210,24 @@ def test_report_plots_oracle_curves_per_variant(tmp_path):
     # The variants are named by RunVariant.label, as everywhere.
     assert "| Connect Four | Rollout adaptive | 2 | 2 | 80.0 ± 14.1 | 60.0 ± 14.1 |" in table
     assert "| Connect Four | Baseline | 1 | 1 | 55.0 | 45.0 |" in table
+
+
+@pytest.mark.parametrize("game,short", [("othello", "othello"), ("gobang", "gobang")])
+def test_oracle_in_every_game(tmp_path, game, short):
+    # Training builds the per-iteration probe on the game's set, and the oracle command's
+    # body scores a run folder of the game.
+    config = compose_config([f"+experiment=baseline_{short}", "profile=smoke"], tmp_path / "r")
+    trainer = Trainer(config)
+    assert trainer.oracle is not None
+    assert int(trainer.oracle_states.current_player.shape[0]) == 64  # smoke: oracle.positions
+    run = write_tiny_run(tmp_path / "tiny", game=game)
+    result = oracle_body.oracle(run, simulations=4, playouts=4, count=24)
+    assert result["settings"]["positions"] == 24
+    assert result["settings"]["labelled_set"].endswith(f"{game}_6x6.json")
+    labelled = positions.load(positions.path_for(make(game))).subset(24)
+    for name, rates in result["players"].items():
+        assert 0.0 <= rates["optimal"] <= 1.0 and rates["illegal"] == 0.0, name
+    # Uniform random play's optimal rate is near the share of optimal moves among the legal.
+    legal = labelled.values != positions.ILLEGAL
+    share = np.mean(labelled.optimal.sum(1) / legal.sum(1))
+    assert abs(result["players"]["random"]["optimal"] - share) < 0.3

@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .helpers import SMOKE, compose_config
+from ..helpers import SMOKE, compose_config
 
 
 def _rejecting(trainer):

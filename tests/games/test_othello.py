@@ -15,7 +15,7 @@ import pytest
 from warmjax.games import EMPTY, FIRST, SECOND, make
 from warmjax.games.othello import Othello
 
-from .game_helpers import PGX_FIELDS, compare_with_pgx, item, random_play, transform_board
+from ..game_helpers import PGX_FIELDS, compare_with_pgx, item, random_play, transform_board
 
 ENV = make("othello")  # 6x6
 STEP = jax.jit(ENV.step)

@@ -16,7 +16,7 @@ from warmjax.search.players import Move
 from warmjax.train import run_folder
 from warmjax.train.loop import train
 
-from .helpers import compose_config
+from ..helpers import compose_config
 
 
 def _raw(name: str, params: dict):
@@ -145,7 +145,7 @@ def test_symmetries_map_positions_onto_positions(kind, planes):
     # Each declared symmetry maps the observation and legal mask of a reachable position
     # to those of the transformed position: playing the transformed moves from the start
     # gives the transformed observation (Hex under the half turn, tic-tac-toe under the
-    # dihedral group; the identity alone is tests/test_registry.py's).
+    # dihedral group; the identity alone is tests/games/test_registry.py's).
     name, params = {"rot180": ("hex", {"size": 5}), "dihedral": ("tic_tac_toe", {})}[kind]
     env = make(name, **params)
     cells, actions = env.symmetry_tables()

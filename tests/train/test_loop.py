@@ -20,7 +20,7 @@ from warmjax.train import run_folder
 from warmjax.train.loop import train
 from warmjax.train.run_config import ConfigError
 
-from .helpers import ROOT, SMOKE, TEST_CACHE, compose_config
+from ..helpers import ROOT, SMOKE, TEST_CACHE, compose_config
 
 
 def read_metrics(run_dir):

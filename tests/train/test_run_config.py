@@ -10,7 +10,7 @@ import pytest
 from warmjax.nets import make_network
 from warmjax.train.run_config import ConfigError, RunConfig
 
-from .helpers import compose_config
+from ..helpers import compose_config
 
 
 def test_hydra_compose_smoke_and_experiments(tmp_path):

@@ -23,7 +23,7 @@ from warmjax.train import run_folder
 from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
 from warmjax.train.run_variant import RunVariant
 
-from .helpers import ROOT, TEST_CACHE, compose_config, metric_row
+from ..helpers import ROOT, TEST_CACHE, compose_config, metric_row
 
 # Student's t quantiles t(0.975; ν) from printed tables.
 T975 = {2: 4.302653, 4: 2.776445}

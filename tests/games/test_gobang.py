@@ -10,7 +10,7 @@ import pytest
 from warmjax.games import EMPTY, FIRST, SECOND, make
 from warmjax.games.gobang import Gobang
 
-from .game_helpers import (
+from ..game_helpers import (
     FULL_NO_LINE,
     ReferenceLineGame,
     assert_ongoing,

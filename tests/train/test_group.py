@@ -17,7 +17,7 @@ from warmjax.train import group, run_folder
 from warmjax.train.loop import train, train_group
 from warmjax.train.run_config import ConfigError
 
-from .helpers import ROOT, TEST_CACHE, compose_config
+from ..helpers import ROOT, TEST_CACHE, compose_config
 
 # No stage times, so that the session's persistent compilation cache holds the compiled
 # iterations: each program compiles once for all the tests here.

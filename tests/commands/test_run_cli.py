@@ -17,7 +17,7 @@ from warmjax.train import run_folder
 from warmjax.train.network_io import load_network, save_network
 from warmjax.train.run_config import RunConfig
 
-from .helpers import ROOT
+from ..helpers import ROOT
 
 
 def run_cli(*args, cwd):

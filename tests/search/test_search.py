@@ -17,7 +17,7 @@ from warmjax.nets import make_network
 from warmjax.search import Inputs, SearchConfig, random_legal_action, rollout, variant_search
 from warmjax.search.rollout import rules_rollout, step_rollout
 
-from .ref_search import reference_search
+from ..ref_search import reference_search
 
 GAMES = ("othello", "connect_four", "gobang")
 SIMS = 24

@@ -14,7 +14,7 @@ from hydra import compose, initialize_config_dir
 from warmjax import cli
 from warmjax.run import to_run_config
 
-from .helpers import ROOT, write_tiny_run
+from ..helpers import ROOT, write_tiny_run
 
 MAIN_JOB_FOLDER = "runs/adaptive_c4/profile=quick"
 
