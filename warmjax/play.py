@@ -84,7 +84,8 @@ def main(argv=None, stdin=None, out=None) -> int:
     parser.add_argument("--colour", choices=("first", "second"), default="first",
                         help="move first (X) or second (O)")
     parser.add_argument("--player", choices=[p for p in PLAYERS if p != "random"],
-                        default="mcts", help="the agent's search (default: baseline MCTS)")
+                        default=None,
+                        help="the agent's search (default: the run's baseline search)")
     parser.add_argument("--simulations", type=int, default=None,
                         help="the agent's m (default: the run's)")
     parser.add_argument("--seed", type=int, default=0)

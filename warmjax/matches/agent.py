@@ -1,11 +1,11 @@
 """A trained agent from its run folder: the one loader of every evaluation command.
 
 `load_agent(run_dir, **search_overrides)` reads the run (typed, `run_folder.read_run`), its
-final network (`network_io`) and builds the player that the run's network plays: baseline
-MCTS with the run's own search settings (its departures from the papers and tree reuse
-included) without self-play's root noise, changed by `search_overrides` (`SearchConfig`
-fields such as `simulations=200, temperature_moves=0`). versus, the oracle, play and
-tournaments all start here.
+final network (`network_io`) and builds the player that the run's network plays: the run's
+baseline search (`search.variant`: PUCT MCTS, or Gumbel) with its own search settings (its
+departures from the papers and tree reuse included) without self-play's root noise,
+changed by `search_overrides` (`SearchConfig` fields such as `simulations=200,
+temperature_moves=0`). versus, the oracle, play and tournaments all start here.
 """
 
 from __future__ import annotations
@@ -46,13 +46,15 @@ class Agent:
         return self.network.init(key)
 
 
-def load_agent(run_dir: Path | str, player: str = "mcts", **search_overrides: Any) -> Agent:
+def load_agent(run_dir: Path | str, player: str | None = None,
+               **search_overrides: Any) -> Agent:
     """Loads the run folder's agent.
 
     Args:
       run_dir: a run folder with a final network.
-      player: the search variant that plays the network (default the baseline MCTS);
-        a network-free player ignores the network and the run's search settings but m.
+      player: the search variant that plays the network (None: the run's baseline search,
+        `search.variant`); a network-free player ignores the network and the run's search
+        settings but m.
       **search_overrides: `SearchConfig` fields that replace the run's (None: keep).
 
     Raises:
@@ -60,6 +62,7 @@ def load_agent(run_dir: Path | str, player: str = "mcts", **search_overrides: An
         player or search setting, each named.
     """
     run = read_run(run_dir)
+    player = run.search().variant if player is None else player
     env, network, variables = run.network()
     overrides = {k: v for k, v in search_overrides.items() if v is not None}
     if uses_network(player):

@@ -12,6 +12,11 @@ import dataclasses
 from warmjax.settings import setting
 
 TIE_BREAKS = ("first", "random")
+# The searches a run's baseline can use (`variant`): the papers' PUCT MCTS, or Gumbel
+# AlphaZero's (`gumbel.py`). The enhancements are warm start's (`warmstart.enhancement`).
+BASELINE_VARIANTS = ("mcts", "gumbel")
+GUMBEL_TARGETS = ("improved", "visits")
+GUMBEL_ACTS = ("selected", "policy")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,6 +48,23 @@ class SearchConfig:
       win_check: play a move that wins at once whenever one exists (the first such),
         whatever the visits say; the policy (the training target) stays the visit
         distribution. A named departure.
+      variant: the search of a run's baseline (its self-play after warm start, its arena and
+        its evaluation): "mcts", the papers' PUCT, or "gumbel", Gumbel AlphaZero's
+        (`gumbel.py`). A named departure.
+      gumbel_considered: the Gumbel search's considered actions at the root (m in the paper's
+        Gumbel-Top-k; mctx's `max_num_considered_actions`); None: the game's actions, at
+        most 16 (mctx's default).
+      gumbel_scale: the scale of the root's Gumbel noise; 0 gives a deterministic search
+        (how the arena and the evaluation commands judge, `without_noise`).
+      gumbel_c_visit, gumbel_c_scale: c_visit and c_scale of the completed-Q transform
+        σ(q̂) = (c_visit + max_b N(b))·c_scale·q̂, with q̂ rescaled to [0, 1] (mctx's
+        defaults, 50 and 0.1).
+      gumbel_target: the policy the Gumbel search returns as the training target:
+        "improved", π′ = softmax(logits + σ(completed Q)) (the paper), or "visits", the root's
+        visit distribution.
+      gumbel_act: the Gumbel search's move after the first T′ plies: "selected", the action
+        sequential halving selects (the paper), or "policy", the argmax of π′. In the first
+        T′ plies it samples from π′, as every player samples from its policy.
     """
 
     simulations: int = 100
@@ -57,6 +79,13 @@ class SearchConfig:
     dirichlet_fraction: float = setting(0.0, departure="root-noise")
     dirichlet_alpha: float = 1.0
     win_check: bool = setting(False, departure="win-check")
+    variant: str = setting("mcts", departure="gumbel")
+    gumbel_considered: int | None = None
+    gumbel_scale: float = 1.0
+    gumbel_c_visit: float = 50.0
+    gumbel_c_scale: float = 0.1
+    gumbel_target: str = "improved"
+    gumbel_act: str = "selected"
 
     def __post_init__(self):
         # Each message starts with the field's name: the config loader puts "search." in
@@ -78,14 +107,33 @@ class SearchConfig:
             raise ValueError("dirichlet_fraction must be in [0, 1] and dirichlet_alpha "
                              f"positive, got {self.dirichlet_fraction} and "
                              f"{self.dirichlet_alpha}")
+        if self.variant not in BASELINE_VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(BASELINE_VARIANTS)} (the "
+                             f"baseline's search), got {self.variant!r}; RAVE and rollouts "
+                             "are warm start's enhancements (warmstart.enhancement)")
+        if self.gumbel_considered is not None and self.gumbel_considered < 2:
+            raise ValueError(f"gumbel_considered must be at least 2, got "
+                             f"{self.gumbel_considered}")
+        if self.gumbel_scale < 0 or self.gumbel_c_visit < 0 or self.gumbel_c_scale <= 0:
+            raise ValueError("gumbel_scale and gumbel_c_visit must be non-negative and "
+                             f"gumbel_c_scale positive, got {self.gumbel_scale}, "
+                             f"{self.gumbel_c_visit} and {self.gumbel_c_scale}")
+        if self.gumbel_target not in GUMBEL_TARGETS:
+            raise ValueError(f"gumbel_target must be one of {', '.join(GUMBEL_TARGETS)}, "
+                             f"got {self.gumbel_target!r}")
+        if self.gumbel_act not in GUMBEL_ACTS:
+            raise ValueError(f"gumbel_act must be one of {', '.join(GUMBEL_ACTS)}, "
+                             f"got {self.gumbel_act!r}")
         if self.rave_equivalence is not None and self.rave_equivalence <= 0:
             raise ValueError(f"rave_equivalence must be positive (or null for m), got "
                              f"{self.rave_equivalence}")
 
     def without_noise(self) -> "SearchConfig":
-        """The same search without root noise: how the arena, the oracle and the evaluation
-        commands play a run's search (the noise is for self-play only)."""
-        return dataclasses.replace(self, dirichlet_fraction=0.0)
+        """The same search without root noise (Dirichlet, or Gumbel for the Gumbel search):
+        how the arena, the oracle and the evaluation commands play a run's search (the noise
+        is for self-play only)."""
+        gumbel_scale = 0.0 if self.variant == "gumbel" else self.gumbel_scale
+        return dataclasses.replace(self, dirichlet_fraction=0.0, gumbel_scale=gumbel_scale)
 
     @property
     def capacity(self) -> int:

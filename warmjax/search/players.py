@@ -17,9 +17,14 @@ for RHEA, uniform over legal moves for the random player.
 Moves are sampled from the policy while a game is in its first T′ plies
 (`state._step_count < config.temperature_moves`) and are its argmax after that (method.md §2).
 Every player is built from a `SearchConfig` (settings) and a name: the tree-search variants
-of `variants.py` (mcts, rollout, rave, rora, wro, wrora, pure_mcts, pure_rave), RHEA
-(`rhea.py`) and the uniformly random player. Which of them need a network is the variant
-table's `uses_network` (`uses_network(name)`).
+of `variants.py` (mcts, rollout, rave, rora, wro, wrora, pure_mcts, pure_rave), Gumbel
+AlphaZero's search (`gumbel.py`), RHEA (`rhea.py`) and the uniformly random player. Which of
+them need a network is the variant table's `uses_network`, and the Gumbel search's
+(`uses_network(name)`).
+
+The Gumbel player's policy is π′ (or its visit distribution, `gumbel_target`), its value the
+root's search value; its move samples π′ in the first T′ plies and is then the action
+sequential halving selects (or π′'s argmax, `gumbel_act`).
 """
 
 from __future__ import annotations
@@ -33,20 +38,26 @@ import jax.numpy as jnp
 
 from warmjax.search import reuse
 from warmjax.search.config import TIE_BREAKS, SearchConfig
+from warmjax.search.gumbel import make_gumbel_search
 from warmjax.search.leaf import Inputs
 from warmjax.search.rhea import RheaConfig, make_rhea
 from warmjax.search.rollout import random_legal_action
+from warmjax.search.search import visit_policy
 from warmjax.search.tree import init_tree
 from warmjax.search.variants import SEARCH_VARIANTS, variant_search
 
-# The players that are not tree-search variants; neither needs a network.
-OTHER_PLAYERS = ("rhea", "random")
+# The players that are not variants of the one tree search (`variants.py`); of them only the
+# Gumbel search needs a network.
+OTHER_PLAYERS = ("gumbel", "rhea", "random")
 PLAYERS = (*SEARCH_VARIANTS, *OTHER_PLAYERS)
 
 
 def uses_network(name: str) -> bool:
-    """Whether the player `name` needs a network (the variant table says, `variants.py`)."""
-    return name in SEARCH_VARIANTS and SEARCH_VARIANTS[name].uses_network
+    """Whether the player `name` needs a network (the variant table says, `variants.py`;
+    of the other players, the Gumbel search)."""
+    if name in SEARCH_VARIANTS:
+        return SEARCH_VARIANTS[name].uses_network
+    return name == "gumbel"
 
 
 NETWORK_FREE = tuple(name for name in PLAYERS if not uses_network(name))
@@ -82,6 +93,9 @@ class Player:
         `follow` keeps (`reuse.advance`); 0 for the others.
       empty_memory: `states -> memory` before a game's first move, for a player that keeps
         its tree; None for the others.
+      policy_target: self-play stores the player's policy as the training target at every
+        ply (the Gumbel search's π′), not only in the first T′ plies with the move played
+        one-hot after them (AlphaZero General's, the papers').
     """
 
     name: str
@@ -90,6 +104,7 @@ class Player:
     weight: float = 0.5
     keep: int = 0
     empty_memory: Callable | None = None
+    policy_target: bool = False
 
     def __call__(self, inputs, key, states, memory=()) -> Move:
         """The player's move in each of the B `states` (see the module docstring)."""
@@ -188,15 +203,36 @@ def make_player(
 
         return Player(name, config, rhea_move, weight)
 
+    def with_win_check(states, actions):
+        if config.win_check:
+            wins = winning_moves(env, states)
+            actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)
+        return actions.astype(jnp.int32)
+
+    if name == "gumbel":
+        gumbel = make_gumbel_search(env, apply_fn, config)
+
+        def gumbel_move(inputs, key, states, memory):
+            search_key, act_key = jax.random.split(key)
+            out = gumbel(inputs.params, search_key, states)
+            policy = (out.improved if config.gumbel_target == "improved"
+                      else visit_policy(out.visits, states.legal_action_mask))
+            later = out.selected if config.gumbel_act == "selected" else jnp.argmax(
+                out.improved, axis=-1)
+            sampled = choose_actions(act_key, out.improved,
+                                     jnp.ones_like(states.terminated), config.tie_break)
+            early = states._step_count < config.temperature_moves
+            actions = with_win_check(states, jnp.where(early, sampled, later))
+            return Move(actions, policy, out.value, memory)
+
+        return Player(name, config, gumbel_move, weight, policy_target=True)
+
     search = variant_search(name, env, apply_fn if uses_network(name) else None, config)
 
     def decide(key, states, out):
         sample = states._step_count < config.temperature_moves
         actions = choose_actions(key, out.policy, sample, config.tie_break)
-        if config.win_check:
-            wins = winning_moves(env, states)
-            actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)
-        return actions.astype(jnp.int32)
+        return with_win_check(states, actions)
 
     def tree_move(inputs, key, states, memory):
         search_key, act_key = jax.random.split(key)

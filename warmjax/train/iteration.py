@@ -114,11 +114,12 @@ class Trainer:
         # Self-play searches with the run's search settings, root noise included; the arena
         # and the oracle judge without it.
         judging = c.search.without_noise()
-        self.baseline = make_player("mcts", self.env, apply, c.search)
+        # The baseline's search: the papers' PUCT MCTS, or Gumbel AlphaZero's (search.variant).
+        self.baseline = make_player(c.search.variant, self.env, apply, c.search)
         self.enhancement = None
         if c.warmstart.mode != "none":
             self.enhancement = make_player(c.warmstart.enhancement, self.env, apply, c.search)
-        arena_player = make_player("mcts", self.env, apply, judging,
+        arena_player = make_player(c.search.variant, self.env, apply, judging,
                                    temperature_moves=c.arena.temperature_moves)
         self.oracle, self.oracle_states = self._make_oracle(judging)
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
@@ -140,7 +141,8 @@ class Trainer:
         labelled = positions.load(path)
         if c.oracle.positions is not None:
             labelled = labelled.subset(c.oracle.positions)
-        player = make_player("mcts", self.env, self.network.apply, search, temperature_moves=0)
+        player = make_player(c.search.variant, self.env, self.network.apply, search,
+                             temperature_moves=0)
         return make_oracle(self.env, labelled, player, self.network.apply)
 
     def init_state(self, seed: int | None = None) -> TrainState:

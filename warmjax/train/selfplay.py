@@ -4,9 +4,11 @@ Each ply, every unfinished game is searched by the baseline player, the enhancem
 or (adaptive warm-start) the enhancement in some games and the baseline in the others: in
 games [0, E/2) the enhancement moves first, in [E/2, E) the baseline does. Moves are sampled
 from π for the first T′ plies of a game and are argmax π after; the stored target is π while
-sampling and the one-hot move after, as in AlphaZero General. A stored position's value
-target z is the game's final result for the player to move in it; with `value_mix` λ > 0 (a
-departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's root search value.
+sampling and the one-hot move after, as in AlphaZero General, except where the mover is a
+player whose target is always its policy (`Player.policy_target`: the Gumbel search's π′).
+A stored position's value target z is the game's final result for the player to move in it;
+with `value_mix` λ > 0 (a departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's
+root search value.
 
 The games are played by the one game loop, `warmjax.search.match.play_out`. When one player
 plays every game, it searches the whole batch (under `lax.cond`, only when some game needs
@@ -155,8 +157,17 @@ def make_selfplay(
         played = match.play_out(env, states, key, turn, keep_examples=True)
         record = played.record
         # The stored target is π while the moves are sampled (the first T′ plies), the move
-        # played one-hot after.
-        sampled = (jnp.arange(record.policy.shape[0]) < temperature_moves)[:, None, None]
+        # played one-hot after; π throughout where the baseline moved and its target is
+        # always its policy.
+        plies = jnp.arange(record.policy.shape[0])[:, None]
+        sampled = (plies < temperature_moves)[..., None]
+        if baseline.policy_target:  # only then, so the papers' players stay bit-identical
+            # With the enhancement against the baseline, the baseline moves at odd plies
+            # of games [0, E/2) and at even plies of the others.
+            versus = (plies % 2 == 0) != first_half[None, :]
+            moved = jnp.where(kind == BASELINE, True,
+                              jnp.where(kind == ENHANCED_VS_BASELINE, versus, False))
+            sampled = sampled | moved[..., None]
         targets = jnp.where(sampled, record.policy,
                             jax.nn.one_hot(record.actions, num_actions, dtype=jnp.float32))
         results = played.results
