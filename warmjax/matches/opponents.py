@@ -3,7 +3,8 @@
     python -m warmjax.versus runs/adaptive_c4/profile=quick \
         --opponents random untrained pure_mcts --games 100
 
-The trained network plays baseline MCTS (m from the run's config unless `--simulations`;
+The trained network plays the run's baseline search, PUCT MCTS or Gumbel (`search.variant`;
+m from the run's config unless `--simulations`;
 first-play urgency and the win check as the run's `search.fpu` and `search.win_check`).
 Opponents: `random`; `untrained`, the same search with a freshly initialised network of the
 same architecture; `pure_mcts` and `pure_rave` (network-free, `--playouts` simulations);

@@ -5,7 +5,8 @@
 Every player picks one move (argmax, nothing sampled) in each labelled position of the
 run's game (`warmjax.perfect`: 1,000 positions of 6×6 Connect Four, Othello or Gobang from
 random play, each move labelled win / draw / loss by the game's exact solver). Players: the
-run's network with baseline MCTS at the run's m (or `--simulations`); its policy head alone;
+run's network with the run's baseline search (PUCT MCTS, or Gumbel: `search.variant`) at
+the run's m (or `--simulations`); its policy head alone;
 the same search with an untrained network of the same architecture (drawn with `--seed`,
 default the run's seed); network-free MCTS with `--playouts` random playouts (100); uniform
 random. Prints a table of the optimal-move rate, the blunders by what they give away
@@ -86,20 +87,23 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         log(f"{name}: {results[name]['optimal']:.1%} optimal")
     settings = dict(run_dir=str(run_dir), simulations=search.simulations, playouts=playouts,
                     seed=seed, positions=len(labelled), labelled_set=str(labelled_path),
-                    fpu=search.fpu, win_check=search.win_check)
+                    fpu=search.fpu, win_check=search.win_check, search=search.variant)
     return {"settings": settings, "players": results}
 
 
-NAMES = {"search": "trained network + MCTS", "policy_head": "policy head alone (argmax)",
-         "untrained_search": "untrained network + MCTS", "pure_mcts": "network-free MCTS",
+NAMES = {"search": "trained network + {search}", "policy_head": "policy head alone (argmax)",
+         "untrained_search": "untrained network + {search}", "pure_mcts": "network-free MCTS",
          "random": "uniform random"}
+# The run's search as the tables name it (`search.variant`; files before it: MCTS).
+SEARCH_NAMES = {"mcts": "MCTS", "gumbel": "Gumbel search"}
 
 
 def markdown(result: dict) -> str:
     s = result["settings"]
+    search = SEARCH_NAMES.get(s.get("search", "mcts"), s.get("search"))
     rows = []
     for name, r in result["players"].items():
-        label = NAMES[name]
+        label = NAMES[name].format(search=search)
         if name == "pure_mcts":
             label += f" ({s['playouts']})"
         elif name in ("search", "untrained_search"):
@@ -108,7 +112,7 @@ def markdown(result: dict) -> str:
                      f"{r['win_to_loss']:.1%}", f"{r['draw_to_loss']:.1%}",
                      f"{r['immediate_win_taken']:.1%} of {r['immediate_win_positions']}"
                      if r["immediate_win_positions"] else "— (none in the set)"])
-    return (f"{s['positions']} positions; MCTS at m = {s['simulations']} (fpu {s['fpu']}, "
+    return (f"{s['positions']} positions; {search} at m = {s['simulations']} (fpu {s['fpu']}, "
             f"win check {'on' if s['win_check'] else 'off'}), network-free MCTS with "
             f"{s['playouts']} playouts.\n\n"
             + table(["player", "optimal", "win→draw", "win→loss", "draw→loss",
