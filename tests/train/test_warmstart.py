@@ -1,16 +1,23 @@
-"""Warm-start schedules and the adaptive switch (train/warmstart.py)."""
+"""Warm-start schedules, the adaptive switch and the end of warm start (train/warmstart.py),
+and the buffer that drops the warm-start games at that end (`train.drop_warmstart_games`)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from warmjax.train import run_folder
+from warmjax.train.loop import train
 from warmjax.train.warmstart import (
     BASELINE,
     ENHANCED,
     ENHANCED_VS_BASELINE,
     adaptive_switch,
+    first_after,
     schedule,
 )
+
+from ..helpers import TEST_CACHE, compose_config
 
 
 def test_fixed_schedule_weights():
@@ -33,3 +40,34 @@ def test_adaptive_schedule_and_switch():
     assert not bool(adaptive_switch(False, True, 0.0))  # r must be positive
     assert not bool(adaptive_switch(False, True, -3.0))
     assert bool(adaptive_switch(True, False, -3.0))  # for good
+
+
+def test_first_iteration_after_warm_start():
+    assert [bool(first_after("fixed", i, -1, 3)) for i in range(1, 7)] == [
+        False, False, False, True, False, False]
+    assert not any(bool(first_after("fixed", i, -1, 0)) for i in range(1, 4))  # I′ = 0
+    # Adaptive: switched at the end of iteration 4, so iteration 5 is the first after.
+    assert [bool(first_after("adaptive", i, 4 if i > 4 else -1, 5)) for i in range(1, 8)] == [
+        False, False, False, False, True, False, False]
+    assert not bool(first_after("none", 2, -1, 1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("drop", [False, True])
+def test_drop_warmstart_games_empties_the_buffer_at_the_switch(tmp_path, drop):
+    # Fixed I′ = 1, three iterations, a buffer of two iterations (the smoke profile's rs):
+    # iteration 2 is the first after warm start.
+    config = compose_config(["+experiment=fixed_c4", "profile=smoke", "warmstart.iprime=1",
+                             "train.iterations=3", "tensorboard=false", "oracle.every=0",
+                             "stage_times=false", f"compilation_cache={TEST_CACHE}",
+                             f"train.drop_warmstart_games={str(drop).lower()}"], tmp_path)
+    train(config, log=lambda _: None)
+    rows = run_folder.read_metrics(tmp_path)
+    new = [r.new_examples for r in rows]
+    assert rows[0].warmstart_active and not rows[1].warmstart_active
+    assert rows[0].examples == new[0]
+    # Iteration 2 keeps iteration 1's warm-start games, or holds its own alone.
+    assert rows[1].examples == (new[1] if drop else new[0] + new[1])
+    # Iteration 3: the ring holds iterations 2 and 3 either way.
+    assert rows[2].examples == new[1] + new[2]
+    assert ("drop-warm-games" in run_folder.read_run(tmp_path).variant.departures) == drop

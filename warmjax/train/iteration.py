@@ -197,7 +197,13 @@ class Trainer:
         switched = warmstart.adaptive_switch(state.switched, plan.active, games.baseline_balance)
         switch_iteration = jnp.where(switched & ~state.switched, it, state.switch_iteration)
         slot = (it - 1) % c.train.replay_iterations
-        buffer = write_slot(state.buffer, slot, self.examples(games))
+        buffer = state.buffer
+        if c.train.drop_warmstart_games:  # only then, so that off stays bit-identical
+            # Every slot but this iteration's holds warm-start games at the first iteration
+            # after warm start: they leave the buffer.
+            first = warmstart.first_after(c.warmstart.mode, it, state.switch_iteration, iprime)
+            buffer = buffer.replace(valid=buffer.valid & ~first)
+        buffer = write_slot(buffer, slot, self.examples(games))
         self.clock.mark("selfplay", buffer.value[0])
 
         keep = c.train.keep_training

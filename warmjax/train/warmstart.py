@@ -60,3 +60,19 @@ def adaptive_switch(switched: jax.Array, active: jax.Array, balance: jax.Array) 
     """Algorithm 2's switch: after an enhancement-vs-baseline iteration with r > 0, for good."""
     switched, active = jnp.asarray(switched, jnp.bool_), jnp.asarray(active, jnp.bool_)
     return switched | (active & (jnp.asarray(balance) > 0))
+
+
+def first_after(mode: str, iteration: jax.Array, switch_iteration: jax.Array,
+                iprime) -> jax.Array:
+    """Whether `iteration` is the first after warm start (bool scalar): I′ + 1 in the fixed
+    mode, the iteration after the switch in the adaptive mode, never without warm start.
+
+    `switch_iteration` is the adaptive run's switch before this iteration (−1: none yet).
+    """
+    if mode == "none":
+        return jnp.bool_(False)
+    if mode == "fixed":
+        return (jnp.asarray(iteration) == jnp.asarray(iprime) + 1) & (jnp.asarray(iprime) >= 1)
+    if mode == "adaptive":
+        return jnp.asarray(switch_iteration) == jnp.asarray(iteration) - 1
+    raise ValueError(f"unknown warm-start mode {mode!r}; choose from {MODES}")
