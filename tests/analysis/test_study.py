@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from warmjax.analysis import study, study_tables
+from warmjax.analysis import report, study, study_tables
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.round_robin import scheduled_pairs
 from warmjax.matches.tournament_folder import AnchorEntry, NetworkEntry
@@ -115,7 +115,7 @@ def base_curve(it: int) -> float:
 
 
 def write_run(root: Path, mode: str, enhancement: str, seed: int, shift: float,
-              iprime: int = 5, switch: int = 3) -> None:
+              iprime: int = 5, switch: int = 3, quiet: bool = False) -> None:
     folder = root / f"{mode}_{enhancement}_{iprime}_s{seed}"
     config = RunConfig(game=GameConfig("connect_four"),
                        warmstart=WarmstartConfig(mode, enhancement, iprime), seed=seed,
@@ -127,10 +127,12 @@ def write_run(root: Path, mode: str, enhancement: str, seed: int, shift: float,
     for it in range(1, ITERATIONS + 1):
         rate = base_curve(it) + NOISE[seed] + shift
         warm = mode == "fixed" and it <= iprime or mode == "adaptive" and it <= switch
+        calm = {"oracle_policy_quiet": rate - 0.1, "oracle_optimal_quiet": rate / 2 + 0.2} \
+            if quiet else {}
         rows.append(metric_row(iteration=it, oracle_policy=rate, oracle_optimal=rate / 2 + 0.4,
                                warmstart_active=warm, switched=mode == "adaptive"
                                and it >= switch, switch_iteration=switch
-                               if mode == "adaptive" and it >= switch else -1))
+                               if mode == "adaptive" and it >= switch else -1, **calm))
     run_folder.write_metrics(folder, rows)
 
 
@@ -190,6 +192,29 @@ def test_adding_a_summary_is_one_definition(synthetic, monkeypatch):
     assert entry["auc2"] == pytest.approx(family.baseline.primary.values["auc2"].mean + 0.1015)
     assert entry["auc2_vs_baseline"]["diff"] == pytest.approx(0.1015)
     assert len(entry["auc2_runs"]) == 4 and "vs_baseline" in entry  # the AUC's, as before
+
+
+def test_quiet_measures_where_every_run_logged_them(tmp_path, synthetic):
+    # Runs that logged the quiet positions' rates (`oracle_*_quiet`) get those measures as
+    # well, compared and reported like the others; runs from before them do not.
+    assert study.families(run_folder.find_runs([synthetic]))[0].measures == ("policy",
+                                                                             "search")
+    for seed in (0, 1, 2):
+        write_run(tmp_path, "none", "rollout", seed, 0.0, quiet=True)
+        write_run(tmp_path, "adaptive", "wrora", seed, 0.05, quiet=True)
+    (family,) = study.families(run_folder.find_runs([tmp_path]))
+    assert family.measures == ("policy", "search", "policy_quiet", "search_quiet")
+    (arm,) = family.arms
+    quiet = arm.metrics["policy_quiet"]
+    base = np.mean([base_curve(i) for i in (1, 2, 3)]) - 0.1 + np.mean([NOISE[s]
+                                                                     for s in (0, 1, 2)])
+    assert family.baseline.metrics["policy_quiet"].auc.mean == pytest.approx(base)
+    assert quiet.auc_vs_baseline.diff == pytest.approx(0.05)
+    assert arm.metrics["search_quiet"].auc_vs_baseline.diff == pytest.approx(0.025)
+    assert study.arm_json(arm)["policy_quiet"]["vs_baseline"]["diff"] == pytest.approx(0.05)
+    report.write_study([str(tmp_path)], out=str(tmp_path / "rep"))
+    text = (tmp_path / "rep" / "study.md").read_text()
+    assert "### Policy head, quiet positions" in text and "### Search, quiet positions" in text
 
 
 def test_synthetic_study_claims(synthetic):

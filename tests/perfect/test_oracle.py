@@ -139,6 +139,13 @@ def test_logged_oracle_is_the_networks_score(smoke_run, shipped):
     masked = np.where(np.asarray(states.legal_action_mask), np.asarray(logits), -np.inf)
     np.testing.assert_array_equal(np.asarray(head), masked.argmax(axis=1))
     assert rows[-1]["oracle_policy"] == pytest.approx(score.judge(small, head)["optimal"])
+    # And on the quiet positions alone.
+    calm = positions.quiet(small)
+    assert 0 < calm.sum() < 40
+    assert rows[-1]["oracle_optimal_quiet"] == pytest.approx(
+        score.judge(small, actions, None, calm)["quiet_optimal"])
+    assert rows[-1]["oracle_policy_quiet"] == pytest.approx(
+        score.judge(small.take(calm), np.asarray(head)[calm])["optimal"])
 
 
 def test_oracle_command(smoke_run, capsys):

@@ -3,6 +3,7 @@ round trip through a file, and the shipped sets replayed in the environments."""
 
 from __future__ import annotations
 
+import jax
 import numpy as np
 import pytest
 
@@ -60,3 +61,50 @@ def test_shipped_sets_replay_in_the_env(name, depth):
     for i in np.random.default_rng(0).choice(len(shipped), 8, replace=False):
         own, other = solver.position(shipped.moves[i, :shipped.plies[i]])
         np.testing.assert_array_equal(solver.move_values(own, other), shipped.values[i])
+
+
+@pytest.mark.parametrize("name", ["connect_four", "gobang", "othello"])
+def test_quiet_positions_agree_with_the_env(name):
+    # Threats and wins in one, computed by the game environment instead of the solvers: the
+    # mover's winning moves in the position, the opponent's in the same board with the
+    # opponent to move (`env.from_board`).
+    from warmjax.perfect import positions, score
+    from warmjax.search.players import winning_moves
+
+    env = make(name)
+    labelled = positions.load(positions.path_for(env)).subset(150)
+    states = score.replay(env, labelled)
+    wins = np.asarray(jax.jit(lambda s: winning_moves(env, s))(states)).any(axis=1)
+    flipped = []
+    for i in range(len(labelled)):
+        one = jax.tree.map(lambda x: x[i], states)
+        board = env.board_array(one)
+        flipped.append(env.from_board(board, 3 - env.colour_to_move(one)))
+    flipped = jax.tree.map(lambda *xs: jax.numpy.stack(xs), *flipped)
+    threats = np.asarray(jax.jit(lambda s: winning_moves(env, s))(flipped)).any(axis=1)
+    np.testing.assert_array_equal(positions.immediate_wins(labelled).any(axis=1), wins)
+    np.testing.assert_array_equal(positions.threats(labelled), threats)
+    calm = positions.quiet(labelled)
+    np.testing.assert_array_equal(calm, ~wins & ~threats)
+    if name == "othello":  # 12-20 empty cells: no move ends the game
+        assert calm.all()
+    else:  # both kinds of position occur
+        assert 0.2 < calm.mean() < 0.9 and threats.any()
+
+
+def test_judge_on_the_quiet_positions_by_hand():
+    from warmjax.perfect import positions, score
+
+    labelled = positions.load(positions.path_for(make("connect_four"))).subset(6)
+    best = labelled.best
+    optimal = labelled.optimal
+    # Positions 0-2 quiet; the player picks an optimal move in 0, 1, 3, 4 and not in 2, 5.
+    actions = np.array([np.flatnonzero(optimal[i])[0] if i in (0, 1, 3, 4)
+                        else np.flatnonzero(~optimal[i] & (labelled.values[i] > -2))[0]
+                        for i in range(6)])
+    mask = np.array([True, True, True, False, False, False])
+    out = score.judge(labelled, actions, None, mask)
+    assert out["optimal"] == pytest.approx(4 / 6) and out["quiet_positions"] == 3
+    assert out["quiet_optimal"] == pytest.approx(2 / 3)
+    chosen = labelled.values[2, actions[2]]
+    assert out["quiet_win_to_loss"] == pytest.approx((best[2] == 1 and chosen == -1) / 3)

@@ -161,8 +161,8 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
 
 
 def write_study(studies: Sequence[str], out: str = "report",
-                       tournaments: Sequence[str] = (), auc_iterations: int | None = None,
-                       delta: float = study.DELTA, log=None) -> dict[str, Path]:
+                tournaments: Sequence[str] = (), auc_iterations: int | None = None,
+                delta: float = study.DELTA, log=None) -> dict[str, Path]:
     """A study's report (`warmjax.analysis.study`): `study.json`, `study.md` and figures.
 
     Args:
@@ -244,8 +244,9 @@ def write_study(studies: Sequence[str], out: str = "report",
             shown = ([family.baseline] if family.baseline else []) + arms
             written[name] = plots.plot_study_curves(family, shown, out_dir / name)
             lines += [f"![{family.title}, {mode} arms]({name})", ""]
-        for metric, what in (("policy", "Policy head"), ("search", "Search")):
-            lines += [f"### {what}", "", study_tables.metric_markdown(family, metric)]
+        for metric in family.measures:
+            lines += [f"### {study.TITLES[metric]}", "",
+                      study_tables.metric_markdown(family, metric)]
         gaps = study_tables.gaps_markdown(family)
         if gaps:
             lines += ["### The policy head's gap to the baseline, per iteration", "",

@@ -51,7 +51,13 @@ from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
 CONFIDENCE = 0.95
 ALPHA = 0.05
 POWER = 0.80  # the power at which a study states the effect it could have detected
-METRICS = {"policy": "oracle_policy", "search": "oracle_optimal"}  # primary first
+# The measures: a name, the metrics row's field it reads, and its title (primary first).
+# Runs that did not log a measure (the quiet rates came later) leave it out of their family.
+METRICS = {"policy": "oracle_policy", "search": "oracle_optimal",
+           "policy_quiet": "oracle_policy_quiet", "search_quiet": "oracle_optimal_quiet"}
+TITLES = {"policy": "Policy head", "search": "Search",
+          "policy_quiet": "Policy head, quiet positions",
+          "search_quiet": "Search, quiet positions"}
 MAIN_IPRIME = 5  # the papers' fixed I′ (claim 3): the main comparison's fixed arms
 PRIMARY = "policy"
 DELTA = 0.02  # 2 percentage points of the policy head's optimal-move rate
@@ -411,6 +417,11 @@ class Family:
         return ((self.baseline,) if self.baseline else ()) + self.arms
 
     @property
+    def measures(self) -> tuple[str, ...]:
+        """The measures (`METRICS`) every run of the family logged, primary first."""
+        return tuple(self.all_arms()[0].metrics)
+
+    @property
     def swept(self) -> set[RunVariant]:
         """The I′ sweep's variants: fixed arms at I′ ≠ 5 of an enhancement that also ran
         at 5."""
@@ -459,13 +470,13 @@ def _elo_by_variant(tournaments: Sequence[Tournament]) -> dict[RunVariant, float
 
 
 def _measured_arm(variant: RunVariant, arm_runs: Sequence[Run], k: int, common: int,
-                  centred: dict[RunVariant, float]) -> Arm:
+                  centred: dict[RunVariant, float], measures: Sequence[str]) -> Arm:
     """An arm's own measures (no comparison yet): AUC and final rate per measure, its
     centred Elo where every run was rated, its switches."""
     metrics = {m: MetricSummary({name: Estimate.of([summary.of(r, m, k, common)
                                                     for r in arm_runs])
                                  for name, summary in SUMMARIES.items()},
-                                dict.fromkeys(SUMMARIES)) for m in METRICS}
+                                dict.fromkeys(SUMMARIES)) for m in measures}
     elos = [centred.get(r.variant) for r in arm_runs]
     elo = Estimate.of(elos) if centred and all(e is not None for e in elos) else None
     switches = tuple(r.switch_iteration for r in arm_runs) if variant.mode == "adaptive" else ()
@@ -504,7 +515,11 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
             raise ValueError(f"auc_iterations {k} is outside 1-{common}, the iterations every "
                              f"{game_name(game)} run completed")
         centred = _centred_ratings(members, ratings)
-        measured = [_measured_arm(variant, arm_runs, k, common, centred)
+        measures = [m for m in METRICS if all(curve(r, m) for r in members)]
+        if PRIMARY not in measures:
+            raise ValueError(f"a {game_name(game)} run logged no perfect-play probe; train "
+                             "with oracle.every=1")
+        measured = [_measured_arm(variant, arm_runs, k, common, centred, measures)
                     for variant, arm_runs in group_runs(members).items()]
         baseline = next((a for a in measured if a.variant.is_baseline), None)
         warm = [a for a in measured if not a.variant.is_baseline]
@@ -526,7 +541,7 @@ def _with_adjusted(arms: Sequence[Arm]) -> tuple[Arm, ...]:
     if not arms:
         return ()
     metrics = [dict(a.metrics) for a in arms]
-    for m in METRICS:
+    for m in arms[0].metrics:
         for name in SUMMARIES:
             tested = [i for i, a in enumerate(arms)
                       if a.metrics[m].vs_baseline.get(name) is not None]

@@ -61,6 +61,7 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         labelled = labelled.subset(count)
     states = score.replay(env, labelled)
     immediate = positions.immediate_wins(labelled)
+    calm = positions.quiet(labelled)
     key = jax.random.PRNGKey(seed)
     key, net_key = jax.random.split(key)
     trained = agent.player
@@ -82,7 +83,7 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         tic = time.perf_counter()
         params = untrained if name == "untrained_search" else variables
         actions = jax.jit(choose[name])(params, k_play, states)
-        results[name] = score.judge(labelled, actions, immediate)
+        results[name] = score.judge(labelled, actions, immediate, calm)
         results[name]["seconds"] = time.perf_counter() - tic
         log(f"{name}: {results[name]['optimal']:.1%} optimal")
     settings = dict(run_dir=str(run_dir), simulations=search.simulations, playouts=playouts,
@@ -102,18 +103,23 @@ def markdown(result: dict) -> str:
     s = result["settings"]
     search = SEARCH_NAMES.get(s.get("search", "mcts"), s.get("search"))
     rows = []
+    quiet = next((r["quiet_positions"] for r in result["players"].values()
+                  if "quiet_positions" in r), None)
     for name, r in result["players"].items():
         label = NAMES[name].format(search=search)
         if name == "pure_mcts":
             label += f" ({s['playouts']})"
         elif name in ("search", "untrained_search"):
             label += f" (m = {s['simulations']})"
-        rows.append([label, f"{r['optimal']:.1%}", f"{r['win_to_draw']:.1%}",
+        calm = [] if quiet is None else [f"{r['quiet_optimal']:.1%}" if quiet else "—"]
+        rows.append([label, f"{r['optimal']:.1%}", *calm, f"{r['win_to_draw']:.1%}",
                      f"{r['win_to_loss']:.1%}", f"{r['draw_to_loss']:.1%}",
                      f"{r['immediate_win_taken']:.1%} of {r['immediate_win_positions']}"
                      if r["immediate_win_positions"] else "— (none in the set)"])
     return (f"{s['positions']} positions; {search} at m = {s['simulations']} (fpu {s['fpu']}, "
             f"win check {'on' if s['win_check'] else 'off'}), network-free MCTS with "
             f"{s['playouts']} playouts.\n\n"
-            + table(["player", "optimal", "win→draw", "win→loss", "draw→loss",
-                     "immediate win taken"], rows).rstrip("\n"))
+            + table(["player", "optimal",
+                     *([] if quiet is None else [f"optimal, quiet ({quiet})"]),
+                     "win→draw", "win→loss", "draw→loss", "immediate win taken"],
+                    rows).rstrip("\n"))

@@ -187,6 +187,17 @@ class Solver:
             out[c] = bit != 0 and bool(_has_line(own | bit, self.rows, self.win_length))
         return out
 
+    def threats(self, moves) -> np.ndarray:
+        """`[cols]` bool: the columns where the opponent of the player to move would complete
+        a line at once, were it its turn (the wins the player to move must block)."""
+        own, mask, _ = self.position(moves)
+        other = own ^ mask
+        out = np.zeros(self.cols, bool)
+        for c in range(self.cols):
+            bit = _drop(mask, c, self.rows)
+            out[c] = bit != 0 and bool(_has_line(other | bit, self.rows, self.win_length))
+        return out
+
     def value(self, moves) -> int:
         """WIN, DRAW or LOSS for the player to move after `moves` (a finished game: LOSS or
         DRAW, from the side of the player who would move next)."""

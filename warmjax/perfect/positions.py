@@ -89,6 +89,11 @@ class LabelledSet:
         return dataclasses.replace(self, moves=self.moves[:count], plies=self.plies[:count],
                                    values=self.values[:count])
 
+    def take(self, mask: np.ndarray) -> "LabelledSet":
+        """The positions where `mask [P]` (bool) is set, in the set's order."""
+        return dataclasses.replace(self, moves=self.moves[mask], plies=self.plies[mask],
+                                   values=self.values[mask])
+
 
 def random_position(solver: Solver, rng: np.random.Generator, min_ply: int, max_ply: int):
     """Columns of uniformly random play up to a ply drawn from [min_ply, max_ply], or None
@@ -202,6 +207,35 @@ def immediate_wins(labelled: LabelledSet) -> np.ndarray:
                 out[i, action] = (solver.game_over(after_own, after_other)
                                   and solver.final(after_own, after_other) < 0)
     return out
+
+
+def threats(labelled: LabelledSet) -> np.ndarray:
+    """`[P]` bool: positions where the opponent of the player to move has a move that would
+    win at once, were it its turn (a loss the player to move must block): a line completed,
+    or in Othello a move that ends the game with more discs."""
+    solver = _solver(labelled.game)
+    out = np.zeros(len(labelled), bool)
+    for i, (m, n) in enumerate(zip(labelled.moves, labelled.plies)):
+        if labelled.game_name == "connect_four":
+            out[i] = solver.threats(m[:n]).any()
+            continue
+        own, other = solver.position(m[:n])
+        if labelled.game_name != "othello":  # a line game: the opponent's winning cells
+            out[i] = bool(solver.winning_moves(other, own))
+            continue
+        for action in solver.legal_moves(other, own):
+            mine, theirs = solver.play(other, own, action)  # back to the player to move
+            if solver.game_over(mine, theirs) and solver.final(mine, theirs) < 0:
+                out[i] = True
+                break
+    return out
+
+
+def quiet(labelled: LabelledSet) -> np.ndarray:
+    """`[P]` bool: the quiet positions, where the player to move has no move that wins at
+    once and no immediate loss to block (`immediate_wins`, `threats`). A search with a win
+    check scores the others with little understanding of the game."""
+    return ~immediate_wins(labelled).any(axis=1) & ~threats(labelled)
 
 
 def _solver(game: dict):

@@ -3,7 +3,9 @@
 `replay` turns the set's move sequences into one batch of game states; `judge` compares the
 moves a player chose with the labels; `make_oracle` builds the cheap in-training probe (one
 batched search and one network call over the whole set) that the training loop logs as
-`oracle_optimal` and `oracle_policy`.
+`oracle_optimal` and `oracle_policy`, and as `oracle_optimal_quiet` and
+`oracle_policy_quiet` on the set's quiet positions (`positions.quiet`: no win to take and no
+loss to block, where a search with a win check earns its points without understanding).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from warmjax.games import make
-from warmjax.perfect.positions import LabelledSet
+from warmjax.perfect.positions import LabelledSet, quiet
 from warmjax.search.players import Player
 from warmjax.search.search import masked_prior
 
@@ -48,16 +50,31 @@ def replay(env: Any, labelled: LabelledSet):
     return states
 
 
-def judge(labelled: LabelledSet, actions, immediate: np.ndarray | None = None) -> dict:
+def judge(labelled: LabelledSet, actions, immediate: np.ndarray | None = None,
+          quiet_mask: np.ndarray | None = None) -> dict:
     """Rates of the chosen `actions [P]` against the labels (fractions of positions).
 
     - optimal: the move keeps the position's perfect-play value;
     - win_to_draw, win_to_loss, draw_to_loss: the blunders, by what they give away;
     - immediate_win_taken: among positions where a move completes a line at once, the
       fraction where the chosen move does (needs `immediate`, from
-      `positions.immediate_wins`).
+      `positions.immediate_wins`);
+    - with `quiet_mask [P]` (`positions.quiet`): `quiet_positions` and every rate above
+      but the last again on the quiet positions alone, as `quiet_optimal`, … (NaN where
+      none is quiet).
     """
     actions = np.asarray(actions)
+    if quiet_mask is not None:
+        out = judge(labelled, actions, immediate)
+        mask = np.asarray(quiet_mask, bool)
+        if mask.any():
+            part = judge(labelled.take(mask), actions[mask])
+        else:
+            part = {k: float("nan") for k in ("optimal", "win_to_draw", "win_to_loss",
+                                              "draw_to_loss", "illegal")}
+        out["quiet_positions"] = int(mask.sum())
+        out.update({f"quiet_{k}": v for k, v in part.items() if k != "positions"})
+        return out
     rows = np.arange(len(actions))
     chosen = labelled.values[rows, actions].astype(int)
     best = labelled.best.astype(int)
@@ -85,7 +102,8 @@ def policy_head_actions(apply_fn: Callable, params, states) -> jax.Array:
 
 def make_oracle(env: Any, labelled: LabelledSet, player: Player, apply_fn: Callable):
     """Builds the probe: `(oracle, states)`, with
-    `oracle(params, key, states) -> {"oracle_optimal", "oracle_policy"}` (device scalars).
+    `oracle(params, key, states) -> {"oracle_optimal", "oracle_policy",
+    "oracle_optimal_quiet", "oracle_policy_quiet"}` (device scalars).
 
     `player` should play argmax (no sampled plies); its optimal-move rate is
     `oracle_optimal`, and the network's policy head's is `oracle_policy`. `states` are the
@@ -94,13 +112,20 @@ def make_oracle(env: Any, labelled: LabelledSet, player: Player, apply_fn: Calla
     """
     optimal = jnp.asarray(labelled.optimal)
     rows = jnp.arange(len(labelled))
+    calm = jnp.asarray(quiet(labelled), jnp.float32)
+    count = jnp.sum(calm)
+
+    def on_quiet(hits):  # NaN where the set has no quiet position
+        return jnp.where(count > 0, jnp.sum(hits * calm) / jnp.maximum(count, 1.0), jnp.nan)
 
     def oracle(params, key, states):
-        search_actions = player(params, key, states).action
-        head_actions = policy_head_actions(apply_fn, params, states)
+        search_hits = optimal[rows, player(params, key, states).action]
+        head_hits = optimal[rows, policy_head_actions(apply_fn, params, states)]
         return {
-            "oracle_optimal": jnp.mean(optimal[rows, search_actions]),
-            "oracle_policy": jnp.mean(optimal[rows, head_actions]),
+            "oracle_optimal": jnp.mean(search_hits),
+            "oracle_policy": jnp.mean(head_hits),
+            "oracle_optimal_quiet": on_quiet(search_hits),
+            "oracle_policy_quiet": on_quiet(head_hits),
         }
 
     return oracle, replay(env, labelled)

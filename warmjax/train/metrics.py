@@ -51,6 +51,9 @@ class MetricRow:
     seconds_total: float | None = None  # the iteration's wall time
     oracle_optimal: float | None = None  # perfect-play probe: the search's optimal-move rate
     oracle_policy: float | None = None  # and the policy head's
+    # The same two on the set's quiet positions (no win to take, no loss to block).
+    oracle_optimal_quiet: float | None = None
+    oracle_policy_quiet: float | None = None
     seconds_oracle: float | None = None
 
     # The device metrics `Trainer.iteration` returns (the fields without a default).
