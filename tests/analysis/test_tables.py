@@ -192,5 +192,14 @@ def test_judged_runs_table(tmp_path):
     assert "| **Rollout adaptive, mean** | n = 2 | **85.0** | **65.0** | — | — | — |" in text
     assert "| Connect Four | Rollout adaptive | policy head | 65.0% | 1.0% | 34.0% |" in text
     assert "| Connect Four | Rollout adaptive s0 | 99-1-0 | — | — |" in text
+    assert "quiet" not in text  # files from before the quiet positions: no quiet table
     assert tables.judged_markdown([run_folder.read_run(fabricate_run(
         tmp_path / "c", network=False))]) == ""
+    # An oracle file that judged the quiet positions apart gets its own table.
+    folder = judged(tmp_path / "d", 2, 0.90, 0.70)
+    raw = json.loads((folder / "oracle.json").read_text())
+    for player, rate in (("search", 0.75), ("policy_head", 0.66)):
+        raw["players"][player].update(quiet_positions=473, quiet_optimal=rate)
+    (folder / "oracle.json").write_text(json.dumps(raw))
+    text = tables.judged_markdown([run_folder.read_run(folder)])
+    assert "| Connect Four | Rollout adaptive s2 | 473 | 75.0 | 66.0 | — | — | — |" in text

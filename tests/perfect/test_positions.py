@@ -108,3 +108,25 @@ def test_judge_on_the_quiet_positions_by_hand():
     assert out["quiet_optimal"] == pytest.approx(2 / 3)
     chosen = labelled.values[2, actions[2]]
     assert out["quiet_win_to_loss"] == pytest.approx((best[2] == 1 and chosen == -1) / 3)
+
+
+def test_connect_four_6x7_set_replays_and_agrees_with_a_fresh_solve():
+    # The standard board's set (python -m warmjax.labels --cols 7 --count 1000 --seed 0
+    # --min-ply 12 --max-ply 30): found for the game by its size, replayed in the env.
+    from warmjax.perfect import positions, score
+
+    env = make("connect_four", cols=7)
+    path = positions.path_for(env)
+    assert path is not None and path.name == "connect_four_6x7.json"
+    shipped = positions.load(path)
+    assert len(shipped) >= 1000 and shipped.game_params["cols"] == 7
+    assert 12 <= shipped.plies.min() and shipped.plies.max() <= 30
+    small = shipped.subset(100)
+    states = score.replay(env, small)
+    np.testing.assert_array_equal(np.asarray(states.legal_action_mask),
+                                  small.values != positions.ILLEGAL)
+    assert not np.asarray(states.terminated).any()
+    solver = positions._solver(shipped.game)
+    for i in np.random.default_rng(0).choice(len(shipped), 3, replace=False):
+        np.testing.assert_array_equal(solver.move_values(shipped.moves[i, :shipped.plies[i]]),
+                                      shipped.values[i])

@@ -470,6 +470,19 @@ def judged_markdown(runs: Sequence[Run]) -> str:
                  rows, "lll" + "r" * len(names))
     text += "\n" + table(["game", "variant", "player", "optimal", "win→draw", "win→loss",
                           "draw→loss", "immediate win taken"], blunders, "lll" + "r" * 5)
+    quiet_rows = []  # oracle files that judged the quiet positions apart
+    for run, j in judged:
+        counts = [s.extra["quiet_positions"] for s in j.players.values()
+                  if "quiet_positions" in s.extra]
+        if counts:
+            quiet_rows.append([game_name(run.variant.game), run.variant.label(seed=True),
+                               counts[0], *(f"{100 * j.players[n].extra['quiet_optimal']:.1f}"
+                                            if n in j.players and "quiet_optimal"
+                                            in j.players[n].extra else "—" for n in names)])
+    if quiet_rows:
+        text += "\n" + table(["game", "run", "quiet positions",
+                              *(f"{JUDGED_PLAYERS[n]} %, quiet" for n in names)],
+                             quiet_rows, "llr" + "r" * len(names))
     versus_rows = []
     for run, _ in judged:
         v = read_versus(run.path)
