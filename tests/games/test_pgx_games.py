@@ -132,12 +132,20 @@ def test_refused_games_and_settings_say_why_in_one_line():
     assert make_pgx("go_9x9").board_shape == (9, 9)
 
 
-def test_every_supported_game_is_registered_with_its_step_cap():
-    caps = {"tic_tac_toe": 9, "pgx_connect_four": 42, "hex": 122, "go": 162, "chess": 512,
-            "gardner_chess": 256, "animal_shogi": 256, "shogi": 512}
-    for name, cap in caps.items():
-        assert registry.get(name).make().max_plies == cap, name
-    assert isinstance(make("go", size=7), PgxGame) and make("go", size=7).max_plies == 98
+# pgx's chess-like games take most of a minute to build: they run with -m heavy.
+CHESS_LIKE = pytest.mark.heavy
+
+
+@pytest.mark.parametrize("name,cap", [
+    ("tic_tac_toe", 9), ("pgx_connect_four", 42), ("hex", 122), ("go", 162),
+    pytest.param("chess", 512, marks=CHESS_LIKE),
+    pytest.param("gardner_chess", 256, marks=CHESS_LIKE),
+    pytest.param("animal_shogi", 256, marks=CHESS_LIKE),
+    pytest.param("shogi", 512, marks=CHESS_LIKE)])
+def test_every_supported_game_is_registered_with_its_step_cap(name, cap):
+    assert registry.get(name).make().max_plies == cap, name
+    if name == "go":
+        assert isinstance(make("go", size=7), PgxGame) and make("go", size=7).max_plies == 98
 
 
 @pytest.mark.parametrize("kind,planes", [("rot180", 2), ("dihedral", 8)])

@@ -228,7 +228,10 @@ def test_oracle_in_every_game(tmp_path, game, short):
     assert trainer.oracle is not None
     assert int(trainer.oracle_states.current_player.shape[0]) == 64  # smoke: oracle.positions
     run = write_tiny_run(tmp_path / "tiny", game=game)
-    result = oracle_body.oracle(run, simulations=4, playouts=4, count=24)
+    # Three of the five players (each compiles its own program): the search, the policy
+    # head and random play; tests/perfect/test_oracle.py's command tests cover the others.
+    result = oracle_body.oracle(run, simulations=4, playouts=4, count=24,
+                                players=("search", "policy_head", "random"))
     assert result["settings"]["positions"] == 24
     assert result["settings"]["labelled_set"].endswith(f"{game}_6x6.json")
     labelled = positions.load(positions.path_for(make(game))).subset(24)

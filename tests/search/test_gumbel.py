@@ -71,8 +71,7 @@ def direct_mctx(env, net, params, key, states, simulations, considered, gumbel_s
                                      gumbel_scale=gumbel_scale)
 
 
-@pytest.mark.parametrize("simulations,considered,scale", [(16, 4, 1.0), (24, 6, 1.0),
-                                                          (8, 2, 0.0)])
+@pytest.mark.parametrize("simulations,considered,scale", [(16, 4, 1.0), (8, 2, 0.0)])
 def test_player_equals_mctx_on_the_same_network_and_noise(setup, simulations, considered,
                                                           scale):
     env, net, params = setup
@@ -127,8 +126,10 @@ def improved_by_hand(tree, c_visit: float, c_scale: float) -> np.ndarray:
     return np.array(out)
 
 
-@pytest.mark.parametrize("c_visit,c_scale", [(50.0, 0.1), (10.0, 1.0)])
-def test_improved_policy_is_the_papers_formula(setup, c_visit, c_scale):
+def test_improved_policy_is_the_papers_formula(setup):
+    # Settings other than mctx's defaults (50, 0.1), so that passing them on is checked too;
+    # the defaults are the comparison with mctx above.
+    c_visit, c_scale = 10.0, 1.0
     env, net, params = setup
     states = opened(env, 6, 7, seed=3)
     config = SearchConfig(simulations=20, gumbel_considered=4, gumbel_c_visit=c_visit,

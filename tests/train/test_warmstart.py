@@ -53,21 +53,19 @@ def test_first_iteration_after_warm_start():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("drop", [False, True])
-def test_drop_warmstart_games_empties_the_buffer_at_the_switch(tmp_path, drop):
+def test_drop_warmstart_games_empties_the_buffer_at_the_switch(tmp_path):
     # Fixed I′ = 1, three iterations, a buffer of two iterations (the smoke profile's rs):
-    # iteration 2 is the first after warm start.
+    # iteration 2 is the first after warm start. Without the setting the buffer would hold
+    # iterations 1 and 2 then.
     config = compose_config(["+experiment=fixed_c4", "profile=smoke", "warmstart.iprime=1",
                              "train.iterations=3", "tensorboard=false", "oracle.every=0",
                              "stage_times=false", f"compilation_cache={TEST_CACHE}",
-                             f"train.drop_warmstart_games={str(drop).lower()}"], tmp_path)
+                             "train.drop_warmstart_games=true"], tmp_path)
     train(config, log=lambda _: None)
     rows = run_folder.read_metrics(tmp_path)
     new = [r.new_examples for r in rows]
     assert rows[0].warmstart_active and not rows[1].warmstart_active
     assert rows[0].examples == new[0]
-    # Iteration 2 keeps iteration 1's warm-start games, or holds its own alone.
-    assert rows[1].examples == (new[1] if drop else new[0] + new[1])
-    # Iteration 3: the ring holds iterations 2 and 3 either way.
-    assert rows[2].examples == new[1] + new[2]
-    assert ("drop-warm-games" in run_folder.read_run(tmp_path).variant.departures) == drop
+    assert rows[1].examples == new[1]  # iteration 1's warm-start games are gone
+    assert rows[2].examples == new[1] + new[2]  # then the ring fills as before
+    assert "drop-warm-games" in run_folder.read_run(tmp_path).variant.departures
