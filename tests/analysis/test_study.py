@@ -115,9 +115,10 @@ def base_curve(it: int) -> float:
 
 
 def write_run(root: Path, mode: str, enhancement: str, seed: int, shift: float,
-              iprime: int = 5, switch: int = 3, quiet: bool = False) -> None:
-    folder = root / f"{mode}_{enhancement}_{iprime}_s{seed}"
-    config = RunConfig(game=GameConfig("connect_four"),
+              iprime: int = 5, switch: int = 3, quiet: bool = False,
+              params: dict | None = None) -> None:
+    folder = root / f"{mode}_{enhancement}_{iprime}_s{seed}{'_' + str(params) if params else ''}"
+    config = RunConfig(game=GameConfig("connect_four", params or {}),
                        warmstart=WarmstartConfig(mode, enhancement, iprime), seed=seed,
                        train=TrainConfig(iterations=ITERATIONS, games=10),
                        run_dir=str(folder))
@@ -215,6 +216,20 @@ def test_quiet_measures_where_every_run_logged_them(tmp_path, synthetic):
     report.write_study([str(tmp_path)], out=str(tmp_path / "rep"))
     text = (tmp_path / "rep" / "study.md").read_text()
     assert "### Policy head, quiet positions" in text and "### Search, quiet positions" in text
+
+
+def test_board_sizes_are_families_of_their_own(tmp_path):
+    # A size study: the registered 6×6 board (given explicitly, as run folders hold it) and
+    # 6×7 are two families, titled by their boards.
+    for seed in (0, 1):
+        for params in ({"rows": 6, "cols": 6, "win_length": 4}, {"rows": 6, "cols": 7}):
+            write_run(tmp_path, "none", "rollout", seed, 0.0, params=params)
+            write_run(tmp_path, "adaptive", "wrora", seed, 0.02, params=params)
+    found = study.families(run_folder.find_runs([tmp_path]))
+    assert [(f.title, len(f.baseline.runs), len(f.arms)) for f in found] == [
+        ("Connect Four", 2, 1), ("Connect Four 6×7", 2, 1)]
+    assert study.family_json(found[1])["board"] == "6×7"
+    assert "board" not in study.family_json(found[0])
 
 
 def test_synthetic_study_claims(synthetic):
@@ -401,11 +416,32 @@ def test_study_configs_sweep_their_arms_and_seeds():
     for name, arms, seeds in (("c4_cpu", 11, "8"), ("othello_cpu", 4, "8"),
                               ("gobang_cpu", 4, "8"), ("c4_cpu_departures", 2, "8"),
                               ("c4_cpu_iprime", 1, "4"), ("c4_confirm", 3, "8,40"),
-                              ("c4_confirm_iprime", 1, "8,20")):
+                              ("c4_confirm_iprime", 1, "8,20"), ("c4_gumbel", 3, "8,16"),
+                              ("c4_6x7_cpu", 2, "8"), ("othello_8x8_cpu", 2, "8"),
+                              ("c4_cpu_departures_drop", 1, "8")):
         data = yaml.safe_load((ROOT / "warmjax/conf/study" / f"{name}.yaml").read_text())
         params = data["hydra"]["sweeper"]["params"]
         assert len(params["+arm"].split(",")) == arms, name
         assert params["seed"] == f"range({seeds})", name
+
+
+@pytest.mark.parametrize("name,arm,expected", [
+    ("c4_6x7_cpu", "adaptive_wrora", dict(game={"rows": 6, "cols": 7, "win_length": 4})),
+    ("othello_8x8_cpu", "baseline", dict(game={"size": 8}, epochs=1)),
+    ("c4_gumbel", "fixed_wrora", dict(variant="gumbel")),
+    ("c4_cpu_departures_drop", "adaptive_wrora", dict(drop=True, fpu=1.0))])
+def test_issue_studies_change_only_what_they_name(tmp_path, name, arm, expected):
+    # Each is c4_cpu's (or othello_cpu's) scale and algorithm with one change.
+    config = compose_config([f"+study={name}", f"+arm={arm}", "seed=0"], tmp_path)
+    base = compose_config([f"+study={'othello' if 'othello' in name else 'c4'}_cpu",
+                           f"+arm={arm}", "seed=0"], tmp_path)
+    assert config.game.params == expected.get("game", base.game.params)
+    assert config.search.variant == expected.get("variant", "mcts")
+    assert config.train.drop_warmstart_games == expected.get("drop", False)
+    assert config.search.fpu == expected.get("fpu", 0.0)
+    assert (config.train.iterations, config.train.games, config.search.simulations) == (
+        base.train.iterations, base.train.games, base.search.simulations) == (15, 50, 100)
+    assert config.train.epochs == expected.get("epochs", base.train.epochs)
 
 
 def test_confirmatory_study_is_c4_cpu_on_fresh_seeds_seed_by_seed(tmp_path):

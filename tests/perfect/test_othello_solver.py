@@ -75,3 +75,17 @@ def test_othello_6x6_endgames_match_minimax():
             continue
         assert solver.value(own, other) == value(to_board(6, own, other), 1)
         checked += 1
+
+
+def test_othello_8x8_endgames_match_minimax():
+    # The standard board (its labelled set has 10-16 empty cells): endgames with at most
+    # six empty cells, which plain minimax enumerates.
+    moves, play, value = othello_reference(8)
+    solver, rng, checked = othello_solver.Solver(8), random.Random(5), 0
+    while checked < 6:
+        own, other = random_play(solver, rng, solver.start(),
+                                 lambda o, p, plies: bin(o | p).count("1") >= 58)
+        if solver.game_over(own, other):
+            continue
+        assert solver.value(own, other) == value(to_board(8, own, other), 1)
+        checked += 1

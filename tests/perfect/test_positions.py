@@ -130,3 +130,26 @@ def test_connect_four_6x7_set_replays_and_agrees_with_a_fresh_solve():
     for i in np.random.default_rng(0).choice(len(shipped), 3, replace=False):
         np.testing.assert_array_equal(solver.move_values(shipped.moves[i, :shipped.plies[i]]),
                                       shipped.values[i])
+
+
+def test_othello_8x8_set_replays_and_agrees_with_a_fresh_solve():
+    # The standard board's endgames (python -m warmjax.labels --game othello --size 8
+    # --count 1000 --seed 0 --min-empties 10 --max-empties 16).
+    from warmjax.perfect import positions, score
+
+    env = make("othello", size=8)
+    path = positions.path_for(env)
+    assert path is not None and path.name == "othello_8x8.json"
+    shipped = positions.load(path)
+    assert len(shipped) >= 1000 and shipped.game_params["size"] == 8
+    small = shipped.subset(100)
+    states = score.replay(env, small)
+    np.testing.assert_array_equal(np.asarray(states.legal_action_mask),
+                                  small.values != positions.ILLEGAL)
+    assert not np.asarray(states.terminated).any()
+    empties = 64 - np.asarray(states.observation)[..., :2].sum(axis=(1, 2, 3))
+    assert 10 <= empties.min() and empties.max() <= 16
+    solver = positions._solver(shipped.game)
+    for i in np.random.default_rng(0).choice(len(shipped), 3, replace=False):
+        own, other = solver.position(shipped.moves[i, :shipped.plies[i]])
+        np.testing.assert_array_equal(solver.move_values(own, other), shipped.values[i])

@@ -224,7 +224,8 @@ def write_study(studies: Sequence[str], out: str = "report",
                   "(`looks.json` in each study folder).", "",
                   study_tables.looks_markdown(looks)]
     for family in measured:
-        tag = family.game + ("_" + "_".join(family.departures) if family.departures else "")
+        tag = (family.game + (f"_{family.board.replace('×', 'x')}" if family.board else "")
+               + ("_" + "_".join(family.departures) if family.departures else ""))
         lines += [f"## {family.title}", "",
                   (f"{sum(len(a.runs) for a in family.all_arms())} runs, "
                    f"{family.final_iteration} iterations of {family.games_per_iteration} "

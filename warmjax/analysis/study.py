@@ -44,6 +44,7 @@ import numpy as np
 from scipy import stats
 
 from warmjax.analysis.tables import Tournament, group_runs
+from warmjax.games import make, registry
 from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train.run_folder import Run
 from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
@@ -405,10 +406,11 @@ class Family:
     games_per_iteration: int
     baseline: Arm | None
     arms: tuple[Arm, ...]  # the warm-start arms, in variant order
+    board: str = ""  # "6×7" where the board is not the game's registered one (`board_of`)
 
     @property
     def title(self) -> str:
-        text = game_name(self.game)
+        text = game_name(self.game) + (f" {self.board}" if self.board else "")
         if self.departures:
             text += " with " + ", ".join(self.departures)
         return text
@@ -506,9 +508,10 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
       ValueError: a run without the probe, or k beyond the runs' iterations.
     """
     ratings = _elo_by_variant(tournaments)
-    by_family = group_runs(runs, key=lambda r: (r.variant.game, r.variant.departures))
+    by_family = group_runs(runs, key=lambda r: (r.variant.game, board_of(r),
+                                                r.variant.departures))
     out = []
-    for (game, departures), members in by_family.items():
+    for (game, board, departures), members in by_family.items():
         common = min(r.iterations for r in members)
         k = auc_iterations or math.ceil(common / 2)
         if k > common or k < 1:
@@ -531,7 +534,7 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
                      [a for a in warm if a.variant not in swept]):
             by_variant.update((a.variant, a) for a in _with_adjusted(part))
         out.append(Family(game, departures, k, common, members[0].config.train.games,
-                          baseline, tuple(by_variant[a.variant] for a in warm)))
+                          baseline, tuple(by_variant[a.variant] for a in warm), board))
     return out
 
 
@@ -952,9 +955,21 @@ def study_json(study: Sequence[Family], found: Sequence[Claim], delta: float,
     }
 
 
+def board_of(run: Run) -> str:
+    """`"6×7"`: the run's board where its game settings differ from the game's registered
+    ones (a size study's families), "" where they do not or the game is not registered."""
+    spec = registry.find(run.variant.game)
+    params = dict(run.config.game.params)
+    if spec is None or {**spec.params, **params} == dict(spec.params):
+        return ""
+    rows, cols = make(run.variant.game, **params).board_shape
+    return f"{rows}×{cols}"
+
+
 def family_json(f: Family, delta: float = DELTA) -> dict:
     swept = f.swept
-    return {"game": f.game, "departures": list(f.departures),
+    return {"game": f.game, **({"board": f.board} if f.board else {}),
+            "departures": list(f.departures),
             "auc_iterations": f.auc_iterations, "final_iteration": f.final_iteration,
             "games_per_iteration": f.games_per_iteration,
             "spread": _num(f.spread()), "seeds_for_delta": _num(f.seeds_for(delta)),
