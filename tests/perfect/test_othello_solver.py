@@ -7,6 +7,7 @@ import random
 
 import jax
 import numpy as np
+import pytest
 
 from warmjax.games import make
 from warmjax.perfect import othello_solver
@@ -64,28 +65,17 @@ def test_othello_moves_and_flips_follow_the_env():
         assert solver.game_over(own, other)
 
 
-def test_othello_6x6_endgames_match_minimax():
-    moves, play, value = othello_reference(6)
-    solver, rng, checked = othello_solver.Solver(6), random.Random(3), 0
-    while checked < 15:
-        # 7 empty cells at most
+@pytest.mark.parametrize("size,empties,count,seed", [(6, 7, 15, 3), (8, 6, 6, 5)])
+def test_othello_endgames_match_minimax(size, empties, count, seed):
+    # Random endgames with few enough empty cells for plain minimax: 6×6, and the standard
+    # 8×8 board (whose labelled set has 10-16 empty cells).
+    moves, play, value = othello_reference(size)
+    solver, rng, checked = othello_solver.Solver(size), random.Random(seed), 0
+    filled = size * size - empties
+    while checked < count:
         own, other = random_play(solver, rng, solver.start(),
-                                 lambda o, p, plies: bin(o | p).count("1") >= 29)
+                                 lambda o, p, plies: bin(o | p).count("1") >= filled)
         if solver.game_over(own, other):
             continue
-        assert solver.value(own, other) == value(to_board(6, own, other), 1)
-        checked += 1
-
-
-def test_othello_8x8_endgames_match_minimax():
-    # The standard board (its labelled set has 10-16 empty cells): endgames with at most
-    # six empty cells, which plain minimax enumerates.
-    moves, play, value = othello_reference(8)
-    solver, rng, checked = othello_solver.Solver(8), random.Random(5), 0
-    while checked < 6:
-        own, other = random_play(solver, rng, solver.start(),
-                                 lambda o, p, plies: bin(o | p).count("1") >= 58)
-        if solver.game_over(own, other):
-            continue
-        assert solver.value(own, other) == value(to_board(8, own, other), 1)
+        assert solver.value(own, other) == value(to_board(size, own, other), 1)
         checked += 1

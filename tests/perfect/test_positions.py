@@ -110,46 +110,38 @@ def test_judge_on_the_quiet_positions_by_hand():
     assert out["quiet_win_to_loss"] == pytest.approx((best[2] == 1 and chosen == -1) / 3)
 
 
-def test_connect_four_6x7_set_replays_and_agrees_with_a_fresh_solve():
-    # The standard board's set (python -m warmjax.labels --cols 7 --count 1000 --seed 0
-    # --min-ply 12 --max-ply 30): found for the game by its size, replayed in the env.
+@pytest.mark.parametrize("name,params,file,depth", [
+    # python -m warmjax.labels --cols 7 --count 1000 --seed 0 --min-ply 12 --max-ply 30
+    ("connect_four", {"cols": 7}, "connect_four_6x7.json", ("plies", 12, 30)),
+    # python -m warmjax.labels --game othello --size 8 --count 1000 --seed 0
+    #     --min-empties 10 --max-empties 16
+    ("othello", {"size": 8}, "othello_8x8.json", ("empties", 10, 16))])
+def test_standard_board_sets_replay_and_agree_with_a_fresh_solve(name, params, file, depth):
+    # The larger boards' sets: found for the game by its size, replayed in the env.
     from warmjax.perfect import positions, score
 
-    env = make("connect_four", cols=7)
+    env = make(name, **params)
     path = positions.path_for(env)
-    assert path is not None and path.name == "connect_four_6x7.json"
+    assert path is not None and path.name == file
     shipped = positions.load(path)
-    assert len(shipped) >= 1000 and shipped.game_params["cols"] == 7
-    assert 12 <= shipped.plies.min() and shipped.plies.max() <= 30
+    assert len(shipped) >= 1000 and shipped.game_params.items() >= params.items()
     small = shipped.subset(100)
     states = score.replay(env, small)
     np.testing.assert_array_equal(np.asarray(states.legal_action_mask),
                                   small.values != positions.ILLEGAL)
     assert not np.asarray(states.terminated).any()
+    kind, low, high = depth
+    if kind == "plies":
+        measured = shipped.plies
+    else:  # the stones on the board: the observation's two planes
+        rows, cols = env.board_shape
+        measured = rows * cols - np.asarray(states.observation).sum(axis=(1, 2, 3))
+    assert low <= measured.min() and measured.max() <= high
     solver = positions._solver(shipped.game)
     for i in np.random.default_rng(0).choice(len(shipped), 3, replace=False):
-        np.testing.assert_array_equal(solver.move_values(shipped.moves[i, :shipped.plies[i]]),
-                                      shipped.values[i])
-
-
-def test_othello_8x8_set_replays_and_agrees_with_a_fresh_solve():
-    # The standard board's endgames (python -m warmjax.labels --game othello --size 8
-    # --count 1000 --seed 0 --min-empties 10 --max-empties 16).
-    from warmjax.perfect import positions, score
-
-    env = make("othello", size=8)
-    path = positions.path_for(env)
-    assert path is not None and path.name == "othello_8x8.json"
-    shipped = positions.load(path)
-    assert len(shipped) >= 1000 and shipped.game_params["size"] == 8
-    small = shipped.subset(100)
-    states = score.replay(env, small)
-    np.testing.assert_array_equal(np.asarray(states.legal_action_mask),
-                                  small.values != positions.ILLEGAL)
-    assert not np.asarray(states.terminated).any()
-    empties = 64 - np.asarray(states.observation)[..., :2].sum(axis=(1, 2, 3))
-    assert 10 <= empties.min() and empties.max() <= 16
-    solver = positions._solver(shipped.game)
-    for i in np.random.default_rng(0).choice(len(shipped), 3, replace=False):
-        own, other = solver.position(shipped.moves[i, :shipped.plies[i]])
-        np.testing.assert_array_equal(solver.move_values(own, other), shipped.values[i])
+        moves = shipped.moves[i, :shipped.plies[i]]
+        if name == "connect_four":
+            found = solver.move_values(moves)
+        else:
+            found = solver.move_values(*solver.position(moves))
+        np.testing.assert_array_equal(found, shipped.values[i])
