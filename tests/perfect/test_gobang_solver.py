@@ -15,7 +15,7 @@ from warmjax.perfect import gobang_solver
 from .references import gobang_reference, random_play
 
 
-@pytest.mark.parametrize("n,k,plies", [(3, 3, 0), (4, 3, 3), (4, 3, 5), (4, 4, 6), (5, 4, 14)])
+@pytest.mark.parametrize("n,k,plies", [(3, 3, 0), (4, 3, 4), (4, 3, 5), (4, 4, 6), (5, 4, 14)])
 def test_gobang_matches_minimax(n, k, plies):
     value = gobang_reference(n, k)
     solver, rng, checked = gobang_solver.Solver(n, k), random.Random(n * 10 + k), 0
