@@ -236,3 +236,32 @@ def check_equivariance(env, successors, state) -> int:
         np.testing.assert_array_equal(image_nexts.terminated, nexts.terminated)
         np.testing.assert_array_equal(image_nexts.rewards, nexts.rewards)
     return cell_perm.shape[0]
+
+
+# Positions from random play with several outcomes left, and the side to move.
+NEAR_END = {
+    "connect_four": ("""
+        X . . . . X
+        X . O . . O
+        O X X X O X
+        O O O X O X
+        X O X O X O
+        X O O X X O
+        """, "O"),
+    "gobang": ("""
+        O . O X O .
+        O X X O O X
+        X . X X X O
+        X X X O X .
+        . O O X O O
+        O O X . X .
+        """, "O"),
+    "othello": ("""
+        X O O O O .
+        X O O X X X
+        X O X O O X
+        . O O X O O
+        O O X X X O
+        . . X . . X
+        """, "X"),
+}

@@ -17,6 +17,8 @@ from warmjax.search.players import PLAYERS
 from warmjax.search.rhea import mutate
 from warmjax.search.variants import ENHANCEMENTS
 
+from ..game_helpers import NEAR_END
+
 NETWORK_PLAYERS = ("mcts", *ENHANCEMENTS)
 PURE_PLAYERS = ("pure_mcts", "pure_rave", "rhea")
 
@@ -256,15 +258,7 @@ def test_rhea_fitness_is_result_over_plies():
     # Near the end of a game: the mean of many playouts of a plan matches E[Q / h] computed
     # by enumeration (the plan's moves, random legal replacements for illegal ones,
     # random replies, random moves after the plan).
-    board = """
-        X . . . . X
-        X . O . . O
-        O X X X O X
-        O O O X O X
-        X O X O X O
-        X O O X X O
-        """
-    state = env.from_ascii(board, "O")
+    state = env.from_ascii(*NEAR_END["connect_four"])
     me = int(state.current_player)
     score = jax.jit(jax.vmap(lambda k, p: plan_score(env, k, state, p), in_axes=(0, None)))
     for plan in ([1, 3, 4, 4, 1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]):

@@ -17,6 +17,7 @@ from warmjax.nets import make_network
 from warmjax.search import Inputs, SearchConfig, random_legal_action, rollout, variant_search
 from warmjax.search.rollout import rules_rollout, step_rollout
 
+from ..game_helpers import NEAR_END
 from ..ref_search import reference_search
 
 GAMES = ("othello", "connect_four", "gobang")
@@ -291,35 +292,6 @@ def exact_value(env, step, state, me):
         nxt = step(state, jnp.int32(a))
         total += float(nxt.rewards[me]) + exact_value(env, step, nxt, me)
     return total / len(legal)
-
-
-# Positions from random play with several outcomes left, and the side to move.
-NEAR_END = {
-    "connect_four": ("""
-        X . . . . X
-        X . O . . O
-        O X X X O X
-        O O O X O X
-        X O X O X O
-        X O O X X O
-        """, "O"),
-    "gobang": ("""
-        O . O X O .
-        O X X O O X
-        X . X X X O
-        X X X O X .
-        . O O X O O
-        O O X . X .
-        """, "O"),
-    "othello": ("""
-        X O O O O .
-        X O O X X X
-        X O X O O X
-        . O O X O O
-        O O X X X O
-        . . X . . X
-        """, "X"),
-}
 
 
 @pytest.mark.parametrize("game", GAMES)
