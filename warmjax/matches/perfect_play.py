@@ -61,7 +61,7 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         labelled = labelled.subset(count)
     states = score.replay(env, labelled)
     immediate = positions.immediate_wins(labelled)
-    calm = positions.quiet(labelled)
+    calm = positions.quiet(labelled, immediate)
     key = jax.random.PRNGKey(seed)
     key, net_key = jax.random.split(key)
     trained = agent.player

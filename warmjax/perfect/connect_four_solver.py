@@ -181,21 +181,20 @@ class Solver:
     def winning_moves(self, moves) -> np.ndarray:
         """`[cols]` bool: the columns that complete a line at once for the player to move."""
         own, mask, _ = self.position(moves)
-        out = np.zeros(self.cols, bool)
-        for c in range(self.cols):
-            bit = _drop(mask, c, self.rows)
-            out[c] = bit != 0 and bool(_has_line(own | bit, self.rows, self.win_length))
-        return out
+        return self._completing(own, mask)
 
     def threats(self, moves) -> np.ndarray:
         """`[cols]` bool: the columns where the opponent of the player to move would complete
         a line at once, were it its turn (the wins the player to move must block)."""
         own, mask, _ = self.position(moves)
-        other = own ^ mask
+        return self._completing(own ^ mask, mask)
+
+    def _completing(self, stones, mask) -> np.ndarray:
+        """`[cols]` bool: the columns whose next stone completes a line of `stones`."""
         out = np.zeros(self.cols, bool)
         for c in range(self.cols):
             bit = _drop(mask, c, self.rows)
-            out[c] = bit != 0 and bool(_has_line(other | bit, self.rows, self.win_length))
+            out[c] = bit != 0 and bool(_has_line(stones | bit, self.rows, self.win_length))
         return out
 
     def value(self, moves) -> int:

@@ -192,50 +192,45 @@ def load(path: str | Path | None = None) -> LabelledSet:
 def immediate_wins(labelled: LabelledSet) -> np.ndarray:
     """`[P, A]` bool: actions that win the game at once (computed, not stored): those that
     complete a line, or in Othello those that end the game with more discs."""
-    solver = _solver(labelled.game)
-    out = np.zeros(labelled.values.shape, bool)
-    for i, (m, n) in enumerate(zip(labelled.moves, labelled.plies)):
-        if labelled.game_name == "connect_four":
-            out[i] = solver.winning_moves(m[:n])
-            continue
-        own, other = solver.position(m[:n])
-        for action in solver.legal_moves(own, other):
-            after_own, after_other = solver.play(own, other, action)
-            if labelled.game_name != "othello":  # a line game: a move that completes a line
-                out[i, action] = solver.has_line(after_other)
-            else:
-                out[i, action] = (solver.game_over(after_own, after_other)
-                                  and solver.final(after_own, after_other) < 0)
-    return out
+    return _wins_in_one(labelled, opponent=False)
 
 
 def threats(labelled: LabelledSet) -> np.ndarray:
     """`[P]` bool: positions where the opponent of the player to move has a move that would
     win at once, were it its turn (a loss the player to move must block): a line completed,
     or in Othello a move that ends the game with more discs."""
+    return _wins_in_one(labelled, opponent=True).any(axis=1)
+
+
+def quiet(labelled: LabelledSet, immediate: np.ndarray | None = None) -> np.ndarray:
+    """`[P]` bool: the quiet positions, where the player to move has no move that wins at
+    once and no immediate loss to block (`immediate_wins`, which may be passed in if already
+    computed, and `threats`). A search with a win check scores the others with little
+    understanding of the game."""
+    immediate = immediate_wins(labelled) if immediate is None else immediate
+    return ~immediate.any(axis=1) & ~threats(labelled)
+
+
+def _wins_in_one(labelled: LabelledSet, opponent: bool) -> np.ndarray:
+    """`[P, A]` bool: the moves that win at once for the player to move, or (`opponent`) for
+    its opponent were it to move on the same board."""
     solver = _solver(labelled.game)
-    out = np.zeros(len(labelled), bool)
+    out = np.zeros(labelled.values.shape, bool)
     for i, (m, n) in enumerate(zip(labelled.moves, labelled.plies)):
         if labelled.game_name == "connect_four":
-            out[i] = solver.threats(m[:n]).any()
+            out[i] = solver.threats(m[:n]) if opponent else solver.winning_moves(m[:n])
             continue
         own, other = solver.position(m[:n])
-        if labelled.game_name != "othello":  # a line game: the opponent's winning cells
-            out[i] = bool(solver.winning_moves(other, own))
-            continue
-        for action in solver.legal_moves(other, own):
-            mine, theirs = solver.play(other, own, action)  # back to the player to move
-            if solver.game_over(mine, theirs) and solver.final(mine, theirs) < 0:
-                out[i] = True
-                break
+        if opponent:
+            own, other = other, own
+        for action in solver.legal_moves(own, other):
+            following, moved = solver.play(own, other, action)  # the next mover first
+            if labelled.game_name != "othello":  # a line game: a move that completes a line
+                out[i, action] = solver.has_line(moved)
+            else:
+                out[i, action] = (solver.game_over(following, moved)
+                                  and solver.final(following, moved) < 0)
     return out
-
-
-def quiet(labelled: LabelledSet) -> np.ndarray:
-    """`[P]` bool: the quiet positions, where the player to move has no move that wins at
-    once and no immediate loss to block (`immediate_wins`, `threats`). A search with a win
-    check scores the others with little understanding of the game."""
-    return ~immediate_wins(labelled).any(axis=1) & ~threats(labelled)
 
 
 def _solver(game: dict):

@@ -92,10 +92,9 @@ def check_settings(config: SearchConfig, num_actions: int) -> None:
     if config.gumbel_considered is not None and config.gumbel_considered > num_actions:
         raise ValueError(f"search.gumbel_considered ({config.gumbel_considered}) exceeds the "
                          f"game's {num_actions} actions")
-    refused = {"reuse_tree": config.reuse_tree, "dirichlet_fraction": config.dirichlet_fraction,
-               "fpu": config.fpu}
-    defaults = {"reuse_tree": False, "dirichlet_fraction": 0.0, "fpu": 0.0}
-    taken = [name for name, value in refused.items() if value != defaults[name]]
+    default = SearchConfig()
+    taken = [name for name in ("reuse_tree", "dirichlet_fraction", "fpu")
+             if getattr(config, name) != getattr(default, name)]
     if taken:
         raise ValueError(f"the gumbel search does not take search.{', search.'.join(taken)} "
                          "(its root exploration is the Gumbel noise, unvisited actions take "
