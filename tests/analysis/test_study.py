@@ -10,7 +10,6 @@ import math
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,10 +19,10 @@ from warmjax.analysis.tables import Tournament
 from warmjax.matches.round_robin import scheduled_pairs
 from warmjax.matches.tournament_folder import AnchorEntry, NetworkEntry
 from warmjax.train import run_folder
-from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
 from warmjax.train.run_variant import RunVariant
 
-from ..helpers import ROOT, TEST_CACHE, compose_config, metric_row
+from ..helpers import ROOT, TEST_CACHE, compose_config
+from .synthetic import FIXED_OWN, ITERATIONS, NOISE, base_curve, write_run
 
 # Student's t quantiles t(0.975; ν) from printed tables.
 T975 = {2: 4.302653, 4: 2.776445}
@@ -104,38 +103,6 @@ def test_seed_pairing_meets_within_seeds_and_anchors_meet_all():
 
 
 # --- a synthetic study with a known difference ---------------------------------------------
-
-ITERATIONS = 6
-NOISE = {0: 0.00, 1: 0.03, 2: -0.02, 3: 0.01}  # per seed, added to every iteration
-FIXED_OWN = {0: 0.004, 1: -0.006, 2: 0.002, 3: 0.0}  # the fixed arm's own noise per seed
-
-
-def base_curve(it: int) -> float:
-    return 0.30 + 0.04 * it
-
-
-def write_run(root: Path, mode: str, enhancement: str, seed: int, shift: float,
-              iprime: int = 5, switch: int = 3, quiet: bool = False,
-              params: dict | None = None) -> None:
-    folder = root / f"{mode}_{enhancement}_{iprime}_s{seed}{'_' + str(params) if params else ''}"
-    config = RunConfig(game=GameConfig("connect_four", params or {}),
-                       warmstart=WarmstartConfig(mode, enhancement, iprime), seed=seed,
-                       train=TrainConfig(iterations=ITERATIONS, games=10),
-                       run_dir=str(folder))
-    folder.mkdir(parents=True)
-    run_folder.write_config(folder, config)
-    rows = []
-    for it in range(1, ITERATIONS + 1):
-        rate = base_curve(it) + NOISE[seed] + shift
-        warm = mode == "fixed" and it <= iprime or mode == "adaptive" and it <= switch
-        calm = {"oracle_policy_quiet": rate - 0.1, "oracle_optimal_quiet": rate / 2 + 0.2} \
-            if quiet else {}
-        rows.append(metric_row(iteration=it, oracle_policy=rate, oracle_optimal=rate / 2 + 0.4,
-                               warmstart_active=warm, switched=mode == "adaptive"
-                               and it >= switch, switch_iteration=switch
-                               if mode == "adaptive" and it >= switch else -1, **calm))
-    run_folder.write_metrics(folder, rows)
-
 
 @pytest.fixture(scope="module")
 def synthetic(tmp_path_factory):

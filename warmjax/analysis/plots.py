@@ -8,6 +8,8 @@
   and the policy head side by side, mean over seeds with a ± sample std band, per variant.
 - `plot_study_curves`: a study family's learning curves with 95% bands (against iterations
   and self-play games).
+- `plot_board_curves`: one game on several boards: each board's baseline and warm-start
+  arms against the iteration, on the board's own probe.
 - `plot_elo_by_iprime`: Elo against I′ per enhancement (mean ± std over seeds), with the
   Baseline and the adaptive variants of the same tournament as horizontal references.
 """
@@ -146,16 +148,8 @@ def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
     for row, (metric, what) in enumerate((("policy", "policy head alone"),
                                           ("search", "search (argmax)"))):
         for arm in arms:
-            per_run = [run_curve(run, metric) for run in arm.runs]
-            iterations = sorted(set.intersection(*(set(c) for c in per_run)))
-            estimates = [Estimate.of([c[it] for c in per_run]) for it in iterations]
-            mean = np.array([e.mean for e in estimates])
-            low = np.array([e.ci[0] for e in estimates])
-            high = np.array([e.ci[1] for e in estimates])
-            low, high = np.where(np.isnan(low), mean, low), np.where(np.isnan(high), mean, high)
-            low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)  # rates: few seeds
-            for col, x in enumerate((np.array(iterations),
-                                     np.array(iterations) * family.games_per_iteration)):
+            iterations, mean, low, high = _mean_band(arm.runs, metric)
+            for col, x in enumerate((iterations, iterations * family.games_per_iteration)):
                 ax = axes[row, col]
                 style = {"color": "black", "linewidth": 2} if arm.variant.is_baseline else {}
                 line, = ax.plot(x, 100 * mean, label=f"{arm.label} ({len(arm.runs)})",
@@ -172,4 +166,43 @@ def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
     axes[0, 1].legend(fontsize=7, loc="lower right")
     fig.suptitle(f"{family.title}: learning curves against perfect play "
                  "(mean over seeds, 95% confidence band)")
+    return _save(fig, path)
+
+
+def _mean_band(runs: Sequence, metric: str):
+    """The iterations every run probed, the mean rate over the runs and its 95% band."""
+    per_run = [run_curve(run, metric) for run in runs]
+    iterations = sorted(set.intersection(*(set(c) for c in per_run)))
+    estimates = [Estimate.of([c[it] for c in per_run]) for it in iterations]
+    mean = np.array([e.mean for e in estimates])
+    low = np.array([e.ci[0] for e in estimates])
+    high = np.array([e.ci[1] for e in estimates])
+    low, high = np.where(np.isnan(low), mean, low), np.where(np.isnan(high), mean, high)
+    return (np.array(iterations), mean,
+            np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0))  # rates: few seeds
+
+
+def plot_board_curves(group, path: Path | str) -> Path:
+    """One game on several boards (`contrasts.BoardSteps`): per board the baseline's policy
+    head against the iteration (solid, 95% band) and each warm-start arm's (dashed), each
+    on its own board's probe."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for i, board in enumerate(group.boards):
+        colour = f"C{i % 10}"
+        shown = ([board.family.baseline] if board.family.baseline else []) + [
+            a.arm for a in board.arms.values()]
+        for arm in shown:
+            x, mean, low, high = _mean_band(arm.runs, "policy")
+            base = arm.variant.is_baseline
+            ax.plot(x, 100 * mean, color=colour, linestyle="-" if base else "--",
+                    label=f"{board.name}: {arm.label} ({len(arm.runs)})")
+            if base:
+                ax.fill_between(x, 100 * low, 100 * high, color=colour, alpha=0.15,
+                                linewidth=0)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("optimal moves, policy head alone (%)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(f"{group.title}: learning curves on each board's own probe")
     return _save(fig, path)

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from warmjax.analysis import plots, study, study_tables, tables
+from warmjax.analysis import contrasts, plots, study, study_tables, tables
 from warmjax.matches.entrants import expand_runs
 from warmjax.train import run_folder
 from warmjax.train.run_variant import enhancement_name, game_name
@@ -194,6 +194,8 @@ def write_study(studies: Sequence[str], out: str = "report",
             found.append(tables.journal_tournament(candidate))
     measured = study.families(runs, found, auc_iterations)
     verdicts = study.claims(measured, delta)
+    boards = contrasts.board_steps(measured, delta)
+    against = contrasts.departure_contrasts(measured, found, delta)
     looks = {str(folder): study.read_looks(folder) for folder in studies}
     looks = {k: v for k, v in looks.items() if v}
     out_dir = Path(out)
@@ -202,6 +204,10 @@ def write_study(studies: Sequence[str], out: str = "report",
     payload = study.study_json(measured, verdicts, delta, looks)
     payload["studies"] = [str(s) for s in studies]
     payload["tournaments"] = [t.path for t in found]
+    if boards:
+        payload["boards"] = contrasts.steps_json(boards, delta)
+    if against:
+        payload["contrasts"] = contrasts.contrasts_json(against, delta)
     (out_dir / "study.json").write_text(json.dumps(payload, indent=1) + "\n")
     written["study.json"] = out_dir / "study.json"
 
@@ -277,6 +283,34 @@ def write_study(studies: Sequence[str], out: str = "report",
             written[name] = plots.plot_balance(series, family.game, out_dir / name)
             lines += [f"![{game_name(family.game)}: r before the switch]({name})", "",
                       tables.balance_markdown(series)]
+    if boards:
+        lines += ["## Across boards", "",
+                  ("One game on several boards, each probed on its own labelled set (so rates "
+                   "of two boards are not compared, only each board's lead of a warm-start "
+                   "arm over its baseline). Lead = arm − baseline in the policy head's AUC, "
+                   "paired by seed; switch = the adaptive runs' switch iteration (never "
+                   "switched: the last iteration + 1). Growth and delay = larger board − "
+                   "smallest, Welch's test (boards share no networks), p adjusted by "
+                   "Benjamini–Hochberg over every step; verdicts by the rule, δ = "
+                   f"{100 * delta:g} points for the lead and {contrasts.SWITCH_DELTA:g} "
+                   "iteration for the switch."), ""]
+        for group in boards:
+            name = f"boards_{group.game}.png"
+            written[name] = plots.plot_board_curves(group, out_dir / name)
+            lines += [f"### {group.title}", "", study_tables.boards_markdown(group),
+                      f"![{group.title}]({name})", ""]
+        lines += ["### Does the lead grow, and does the switch come later?", "",
+                  study_tables.steps_markdown(boards, delta)]
+    if against:
+        lines += ["## Against a reference family", "",
+                  ("A family whose departures add to another's of the same game and board, "
+                   "arm by arm against the reference's baseline and its arm of the same "
+                   "variant, paired by seed (a seed gives both the same initial network); "
+                   "Elo from a round robin that rated both networks of a seed. p adjusted "
+                   "by Benjamini–Hochberg over the rows of each measure; verdicts by the "
+                   f"rule, δ = {100 * delta:g} points."), ""]
+        for c in against:
+            lines += [f"### {c.title}", "", study_tables.contrast_markdown(c, delta)]
     (out_dir / "study.md").write_text("\n".join(lines) + "\n")
     written["study.md"] = out_dir / "study.md"
     return written

@@ -35,6 +35,7 @@ claim only chooses its comparisons. docs/experiments.md, "The verdict rule", sta
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -462,13 +463,35 @@ def _sweep_variants(arms: Sequence[Arm]) -> set[RunVariant]:
             and a.variant.iprime != MAIN_IPRIME and a.variant.enhancement in centred}
 
 
-def _elo_by_variant(tournaments: Sequence[Tournament]) -> dict[RunVariant, float]:
-    """The tournaments' network ratings by run variant with seed (unique within a study; a
-    tournament played before the study's folders moved still matches). A family's runs are
-    expected in one tournament: ratings of different tournaments are not on one scale."""
-    return {t.players[name].variant(): rating
-            for t in tournaments for name, rating in zip(t.names, t.ratings)
-            if t.players[name].kind == "network"}
+def game_settings(run: Run) -> dict:
+    """The run's game with every constructor setting spelled out, as a tournament records
+    it (`entrants.canonical_game`)."""
+    return _canonical(run.variant.game, tuple(sorted(dict(run.config.game.params).items())))
+
+
+@functools.lru_cache(maxsize=None)
+def _canonical(game: str, params: tuple) -> dict:
+    from warmjax.matches.entrants import canonical_game
+
+    return canonical_game(make(game, **dict(params)), game, dict(params))
+
+
+def ratings_of(tournament: Tournament, runs: Sequence[Run]) -> dict[RunVariant, float]:
+    """`{variant with seed: Elo}` of those of `runs` whose networks `tournament` rated: a
+    network matches a run by its variant and seed, and the tournament's game (name and every
+    setting, where it recorded them) must be the run's, so that two boards of one game are
+    never confused. A tournament played before the runs' folders moved still matches."""
+    wanted = {}
+    for r in runs:
+        if r.variant.game != tournament.game:
+            continue
+        if tournament.params is not None and game_settings(r)["params"] != dict(
+                tournament.params):
+            continue
+        wanted[r.variant] = r
+    return {v: rating for name, rating in zip(tournament.names, tournament.ratings)
+            if tournament.players[name].kind == "network"
+            and (v := tournament.players[name].variant()) in wanted}
 
 
 def _measured_arm(variant: RunVariant, arm_runs: Sequence[Run], k: int, common: int,
@@ -507,7 +530,6 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
     Raises:
       ValueError: a run without the probe, or k beyond the runs' iterations.
     """
-    ratings = _elo_by_variant(tournaments)
     by_family = group_runs(runs, key=lambda r: (r.variant.game, board_of(r),
                                                 r.variant.departures))
     out = []
@@ -517,7 +539,7 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
         if k > common or k < 1:
             raise ValueError(f"auc_iterations {k} is outside 1-{common}, the iterations every "
                              f"{game_name(game)} run completed")
-        centred = _centred_ratings(members, ratings)
+        centred = _centred_ratings(members, tournaments)
         measures = [m for m in METRICS if all(curve(r, m) for r in members)]
         if PRIMARY not in measures:
             raise ValueError(f"a {game_name(game)} run logged no perfect-play probe; train "
@@ -563,20 +585,51 @@ def _with_adjusted(arms: Sequence[Arm]) -> tuple[Arm, ...]:
         for i, a in enumerate(arms))
 
 
-def _centred_ratings(runs: Sequence[Run], ratings: dict[RunVariant, float]
+def _centred_ratings(runs: Sequence[Run], tournaments: Sequence[Tournament]
                      ) -> dict[RunVariant, float]:
     """Each rated run's Elo minus the mean Elo of the family's rated runs with its seed.
 
     A study's round robin meets within each seed (`--pairing seed`); the seed blocks are
     tied to each other only through the anchors, so their offsets are poorly determined.
     Within a block every arm has one network, so ratings relative to the block's mean
-    compare arms free of that offset (and a full round robin loses nothing by it)."""
-    rated = [r for r in runs if r.variant in ratings]
-    blocks: dict[int | None, list[float]] = {}
-    for r in rated:
-        blocks.setdefault(r.variant.seed, []).append(ratings[r.variant])
-    return {r.variant: ratings[r.variant] - float(np.mean(blocks[r.variant.seed]))
-            for r in rated}
+    compare arms free of that offset (and a full round robin loses nothing by it). Ratings
+    of different tournaments are not on one scale, so each block is rated by the one
+    tournament that rated most of its runs (the first of equals)."""
+    blocks: dict[int | None, list[Run]] = {}
+    for r in runs:
+        blocks.setdefault(r.variant.seed, []).append(r)
+    out: dict[RunVariant, float] = {}
+    for block in blocks.values():
+        found = [ratings_of(t, block) for t in tournaments]
+        best = max(found, key=len, default={})
+        if best:
+            mean = float(np.mean(list(best.values())))
+            out.update((v, rating - mean) for v, rating in best.items())
+    return out
+
+
+def paired_ratings(a: Sequence[Run], b: Sequence[Run], tournaments: Sequence[Tournament]
+                   ) -> tuple[dict[int, float], dict[int, float]]:
+    """For each seed at which one tournament rated a run of `a` and a run of `b`: their
+    ratings in that tournament, each minus the pair's mean (`({seed: a's}, {seed: b's})`),
+    so that the paired difference is the difference within one round robin. Runs of two
+    families (a Gumbel arm and the PUCT baseline that its seed's round robin included)
+    compare this way; where several tournaments rated a pair, the first one is used."""
+    by_seed_b = {r.variant.seed: r for r in b}
+    out_a: dict[int, float] = {}
+    out_b: dict[int, float] = {}
+    for ra in a:
+        rb = by_seed_b.get(ra.variant.seed)
+        if rb is None:
+            continue
+        for t in tournaments:
+            found = ratings_of(t, [ra, rb])
+            if ra.variant in found and rb.variant in found and ra.variant != rb.variant:
+                mean = (found[ra.variant] + found[rb.variant]) / 2
+                out_a[ra.variant.seed] = found[ra.variant] - mean
+                out_b[ra.variant.seed] = found[rb.variant] - mean
+                break
+    return out_a, out_b
 
 
 # --- the verdict rule ----------------------------------------------------------------------
@@ -869,23 +922,23 @@ def claims(study: Sequence[Family], delta: float = DELTA) -> list[Claim]:
 # --- study.json ----------------------------------------------------------------------------
 
 
-def _num(x: float | None) -> float | None:
+def num(x: float | None) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, 6)
 
 
-def _comparison_json(c: Comparison | None, delta: float = DELTA) -> dict | None:
+def comparison_json(c: Comparison | None, delta: float = DELTA) -> dict | None:
     if c is None:
         return None
-    out = {"test": c.test, "n": c.n, "diff": _num(c.diff), "ci": [_num(c.ci[0]),
-                                                                   _num(c.ci[1])],
-           "p": _num(c.p), "p_adjusted": _num(c.p_adjusted),
-           "p_permutation": _num(c.p_permutation), "sd": _num(c.sd),
-           "effect80": _num(c.effect80), "seeds_for_delta": _num(c.seeds_for(delta))}
+    out = {"test": c.test, "n": c.n, "diff": num(c.diff), "ci": [num(c.ci[0]),
+                                                                   num(c.ci[1])],
+           "p": num(c.p), "p_adjusted": num(c.p_adjusted),
+           "p_permutation": num(c.p_permutation), "sd": num(c.sd),
+           "effect80": num(c.effect80), "seeds_for_delta": num(c.seeds_for(delta))}
     if c.paired:
-        out["p_wilcoxon"] = _num(c.p_wilcoxon)
+        out["p_wilcoxon"] = num(c.p_wilcoxon)
         out["welch"] = None if c.welch is None else {
-            "diff": _num(c.welch.diff), "ci": [_num(x) for x in c.welch.ci],
-            "p": _num(c.welch.p), "effect80": _num(c.welch.effect80)}
+            "diff": num(c.welch.diff), "ci": [num(x) for x in c.welch.ci],
+            "p": num(c.welch.p), "effect80": num(c.welch.effect80)}
     return out
 
 
@@ -894,11 +947,11 @@ def _metric_json(m: MetricSummary) -> dict:
     baseline (`vs_baseline` for the AUC, the primary summary; `<name>_vs_baseline` else)."""
     out = {}
     for name, estimate in m.values.items():
-        out.update({name: _num(estimate.mean), f"{name}_ci": [_num(x) for x in estimate.ci],
-                    f"{name}_runs": [_num(x) for x in estimate.values]})
+        out.update({name: num(estimate.mean), f"{name}_ci": [num(x) for x in estimate.ci],
+                    f"{name}_runs": [num(x) for x in estimate.values]})
     for name, comparison in m.vs_baseline.items():
         out["vs_baseline" if name == "auc" else f"{name}_vs_baseline"] = \
-            _comparison_json(comparison)
+            comparison_json(comparison)
     return out
 
 
@@ -913,9 +966,9 @@ def arm_json(arm: Arm, sweep: bool = False) -> dict:
                 if k in ("auc", "auc_ci", "final", "final_ci", "vs_baseline")})
     out.update({name: _metric_json(m) for name, m in arm.metrics.items()})
     out["elo"] = None if arm.elo is None else {
-        "mean": _num(arm.elo.mean), "ci": [_num(x) for x in arm.elo.ci],
-        "runs": [_num(x) for x in arm.elo.values],
-        "vs_baseline": _comparison_json(arm.elo_vs_baseline)}
+        "mean": num(arm.elo.mean), "ci": [num(x) for x in arm.elo.ci],
+        "runs": [num(x) for x in arm.elo.values],
+        "vs_baseline": comparison_json(arm.elo_vs_baseline)}
     if arm.variant.mode == "adaptive":
         out["switch_iterations"] = list(arm.switches)
     out["warm_iterations"] = list(arm.warm_iterations())
@@ -927,9 +980,9 @@ def claim_json(c: Claim) -> dict:
            "evidence": c.evidence, "papers_measure": c.papers}
     if c.decision is not None:
         out["reason"] = c.decision.reason
-        out["effect80"] = _num(c.decision.effect80)
-        out["comparisons"] = [{"name": t.name, **_comparison_json(t.comparison),
-                               "elo": _comparison_json(t.elo)} for t in c.decision.tested]
+        out["effect80"] = num(c.decision.effect80)
+        out["comparisons"] = [{"name": t.name, **comparison_json(t.comparison),
+                               "elo": comparison_json(t.elo)} for t in c.decision.tested]
     return out
 
 
@@ -972,7 +1025,7 @@ def family_json(f: Family, delta: float = DELTA) -> dict:
             "departures": list(f.departures),
             "auc_iterations": f.auc_iterations, "final_iteration": f.final_iteration,
             "games_per_iteration": f.games_per_iteration,
-            "spread": _num(f.spread()), "seeds_for_delta": _num(f.seeds_for(delta)),
+            "spread": num(f.spread()), "seeds_for_delta": num(f.seeds_for(delta)),
             "baseline": None if f.baseline is None else arm_json(f.baseline),
             "arms": [arm_json(a, a.variant in swept) for a in f.arms]}
 

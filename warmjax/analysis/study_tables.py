@@ -7,10 +7,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from warmjax.analysis import study
+from warmjax.analysis.contrasts import SWITCH_DELTA, BoardSteps, Contrast
 from warmjax.analysis.study import (
+    CONTRADICTED,
+    REPRODUCED,
     Arm,
     Claim,
     Comparison,
+    Decision,
     Estimate,
     Family,
     MetricSummary,
@@ -260,3 +265,84 @@ def _seed_span(seeds: Sequence[int]) -> str:
     if seeds and seeds == list(range(seeds[0], seeds[-1] + 1)) and len(seeds) > 2:
         return f"{seeds[0]}–{seeds[-1]}"
     return ", ".join(map(str, seeds))
+
+
+# --- families set against each other (`warmjax.analysis.contrasts`) ------------------------
+
+
+def verdict_words(d: Decision | None, delta: float, unit: str = "points",
+                  scale: float = 100.0) -> str:
+    """The rule's verdict (`study.decide`) in a few words: "gain", "no gain ≥ 2 points",
+    "opposite" or "open (80%: 4.6 points)"."""
+    if d is None:
+        return "—"
+    if d.verdict == REPRODUCED:
+        return "gain"
+    if d.verdict == CONTRADICTED and d.reason == "opposite":
+        return "opposite"
+    if d.verdict == CONTRADICTED:
+        return f"no gain ≥ {scale * delta:g} {unit}"
+    need = "" if math.isnan(d.effect80) else f" (80%: {scale * d.effect80:.1f} {unit})"
+    return f"open{need}"
+
+
+def _span(c: Comparison | None, scale: float = 100, decimals: int = 1) -> str:
+    """"+2.3 [−0.4, +5.0], p 0.09 (adj. 0.12)" ("—" for none)."""
+    if c is None:
+        return "—"
+    text = (f"{scale * c.diff:+.{decimals}f} [{scale * c.ci[0]:+.{decimals}f}, "
+            f"{scale * c.ci[1]:+.{decimals}f}], p {_p(c.p)}")
+    return text + ("" if math.isnan(c.p_adjusted) else f" (adj. {_p(c.p_adjusted)})")
+
+
+def boards_markdown(group: BoardSteps) -> str:
+    """Per board: the baseline's policy-head AUC and final rate, and per warm-start arm its
+    lead (paired by seed) and its switch iterations."""
+    rows = []
+    for board in group.boards:
+        f = board.family
+        base = f.baseline.primary if f.baseline else None
+        for label, arm in board.arms.items():
+            switch = "—"
+            if arm.switches:
+                switch = _estimate(arm.switch, 1)
+                if arm.never:
+                    switch += f" ({arm.never} never)"
+            rows.append([board.name, board.cells, len(arm.arm.runs),
+                         "—" if base is None else _estimate(base.auc),
+                         "—" if base is None else _estimate(base.final),
+                         label, _span(arm.lead), switch])
+    return table(["board", "cells", "seeds", "baseline AUC % [95% CI]",
+                  "baseline final %", "arm", "lead: arm − baseline, AUC points, paired",
+                  "switch iteration [95% CI]"], rows, "lrrrrlll")
+
+
+def steps_markdown(groups: Sequence[BoardSteps], delta: float) -> str:
+    """Each larger board against the smallest: the growth of the lead and the delay of the
+    switch (Welch; p adjusted over every step), with the rule's verdicts."""
+    rows = []
+    for group in groups:
+        for s in group.steps:
+            rows.append([study.game_name(group.game), f"{s.large.name} vs {s.small.name}",
+                         s.arm, _span(s.growth),
+                         verdict_words(s.lead_decision, delta),
+                         _span(s.delay, 1, 2),
+                         "—" if math.isnan(s.p_mannwhitney) else _p(s.p_mannwhitney),
+                         verdict_words(s.delay_decision, SWITCH_DELTA, "iterations", 1.0)])
+    if not rows:
+        return ""
+    return table(["game", "boards", "arm", "growth of the lead, points (Welch)",
+                  f"lead verdict (δ = {100 * delta:g})", "delay of the switch, iterations "
+                  "(Welch)", "Mann–Whitney p", f"switch verdict (δ = {SWITCH_DELTA:g})"],
+                 rows, "llllllrl")
+
+
+def contrast_markdown(contrast: Contrast, delta: float) -> str:
+    """A family's arms against its reference family's, paired by seed."""
+    rows = [[r.name, r.seeds, _span(r.auc), verdict_words(r.auc_decision, delta),
+             _span(r.final), verdict_words(r.final_decision, delta), _span(r.elo, 1, 0)]
+            for r in contrast.rows]
+    k = contrast.family.auc_iterations
+    return table(["comparison", "seeds", f"Δ AUC 1–{k}, points", "verdict (AUC)",
+                  "Δ final, points", "verdict (final)", "Δ Elo, one round robin per seed"],
+                 rows, "lrlllll")

@@ -273,6 +273,8 @@ class Tournament:
     lower: tuple[float, ...]
     upper: tuple[float, ...]
     players: Mapping[str, Entry]
+    params: Mapping[str, Any] | None = None  # the game's every constructor setting (None: not
+    # recorded, so the tournament matches any board of its game)
 
 
 def load_tournament(path: Path | str) -> Tournament:
@@ -286,7 +288,7 @@ def load_tournament(path: Path | str) -> Tournament:
     elo = folder.read_elo()
     return Tournament(str(folder.path), folder.path.name or "tournament",
                       elo.settings.game_name, elo.names, elo.ratings, elo.lower, elo.upper,
-                      elo.players)
+                      elo.players, elo.settings.game.get("params"))
 
 
 def journal_tournament(path: Path | str) -> Tournament:
@@ -296,7 +298,8 @@ def journal_tournament(path: Path | str) -> Tournament:
 
     elo = journal_elo(path)
     return Tournament(str(path), Path(path).name or "tournament", elo.settings.game_name,
-                      elo.names, elo.ratings, elo.lower, elo.upper, elo.players)
+                      elo.names, elo.ratings, elo.lower, elo.upper, elo.players,
+                      elo.settings.game.get("params"))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,330 @@
+"""Families set against each other: one game on two boards, and one board with and without
+a departure (docs/results/study/REGISTRATION_sizes_gumbel_drop.md registers both analyses).
+
+A study's statistics (`warmjax.analysis.study`) compare the arms of one family with its own
+baseline. Two questions need two families at once:
+
+- **Across boards** (`board_steps`): does warm start matter more on a larger board? For
+  one game and set of departures on several boards, per board: the baseline's own rates,
+  each warm-start arm's lead over its baseline (the policy head's AUC, paired by seed) and
+  its switch iterations. The lead on each larger board is set against the lead on the
+  smallest by Welch's test on the per-seed leads (networks of two boards share nothing, so
+  nothing pairs them), the switch iteration likewise (a run that never switched counts as
+  one iteration past the last, the Mann–Whitney U p beside it). p-values are adjusted by
+  Benjamini–Hochberg over every game's steps, and each step is decided by the verdict rule
+  (`study.decide`) with δ for the lead and `SWITCH_DELTA` for the switch.
+- **Against a reference family** (`departure_contrasts`): a family whose departures add to
+  another family's of the same game and board (a Gumbel baseline's family against the
+  papers' PUCT one; the drop-warm-games arm against the departures' family). Every arm of
+  the family is compared with the reference's baseline and with the reference's arm of the
+  same variant, paired by seed (the same seed, the same initial network), in the policy
+  head's AUC and final rate, and in Elo where one round robin rated both networks of a seed
+  (`study.paired_ratings`). p-values are adjusted by Benjamini–Hochberg over the rows of
+  each measure, and each row gets the rule's verdict in the AUC and in the final rate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+from scipy import stats
+
+from warmjax.analysis import study
+from warmjax.analysis.study import Arm, Comparison, Decision, Estimate, Family, Tested
+from warmjax.analysis.tables import Tournament
+from warmjax.games import make
+
+SWITCH_DELTA = 1.0  # iterations: the smallest delay of the switch worth finding
+
+
+# --- across boards -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardArm:
+    """One warm-start arm on one board: its lead over its own baseline and its switches.
+
+    Attributes:
+      lead: arm − baseline in the policy head's AUC, paired by seed (None below two
+        seeds).
+      leads: the per-seed leads, `{seed: lead}`.
+      switches: each run's switch iteration (adaptive arms), never-switched runs counted as
+        the family's last iteration + 1; empty for fixed arms.
+      never: how many runs never switched.
+    """
+
+    arm: Arm
+    lead: Comparison | None
+    leads: dict[int, float]
+    switches: tuple[int, ...]
+    never: int
+
+    @property
+    def switch(self) -> Estimate:
+        return Estimate.of(self.switches)
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """One board of a game: its family, its cells and its arms' leads."""
+
+    family: Family
+    shape: tuple[int, int]
+    arms: dict[str, BoardArm]  # by the arm's label
+
+    @property
+    def name(self) -> str:
+        return f"{self.shape[0]}×{self.shape[1]}"
+
+    @property
+    def cells(self) -> int:
+        return self.shape[0] * self.shape[1]
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """A larger board against the smallest, for one warm-start arm.
+
+    Attributes:
+      growth: lead(larger) − lead(smallest), Welch on the per-seed leads, with its p
+        adjusted over every step of the report; `lead_decision` is the rule's verdict on it.
+      delay: switch(larger) − switch(smallest), Welch, with the Mann–Whitney U p
+        (`p_mannwhitney`); None for fixed arms; `delay_decision` is the rule's verdict with
+        `SWITCH_DELTA`.
+    """
+
+    arm: str
+    small: Board
+    large: Board
+    growth: Comparison | None
+    lead_decision: Decision | None = None
+    delay: Comparison | None = None
+    p_mannwhitney: float = math.nan
+    delay_decision: Decision | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardSteps:
+    """One game and set of departures on several boards (smallest first)."""
+
+    game: str
+    departures: tuple[str, ...]
+    boards: tuple[Board, ...]
+    steps: tuple[Step, ...]
+
+    @property
+    def title(self) -> str:
+        text = study.game_name(self.game)
+        if self.departures:
+            text += " with " + ", ".join(self.departures)
+        return f"{text}: {', '.join(b.name for b in self.boards)}"
+
+
+def board_shape(family: Family) -> tuple[int, int]:
+    """The board of a family's runs."""
+    run = family.all_arms()[0].runs[0]
+    return tuple(make(run.variant.game, **dict(run.config.game.params)).board_shape)
+
+
+def _board_arm(arm: Arm, baseline: Arm | None, last: int) -> BoardArm:
+    if baseline is None:
+        lead, leads = None, {}
+    else:
+        mine, theirs = arm.by_seed(), baseline.by_seed()
+        leads = {s: mine[s] - theirs[s] for s in sorted(set(mine) & set(theirs))}
+        lead = study.compare_by_seed(mine, theirs)
+    switches = tuple(last + 1 if s is None else s for s in arm.switches)
+    return BoardArm(arm, lead, leads, switches, sum(s is None for s in arm.switches))
+
+
+def _decided(name: str, c: Comparison | None, delta: float) -> Decision | None:
+    """The rule on one comparison whose p was adjusted outside it (over the report's
+    steps): the adjusted p stands in for p."""
+    if c is None:
+        return None
+    return study.decide([Tested(name, dataclasses.replace(c, p=c.p_adjusted))], delta)
+
+
+def board_steps(families: Sequence[Family], delta: float = study.DELTA) -> list[BoardSteps]:
+    """Every game and set of departures that the study has on more than one board, each
+    larger board set against the smallest for every warm-start arm that ran on both."""
+    groups: dict[tuple, list[Family]] = {}
+    for f in families:
+        groups.setdefault((f.game, f.departures), []).append(f)
+    found: list[BoardSteps] = []
+    for (game, departures), members in groups.items():
+        if len(members) < 2:
+            continue
+        boards = sorted((Board(f, board_shape(f), {
+            a.label: _board_arm(a, f.baseline, f.final_iteration) for a in f.arms})
+            for f in members), key=lambda b: (b.cells, b.shape))
+        small = boards[0]
+        steps = []
+        for large in boards[1:]:
+            for label in [x for x in small.arms if x in large.arms]:
+                a, b = large.arms[label], small.arms[label]
+                growth = (study.compare(list(a.leads.values()), list(b.leads.values()))
+                          if len(a.leads) >= 2 and len(b.leads) >= 2 else None)
+                delay, p_mw = None, math.nan
+                if len(a.switches) >= 2 and len(b.switches) >= 2:
+                    delay = study.compare(a.switches, b.switches)
+                    p_mw = float(stats.mannwhitneyu(a.switches, b.switches,
+                                                    alternative="two-sided").pvalue)
+                steps.append(Step(label, small, large, growth, None, delay, p_mw))
+        found.append(BoardSteps(game, departures, tuple(boards), tuple(steps)))
+    return _adjust_steps(found, delta)
+
+
+def _adjust_steps(found: list[BoardSteps], delta: float) -> list[BoardSteps]:
+    """Benjamini–Hochberg over every step's growth, and apart over every step's delay; then
+    the rule's verdict on each."""
+    steps = [(i, j) for i, g in enumerate(found) for j in range(len(g.steps))]
+    for field in ("growth", "delay"):
+        tested = [(i, j) for i, j in steps if getattr(found[i].steps[j], field) is not None]
+        p_adj = study.adjusted([getattr(found[i].steps[j], field).p for i, j in tested])
+        for (i, j), p in zip(tested, p_adj):
+            step = found[i].steps[j]
+            c = dataclasses.replace(getattr(step, field), p_adjusted=p)
+            decision = _decided(f"{field} {step.arm}", c,
+                                delta if field == "growth" else SWITCH_DELTA)
+            step = dataclasses.replace(step, **{field: c, ("lead_decision" if field == "growth"
+                                                          else "delay_decision"): decision})
+            found[i] = dataclasses.replace(found[i], steps=found[i].steps[:j] + (step,)
+                                           + found[i].steps[j + 1:])
+    return found
+
+
+# --- against a reference family ------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One arm of a family against one arm of its reference family, paired by seed.
+
+    `auc` and `final`: the policy head's, with their p adjusted over the contrast's rows;
+    `elo`: final Elo, both networks of a seed rated in one round robin; the decisions: the
+    rule's verdict in the AUC and in the final rate."""
+
+    name: str
+    auc: Comparison | None
+    final: Comparison | None
+    elo: Comparison | None
+    auc_decision: Decision | None = None
+    final_decision: Decision | None = None
+
+    @property
+    def seeds(self) -> int:
+        return max((c.n for c in (self.auc, self.final) if c is not None), default=0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Contrast:
+    """A family against the family of the same game and board without the departures it
+    adds (`added`)."""
+
+    family: Family
+    reference: Family
+    added: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+    @property
+    def title(self) -> str:
+        return f"{self.family.title} against {self.reference.title}"
+
+
+def _same_arm(a: Arm, b: Arm) -> bool:
+    va, vb = a.variant, b.variant
+    return (va.mode, va.enhancement, va.iprime) == (vb.mode, vb.enhancement, vb.iprime)
+
+
+def _row(a: Arm, b: Arm, tournaments: Sequence[Tournament]) -> Row | None:
+    auc = study.compare_by_seed(a.by_seed("policy", "auc"), b.by_seed("policy", "auc"))
+    final = study.compare_by_seed(a.by_seed("policy", "final"),
+                                  b.by_seed("policy", "final"))
+    if auc is None and final is None:
+        return None
+    elo_a, elo_b = study.paired_ratings(a.runs, b.runs, tournaments)
+    return Row(f"{a.label} − {b.label}", auc, final, study.compare_by_seed(elo_a, elo_b))
+
+
+def _reference_of(f: Family, families: Sequence[Family]) -> Family | None:
+    """The family of `f`'s game and board whose departures are the largest proper subset
+    of `f`'s (the papers' family where `f` adds one departure to none)."""
+    below = [g for g in families if g is not f and g.game == f.game and g.board == f.board
+             and set(g.departures) < set(f.departures) and g.baseline is not None]
+    return max(below, key=lambda g: len(g.departures), default=None)
+
+
+def departure_contrasts(families: Sequence[Family], tournaments: Sequence[Tournament] = (),
+                        delta: float = study.DELTA) -> list[Contrast]:
+    """Every family that adds departures to another family of the study, against it."""
+    found = []
+    for f in families:
+        ref = _reference_of(f, families)
+        if ref is None:
+            continue
+        rows = []
+        for a in f.all_arms():
+            pairs = [ref.baseline] + [b for b in ref.arms
+                                      if _same_arm(a, b) and not a.variant.is_baseline]
+            rows += [r for b in pairs if (r := _row(a, b, tournaments)) is not None]
+        added = tuple(d for d in f.departures if d not in ref.departures)
+        found.append(Contrast(f, ref, added, _adjust_rows(rows, delta)))
+    return found
+
+
+def _adjust_rows(rows: list[Row], delta: float) -> tuple[Row, ...]:
+    """Benjamini–Hochberg over the rows, per measure; then the rule's verdicts."""
+    for field in ("auc", "final", "elo"):
+        tested = [i for i, r in enumerate(rows) if getattr(r, field) is not None]
+        p_adj = study.adjusted([getattr(rows[i], field).p for i in tested])
+        for i, p in zip(tested, p_adj):
+            rows[i] = dataclasses.replace(rows[i], **{
+                field: dataclasses.replace(getattr(rows[i], field), p_adjusted=p)})
+    return tuple(dataclasses.replace(
+        r, auc_decision=_decided(r.name, r.auc, delta),
+        final_decision=_decided(r.name, r.final, delta)) for r in rows)
+
+
+# --- as JSON -------------------------------------------------------------------------------
+
+
+def _decision_json(d: Decision | None) -> dict | None:
+    if d is None:
+        return None
+    return {"verdict": d.verdict, "reason": d.reason, "effect80": study.num(d.effect80)}
+
+
+def steps_json(groups: Sequence[BoardSteps], delta: float) -> list[dict]:
+    """`board_steps` for study.json: per game its boards (arms' leads and switches) and
+    steps."""
+    out = []
+    for g in groups:
+        boards = [{"board": b.name, "cells": b.cells,
+                   "arms": {label: {"lead": study.comparison_json(a.lead, delta),
+                                    "leads": {str(s): study.num(v) for s, v in a.leads.items()},
+                                    "switches": list(a.switches), "never": a.never}
+                            for label, a in b.arms.items()}} for b in g.boards]
+        steps = [{"arm": s.arm, "small": s.small.name, "large": s.large.name,
+                  "growth": study.comparison_json(s.growth, delta),
+                  "growth_verdict": _decision_json(s.lead_decision),
+                  "delay": study.comparison_json(s.delay, SWITCH_DELTA),
+                  "p_mannwhitney": study.num(s.p_mannwhitney),
+                  "delay_verdict": _decision_json(s.delay_decision)} for s in g.steps]
+        out.append({"game": g.game, "departures": list(g.departures), "boards": boards,
+                    "steps": steps})
+    return out
+
+
+def contrasts_json(found: Sequence[Contrast], delta: float) -> list[dict]:
+    """`departure_contrasts` for study.json."""
+    return [{"family": c.family.title, "reference": c.reference.title, "added": list(c.added),
+             "rows": [{"comparison": r.name,
+                       "auc": study.comparison_json(r.auc, delta),
+                       "final": study.comparison_json(r.final, delta),
+                       "elo": study.comparison_json(r.elo, delta),
+                       "auc_verdict": _decision_json(r.auc_decision),
+                       "final_verdict": _decision_json(r.final_decision)} for r in c.rows]}
+            for c in found]
