@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 
+import numpy as np
+import pytest
+
 from ..helpers import ROOT, fabricate_run, metric_row
 
 
@@ -28,3 +31,49 @@ def test_strength_per_minute(tmp_path, capsys):
     tool.main([str(tmp_path / "run"), "--policy", "60", "--search", "90"])
     out = capsys.readouterr().out
     assert "| Baseline s0 | mcts, m = 24 | 4 | 6.0 | 91.0 | 65.0 | 4.5 (it 3) | 6.0 (it 4) |" in out
+
+
+def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, monkeypatch):
+    from scipy import stats
+
+    from warmjax.analysis import study
+
+    from .synthetic import ITERATIONS, write_run
+
+    tool = load_tool("registered_analysis")
+    monkeypatch.setattr(tool, "AUC_ITERATIONS", 3)
+    # Per seed: adaptive leads the baseline by 5 points (± 1), fixed by 1 point (± 3);
+    # every iteration is shifted alike, so each measure's paired differences are these.
+    adaptive = {0: 0.05, 1: 0.06, 2: 0.04, 3: 0.05}
+    fixed = {0: 0.01, 1: 0.04, 2: -0.02, 3: 0.01}
+    for seed in range(4):
+        write_run(tmp_path, "none", "rollout", seed, 0.0)
+        write_run(tmp_path, "adaptive", "wrora", seed, adaptive[seed])
+        write_run(tmp_path, "fixed", "wrora", seed, fixed[seed])
+    result = tool.analyse(tmp_path, seeds=(0, 1, 2, 3), iterations=ITERATIONS)
+    diffs = {"H1": list(adaptive.values()), "H2": list(fixed.values()),
+             "H3": [adaptive[s] - fixed[s] for s in range(4)]}
+    p = {h: 2 * stats.t.sf(abs(np.mean(d) / (np.std(d, ddof=1) / 2)), 3)
+         for h, d in diffs.items()}
+    order = sorted(p, key=p.get)  # BH by hand over three: p(i) · 3 / i, monotone from the top
+    adj = {order[2]: p[order[2]]}
+    adj[order[1]] = min(p[order[1]] * 3 / 2, adj[order[2]])
+    adj[order[0]] = min(p[order[0]] * 3, adj[order[1]])
+    for measure in ("auc", "final"):
+        rows = result["measures"][measure]
+        for h in diffs:
+            assert rows[h]["diff"] == pytest.approx(np.mean(diffs[h]), abs=1e-6)
+            assert rows[h]["p"] == pytest.approx(p[h], abs=1e-6)  # JSON keeps 6 decimals
+            assert rows[h]["p_adjusted"] == pytest.approx(adj[h], abs=1e-6)
+    primary = result["measures"]["auc"]
+    assert primary["H1"]["verdict"] == study.REPRODUCED  # p ≈ 0.001, adjusted below 0.05
+    assert primary["H2"]["verdict"].startswith("not resolvable")  # +1 ± 2.5: open
+    assert result["claims"]["auc"]["claim 1 (H1 and H2)"].startswith("not resolvable")
+    assert result["complete"] and "Incomplete" not in tool.markdown(result)
+    # A missing seed: refused, unless asked for, and then no verdict.
+    with pytest.raises(SystemExit, match="no interim look"):
+        tool.analyse(tmp_path, seeds=(0, 1, 2, 3, 4), iterations=ITERATIONS)
+    partial = tool.analyse(tmp_path, seeds=(0, 1, 2, 3, 4), iterations=ITERATIONS,
+                           allow_incomplete=True)
+    assert partial["gaps"] and partial["measures"]["auc"]["H1"]["verdict"] == \
+        "incomplete: no verdict"

@@ -141,10 +141,10 @@ def _board_arm(arm: Arm, baseline: Arm | None, last: int) -> BoardArm:
 
 def _decided(name: str, c: Comparison | None, delta: float) -> Decision | None:
     """The rule on one comparison whose p was adjusted outside it (over the report's
-    steps): the adjusted p stands in for p."""
+    steps, or a contrast's rows)."""
     if c is None:
         return None
-    return study.decide([Tested(name, dataclasses.replace(c, p=c.p_adjusted))], delta)
+    return study.decide([Tested(name, c)], delta, p_adjusted=[c.p_adjusted])
 
 
 def board_steps(families: Sequence[Family], delta: float = study.DELTA) -> list[BoardSteps]:

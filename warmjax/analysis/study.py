@@ -664,11 +664,13 @@ class Decision:
     effect80: float = math.nan
 
 
-def decide(tested: Sequence[Tested], delta: float, omnibus_p: float | None = None
-           ) -> Decision:
+def decide(tested: Sequence[Tested], delta: float, omnibus_p: float | None = None,
+           p_adjusted: Sequence[float] | None = None) -> Decision:
     """The one verdict rule every claim uses (docs/experiments.md, "The verdict rule").
 
-    The comparisons' p-values are adjusted by Benjamini–Hochberg within the claim. Then:
+    The comparisons' p-values are adjusted by Benjamini–Hochberg within the claim, unless
+    `p_adjusted` gives them adjusted over a larger set (a registered family of hypotheses,
+    or every step of a report). Then:
 
     - *reproduced*: every comparison is significant (adjusted p < α) in the claimed
       direction (difference > 0); for a claim of variation (`omnibus_p` given), its omnibus
@@ -682,7 +684,10 @@ def decide(tested: Sequence[Tested], delta: float, omnibus_p: float | None = Non
     """
     if not tested:
         return Decision(NOT_TESTED, "", ())
-    p_adj = adjusted([t.comparison.p for t in tested])
+    p_adj = (adjusted([t.comparison.p for t in tested]) if p_adjusted is None
+             else [float(p) for p in p_adjusted])
+    if len(p_adj) != len(tested):
+        raise ValueError(f"{len(p_adj)} adjusted p-values for {len(tested)} comparisons")
     tested = tuple(dataclasses.replace(t, comparison=dataclasses.replace(
         t.comparison, p_adjusted=p)) for t, p in zip(tested, p_adj))
     comps = [t.comparison for t in tested]
