@@ -542,8 +542,7 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
         centred = _centred_ratings(members, tournaments)
         measures = [m for m in METRICS if all(curve(r, m) for r in members)]
         if PRIMARY not in measures:
-            raise ValueError(f"a {game_name(game)} run logged no perfect-play probe; train "
-                             "with oracle.every=1")
+            raise ValueError(_no_probe(members))
         measured = [_measured_arm(variant, arm_runs, k, common, centred, measures)
                     for variant, arm_runs in group_runs(members).items()]
         baseline = next((a for a in measured if a.variant.is_baseline), None)
@@ -558,6 +557,18 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
         out.append(Family(game, departures, k, common, members[0].config.train.games,
                           baseline, tuple(by_variant[a.variant] for a in warm), board))
     return out
+
+
+def _no_probe(members: Sequence[Run]) -> str:
+    """Why a family cannot be studied: its game has no labelled set, or a run did not probe."""
+    from warmjax.perfect.positions import path_for
+
+    run = members[0]
+    title = game_name(run.variant.game) + (f" {board_of(run)}" if board_of(run) else "")
+    if path_for(make(run.variant.game, **dict(run.config.game.params))) is None:
+        return (f"{title} has no labelled perfect-play set, on which the study decides its "
+                "claims; report its round robin's Elo with --tournaments instead")
+    return f"a {title} run logged no perfect-play probe; train with oracle.every=1"
 
 
 def _with_adjusted(arms: Sequence[Arm]) -> tuple[Arm, ...]:
