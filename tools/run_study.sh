@@ -1,0 +1,72 @@
+#!/bin/bash
+# Trains a study seed by seed and, as each seed completes, plays its round robin, exports the
+# study's small data to docs/results/study/<name> and commits that folder alone. Rerun it to
+# resume: finished runs are skipped, a run resumes from its last checkpoint, and a training
+# process that stops before its seed is complete is restarted.
+#
+#   bash tools/run_study.sh NAME "SEEDS" "ARMS" [ROUND_ROBIN [EXTRA_RUN_PATTERN]]
+#   bash tools/run_study.sh c4_6x7_cpu "0 1 2 3 4 5 6 7" "baseline adaptive_wrora"
+#   bash tools/run_study.sh c4_gumbel "8 9 10 11 12 13 14 15" \
+#       "baseline adaptive_wrora fixed_wrora" yes 'runs/study_c4_confirm/arm=baseline,seed=$N'
+#   bash tools/run_study.sh c4_cpu_departures_drop "0 1 2 3 4 5 6 7" adaptive_wrora no
+#
+# ROUND_ROBIN: yes (default) or no. From the environment: ITERATIONS (default 15), the runs'
+# length; OVERRIDES, further Hydra overrides for the training command (then FOLDER, the
+# study's folder under runs/, if they rename it); EXPORT (default docs/results/study/NAME),
+# where the small data go; COMMIT=no to leave git alone.
+# EXTRA_RUN_PATTERN: further run folders for each seed's round robin, $N standing for the
+# seed (the PUCT baseline that a Gumbel study compares with).
+set -u
+cd "$(dirname "$0")/.."
+export JAX_PLATFORMS=${JAX_PLATFORMS:-cpu}
+name=$1 seeds=$2 arms=$3 tour=${4:-yes} extra_pattern=${5:-}
+iterations=${ITERATIONS:-15}  # every run's iterations (the CPU studies': 15)
+overrides=${OVERRIDES:-}
+folder=runs/${FOLDER:-study_$name}
+export_to=${EXPORT:-docs/results/study/$name}
+runs_of() {  # seed arm: the run folders of that seed and arm (any further overrides in
+  # their names, as Hydra writes them)
+  local d
+  for d in "$folder/arm=$2,"*; do
+    case ",${d##*/}," in *",seed=$1,"*) echo "$d" ;; esac
+  done
+}
+complete() {  # seed
+  local a run rows
+  for a in $arms; do
+    run=$(runs_of "$1" "$a" | head -1)
+    [ -n "$run" ] && [ -f "$run/metrics.jsonl" ] || return 1
+    rows=$(wc -l < "$run/metrics.jsonl")
+    [ "$rows" -ge "$iterations" ] || return 1
+  done
+}
+echo "$(date) start $name"
+python -m warmjax.run -m +study="$name" $overrides >> "runs/$name.log" 2>&1 &
+pid=$!
+for N in $seeds; do
+  until complete "$N"; do
+    sleep 60
+    if ! kill -0 "$pid" 2>/dev/null && ! complete "$N"; then
+      echo "$(date) $name stopped before seed $N was complete; resuming"
+      python -m warmjax.run -m +study="$name" $overrides >> "runs/$name.log" 2>&1 &
+      pid=$!
+    fi
+  done
+  if [ "$tour" = yes ]; then
+    extra=$(N=$N; eval echo "$extra_pattern")
+    seed_runs=$(for a in $arms; do runs_of "$N" "$a"; done)
+    python -m warmjax.tournament $seed_runs $extra --pairing seed \
+      --anchors random --out "$folder/tournament" >> "runs/${name}_tournament.log" 2>&1 \
+      || { echo "$(date) the round robin of $name seed $N failed"; exit 1; }
+  fi
+  python tools/export_study.py "$folder" "$export_to" > /dev/null || exit 1
+  if [ "${COMMIT:-yes}" != no ]; then
+    git add "$export_to"
+    git commit -q -m "study $name: seed $N committed; not analysed" -- "$export_to" \
+      && echo "$(date) committed $name seed $N"
+  else
+    echo "$(date) exported $name seed $N"
+  fi
+done
+wait "$pid"
+echo "$(date) $name done"
