@@ -34,7 +34,6 @@ from scipy import stats
 from warmjax.analysis import study
 from warmjax.analysis.study import Arm, Comparison, Decision, Estimate, Family, Tested
 from warmjax.analysis.tables import Tournament
-from warmjax.games import make
 
 SWITCH_DELTA = 1.0  # iterations: the smallest delay of the switch worth finding
 
@@ -124,8 +123,7 @@ class BoardSteps:
 
 def board_shape(family: Family) -> tuple[int, int]:
     """The board of a family's runs."""
-    run = family.all_arms()[0].runs[0]
-    return tuple(make(run.variant.game, **dict(run.config.game.params)).board_shape)
+    return tuple(study.game_of(family.all_arms()[0].runs[0]).board_shape)
 
 
 def _board_arm(arm: Arm, baseline: Arm | None, last: int) -> BoardArm:
@@ -153,7 +151,7 @@ def board_steps(families: Sequence[Family], delta: float = study.DELTA) -> list[
     groups: dict[tuple, list[Family]] = {}
     for f in families:
         groups.setdefault((f.game, f.departures), []).append(f)
-    found: list[BoardSteps] = []
+    found: list[tuple[tuple, tuple[Board, ...], list[Step]]] = []
     for (game, departures), members in groups.items():
         if len(members) < 2:
             continue
@@ -173,27 +171,30 @@ def board_steps(families: Sequence[Family], delta: float = study.DELTA) -> list[
                     p_mw = float(stats.mannwhitneyu(a.switches, b.switches,
                                                     alternative="two-sided").pvalue)
                 steps.append(Step(label, small, large, growth, None, delay, p_mw))
-        found.append(BoardSteps(game, departures, tuple(boards), tuple(steps)))
-    return _adjust_steps(found, delta)
+        found.append(((game, departures), tuple(boards), steps))
+    # Benjamini–Hochberg over every game's steps (growth and delay apart), then the rule.
+    flat = _with_bh([s for _, _, steps in found for s in steps], ("growth", "delay"))
+    flat = [dataclasses.replace(
+        s, lead_decision=_decided(f"growth {s.arm}", s.growth, delta),
+        delay_decision=_decided(f"delay {s.arm}", s.delay, SWITCH_DELTA)) for s in flat]
+    out, start = [], 0
+    for (game, departures), boards, steps in found:
+        out.append(BoardSteps(game, departures, boards, tuple(flat[start:start + len(steps)])))
+        start += len(steps)
+    return out
 
 
-def _adjust_steps(found: list[BoardSteps], delta: float) -> list[BoardSteps]:
-    """Benjamini–Hochberg over every step's growth, and apart over every step's delay; then
-    the rule's verdict on each."""
-    steps = [(i, j) for i, g in enumerate(found) for j in range(len(g.steps))]
-    for field in ("growth", "delay"):
-        tested = [(i, j) for i, j in steps if getattr(found[i].steps[j], field) is not None]
-        p_adj = study.adjusted([getattr(found[i].steps[j], field).p for i, j in tested])
-        for (i, j), p in zip(tested, p_adj):
-            step = found[i].steps[j]
-            c = dataclasses.replace(getattr(step, field), p_adjusted=p)
-            decision = _decided(f"{field} {step.arm}", c,
-                                delta if field == "growth" else SWITCH_DELTA)
-            step = dataclasses.replace(step, **{field: c, ("lead_decision" if field == "growth"
-                                                          else "delay_decision"): decision})
-            found[i] = dataclasses.replace(found[i], steps=found[i].steps[:j] + (step,)
-                                           + found[i].steps[j + 1:])
-    return found
+def _with_bh(items: list, fields: Sequence[str]) -> list:
+    """`items` (dataclasses holding comparisons) with each field's comparisons given their
+    Benjamini–Hochberg p over the items, field by field (None: not tested)."""
+    items = list(items)
+    for field in fields:
+        tested = [i for i, x in enumerate(items) if getattr(x, field) is not None]
+        p_adj = study.adjusted([getattr(items[i], field).p for i in tested])
+        for i, p in zip(tested, p_adj):
+            items[i] = dataclasses.replace(items[i], **{
+                field: dataclasses.replace(getattr(items[i], field), p_adjusted=p)})
+    return items
 
 
 # --- against a reference family ------------------------------------------------------------
@@ -277,15 +278,10 @@ def departure_contrasts(families: Sequence[Family], tournaments: Sequence[Tourna
 
 def _adjust_rows(rows: list[Row], delta: float) -> tuple[Row, ...]:
     """Benjamini–Hochberg over the rows, per measure; then the rule's verdicts."""
-    for field in ("auc", "final", "elo"):
-        tested = [i for i, r in enumerate(rows) if getattr(r, field) is not None]
-        p_adj = study.adjusted([getattr(rows[i], field).p for i in tested])
-        for i, p in zip(tested, p_adj):
-            rows[i] = dataclasses.replace(rows[i], **{
-                field: dataclasses.replace(getattr(rows[i], field), p_adjusted=p)})
     return tuple(dataclasses.replace(
         r, auc_decision=_decided(r.name, r.auc, delta),
-        final_decision=_decided(r.name, r.final, delta)) for r in rows)
+        final_decision=_decided(r.name, r.final, delta))
+        for r in _with_bh(rows, ("auc", "final", "elo")))
 
 
 # --- as JSON -------------------------------------------------------------------------------

@@ -463,17 +463,23 @@ def _sweep_variants(arms: Sequence[Arm]) -> set[RunVariant]:
             and a.variant.iprime != MAIN_IPRIME and a.variant.enhancement in centred}
 
 
-def game_settings(run: Run) -> dict:
-    """The run's game with every constructor setting spelled out, as a tournament records
-    it (`entrants.canonical_game`)."""
-    return _canonical(run.variant.game, tuple(sorted(dict(run.config.game.params).items())))
+def game_of(run: Run):
+    """The run's game (`warmjax.games.make` with its settings), built once per game and
+    settings however many runs share them."""
+    return _game(run.variant.game, tuple(sorted(dict(run.config.game.params).items())))
 
 
 @functools.lru_cache(maxsize=None)
-def _canonical(game: str, params: tuple) -> dict:
+def _game(name: str, params: tuple):
+    return make(name, **dict(params))
+
+
+def game_settings(run: Run) -> dict:
+    """The run's game with every constructor setting spelled out, as a tournament records
+    it (`entrants.canonical_game`)."""
     from warmjax.matches.entrants import canonical_game
 
-    return canonical_game(make(game, **dict(params)), game, dict(params))
+    return canonical_game(game_of(run), run.variant.game, dict(run.config.game.params))
 
 
 def ratings_of(tournament: Tournament, runs: Sequence[Run]) -> dict[RunVariant, float]:
@@ -564,8 +570,9 @@ def _no_probe(members: Sequence[Run]) -> str:
     from warmjax.perfect.positions import path_for
 
     run = members[0]
-    title = game_name(run.variant.game) + (f" {board_of(run)}" if board_of(run) else "")
-    if path_for(make(run.variant.game, **dict(run.config.game.params))) is None:
+    board = board_of(run)
+    title = game_name(run.variant.game) + (f" {board}" if board else "")
+    if path_for(game_of(run)) is None:
         return (f"{title} has no labelled perfect-play set, on which the study decides its "
                 "claims; report its round robin's Elo with --tournaments instead")
     return f"a {title} run logged no perfect-play probe; train with oracle.every=1"
@@ -1031,7 +1038,7 @@ def board_of(run: Run) -> str:
     params = dict(run.config.game.params)
     if spec is None or {**spec.params, **params} == dict(spec.params):
         return ""
-    rows, cols = make(run.variant.game, **params).board_shape
+    rows, cols = game_of(run).board_shape
     return f"{rows}×{cols}"
 
 

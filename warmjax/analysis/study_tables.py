@@ -46,8 +46,7 @@ def _diff(c: Comparison | None, scale: float = 100, decimals: int = 1) -> list[s
     if c is None:
         return ["", "", "", "", "", ""]
     welch = c.welch.p if c.welch is not None else (c.p if not c.paired else math.nan)
-    return [(f"{scale * c.diff:+.{decimals}f} [{scale * c.ci[0]:+.{decimals}f}, "
-            f"{scale * c.ci[1]:+.{decimals}f}]"), _p(c.p), _p(c.p_adjusted),
+    return [_interval(c, scale, decimals), _p(c.p), _p(c.p_adjusted),
             _p(c.p_wilcoxon), _p(welch),
             "—" if math.isnan(c.effect80) else f"{scale * c.effect80:.{decimals}f}"]
 
@@ -80,11 +79,15 @@ def family_elo_markdown(family: Family) -> str:
                  "lrrrrrrr")
 
 
+def _interval(c: Comparison, scale: float = 100, decimals: int = 1) -> str:
+    """A difference with its interval, signed: "+2.3 [−0.4, +5.0]" (points by default)."""
+    return (f"{scale * c.diff:+.{decimals}f} [{scale * c.ci[0]:+.{decimals}f}, "
+            f"{scale * c.ci[1]:+.{decimals}f}]")
+
+
 def _pts(c: Comparison | None) -> str:
-    """A paired difference in points with its interval: "+2.3 [−0.4, +5.0]"."""
-    if c is None:
-        return ""
-    return f"{100 * c.diff:+.1f} [{100 * c.ci[0]:+.1f}, {100 * c.ci[1]:+.1f}]"
+    """A paired difference in points with its interval ("" for none)."""
+    return "" if c is None else _interval(c)
 
 
 def _padj(c: Comparison | None) -> str:
@@ -290,8 +293,7 @@ def _span(c: Comparison | None, scale: float = 100, decimals: int = 1) -> str:
     """"+2.3 [−0.4, +5.0], p 0.09 (adj. 0.12)" ("—" for none)."""
     if c is None:
         return "—"
-    text = (f"{scale * c.diff:+.{decimals}f} [{scale * c.ci[0]:+.{decimals}f}, "
-            f"{scale * c.ci[1]:+.{decimals}f}], p {_p(c.p)}")
+    text = f"{_interval(c, scale, decimals)}, p {_p(c.p)}"
     return text + ("" if math.isnan(c.p_adjusted) else f" (adj. {_p(c.p_adjusted)})")
 
 
