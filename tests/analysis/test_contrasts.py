@@ -220,3 +220,40 @@ def test_the_report_sets_boards_and_departures_side_by_side(tmp_path, boards, dr
     assert "### Connect Four with drop-warm-games against Connect Four" in text
     (contrast,) = json.loads((tmp_path / "drop" / "study.json").read_text())["contrasts"]
     assert contrast["added"] == ["drop-warm-games"] and len(contrast["rows"]) == 2
+
+
+def test_two_studies_of_one_game_stay_apart(tmp_path):
+    # An exploratory study (seeds 0-1) and a confirmatory one (seeds 2-3) of the same game,
+    # board and algorithm, a 6×7 study on seeds 2-3 and a departure's study on seeds 2-3:
+    # the two 6×6 studies are two families, named by their folders; the departure and the
+    # larger board are set against the 6×6 study that shares their seeds.
+    studies = {name: tmp_path / name for name in ("explore", "confirm", "wide", "drop")}
+    for seed in (0, 1):
+        write_run(studies["explore"], "none", "rollout", seed, 0.0)
+        write_run(studies["explore"], "adaptive", "wrora", seed, 0.30)
+    for seed in (2, 3):
+        write_run(studies["confirm"], "none", "rollout", seed, 0.0)
+        write_run(studies["confirm"], "adaptive", "wrora", seed, 0.02 + 0.01 * seed)
+        write_run(studies["wide"], "none", "rollout", seed, 0.0, params=LARGE)
+        write_run(studies["wide"], "adaptive", "wrora", seed, 0.04 * seed, params=LARGE)
+        write_run(studies["drop"], "adaptive", "wrora", seed, 0.01 * seed,
+                  train={"drop_warmstart_games": True})
+    written = report.write_study([str(p) for p in studies.values()],
+                                 out=str(tmp_path / "rep"))
+    payload = json.loads((tmp_path / "rep" / "study.json").read_text())
+    six = [f for f in payload["families"] if f["departures"] == [] and "board" not in f]
+    assert sorted(f["study"] for f in six) == ["confirm", "explore"]
+    for f in six:  # each its own seeds and its own lead, never pooled
+        (arm,) = f["arms"]
+        lead = 0.30 if f["study"] == "explore" else 0.045
+        assert arm["vs_baseline"]["diff"] == pytest.approx(lead)
+        assert arm["vs_baseline"]["n"] == 2
+    text = (tmp_path / "rep" / "study.md").read_text()
+    assert "## Connect Four (explore)" in text and "## Connect Four (confirm)" in text
+    assert "curves_connect_four_confirm_adaptive.png" in written
+    (contrast,) = payload["contrasts"]
+    assert contrast["reference"] == "Connect Four (confirm)"
+    (group,) = payload["boards"]
+    step = next(s for s in group["steps"] if s["arm"] == "WRoRa adaptive")
+    assert (step["small"], step["large"]) == ("6×6 (confirm)", "6×7")
+    assert step["growth"]["diff"] == pytest.approx(0.10 - 0.045)

@@ -75,7 +75,8 @@ class Board:
 
     @property
     def name(self) -> str:
-        return f"{self.shape[0]}×{self.shape[1]}"
+        study_name = f" ({self.family.study})" if self.family.study else ""
+        return f"{self.shape[0]}×{self.shape[1]}{study_name}"
 
     @property
     def cells(self) -> int:
@@ -147,20 +148,27 @@ def _decided(name: str, c: Comparison | None, delta: float) -> Decision | None:
 
 def board_steps(families: Sequence[Family], delta: float = study.DELTA) -> list[BoardSteps]:
     """Every game and set of departures that the study has on more than one board, each
-    larger board set against the smallest for every warm-start arm that ran on both."""
+    larger board set against the smallest for every warm-start arm that ran on both. Where
+    two studies hold the smallest board, a larger board is set against the one that shares
+    the most seeds with it."""
     groups: dict[tuple, list[Family]] = {}
     for f in families:
         groups.setdefault((f.game, f.departures), []).append(f)
     found: list[tuple[tuple, tuple[Board, ...], list[Step]]] = []
     for (game, departures), members in groups.items():
-        if len(members) < 2:
-            continue
         boards = sorted((Board(f, board_shape(f), {
             a.label: _board_arm(a, f.baseline, f.final_iteration) for a in f.arms})
             for f in members), key=lambda b: (b.cells, b.shape))
-        small = boards[0]
+        smallest = [b for b in boards if b.shape == boards[0].shape]
+        larger = [b for b in boards if b.shape != boards[0].shape]
+        if not larger:
+            continue
+        pairs = [(max(smallest, key=lambda b: len(b.family.seeds & large.family.seeds)), large)
+                 for large in larger]
+        used = [b for b in smallest if any(b is small for small, _ in pairs)]
+        boards = used + larger
         steps = []
-        for large in boards[1:]:
+        for small, large in pairs:
             for label in [x for x in small.arms if x in large.arms]:
                 a, b = large.arms[label], small.arms[label]
                 growth = (study.compare(list(a.leads.values()), list(b.leads.values()))
@@ -252,10 +260,12 @@ def _row(a: Arm, b: Arm, tournaments: Sequence[Tournament]) -> Row | None:
 
 def _reference_of(f: Family, families: Sequence[Family]) -> Family | None:
     """The family of `f`'s game and board whose departures are the largest proper subset
-    of `f`'s (the papers' family where `f` adds one departure to none)."""
+    of `f`'s (the papers' family where `f` adds one departure to none); of two such
+    studies, the one that shares the most seeds with `f` (its runs pair by seed)."""
     below = [g for g in families if g is not f and g.game == f.game and g.board == f.board
              and set(g.departures) < set(f.departures) and g.baseline is not None]
-    return max(below, key=lambda g: len(g.departures), default=None)
+    return max(below, key=lambda g: (len(g.departures), len(g.seeds & f.seeds)),
+               default=None)
 
 
 def departure_contrasts(families: Sequence[Family], tournaments: Sequence[Tournament] = (),

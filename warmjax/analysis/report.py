@@ -192,7 +192,13 @@ def write_study(studies: Sequence[str], out: str = "report",
         candidate = Path(folder) / TOURNAMENT
         if (candidate / "tournament.json").exists():
             found.append(tables.journal_tournament(candidate))
-    measured = study.families(runs, found, auc_iterations)
+    folders = [Path(folder).resolve() for folder in studies]
+
+    def study_of(run) -> str:  # the study folder holding the run
+        path = run.path.resolve()
+        return next((f.name for f in folders if f == path or f in path.parents), "")
+
+    measured = study.families(runs, found, auc_iterations, study_of)
     verdicts = study.claims(measured, delta)
     boards = contrasts.board_steps(measured, delta)
     against = contrasts.departure_contrasts(measured, found, delta)
@@ -230,8 +236,7 @@ def write_study(studies: Sequence[str], out: str = "report",
                   "(`looks.json` in each study folder).", "",
                   study_tables.looks_markdown(looks)]
     for family in measured:
-        tag = (family.game + (f"_{family.board.replace('×', 'x')}" if family.board else "")
-               + ("_" + "_".join(family.departures) if family.departures else ""))
+        tag = family.tag
         lines += [f"## {family.title}", "",
                   (f"{sum(len(a.runs) for a in family.all_arms())} runs, "
                    f"{family.final_iteration} iterations of {family.games_per_iteration} "

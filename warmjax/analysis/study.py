@@ -38,6 +38,7 @@ import dataclasses
 import functools
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -408,13 +409,26 @@ class Family:
     baseline: Arm | None
     arms: tuple[Arm, ...]  # the warm-start arms, in variant order
     board: str = ""  # "6×7" where the board is not the game's registered one (`board_of`)
+    # The study folder's name where the report holds two studies of this game, board and
+    # departures (a confirmatory study beside an exploratory one); "" otherwise.
+    study: str = ""
 
     @property
     def title(self) -> str:
         text = game_name(self.game) + (f" {self.board}" if self.board else "")
         if self.departures:
             text += " with " + ", ".join(self.departures)
-        return text
+        return text + (f" ({self.study})" if self.study else "")
+
+    @property
+    def tag(self) -> str:
+        """The family in file names: `connect_four_6x7_fpu`."""
+        return "_".join([self.game, *([self.board.replace("×", "x")] if self.board else []),
+                         *self.departures, *([self.study] if self.study else [])])
+
+    @property
+    def seeds(self) -> frozenset[int]:
+        return frozenset(r.config.seed for a in self.all_arms() for r in a.runs)
 
     def all_arms(self) -> tuple[Arm, ...]:
         return ((self.baseline,) if self.baseline else ()) + self.arms
@@ -524,22 +538,30 @@ def _against(arm: Arm, base: Arm) -> Arm:
 
 
 def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
-             auc_iterations: int | None = None) -> list[Family]:
-    """The study's families, each with its arms' statistics.
+             auc_iterations: int | None = None,
+             study_of: Callable[[Run], str] | None = None) -> list[Family]:
+    """The study's families, each with its arms' statistics: one per game, board and set
+    of departures, and per study (`study_of`) where two studies share those.
 
     Args:
       runs: the study's run folders (read).
       tournaments: round robins of their final networks, for the Elo columns.
       auc_iterations: k of the area under the curve; None: half the family's common
         iterations, rounded up.
+      study_of: a run's study (its study folder's name); None: all runs are one study.
+        Two studies of the same game, board and departures stay apart, each a family
+        named by its study, so that a confirmatory study is never pooled with the
+        exploratory one it tests.
 
     Raises:
       ValueError: a run without the probe, or k beyond the runs' iterations.
     """
+    name_of = study_of or (lambda r: "")
     by_family = group_runs(runs, key=lambda r: (r.variant.game, board_of(r),
-                                                r.variant.departures))
+                                                r.variant.departures, name_of(r)))
+    shared = Counter(key[:3] for key in by_family)
     out = []
-    for (game, board, departures), members in by_family.items():
+    for (game, board, departures, name), members in by_family.items():
         common = min(r.iterations for r in members)
         k = auc_iterations or math.ceil(common / 2)
         if k > common or k < 1:
@@ -561,7 +583,8 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
                      [a for a in warm if a.variant not in swept]):
             by_variant.update((a.variant, a) for a in _with_adjusted(part))
         out.append(Family(game, departures, k, common, members[0].config.train.games,
-                          baseline, tuple(by_variant[a.variant] for a in warm), board))
+                          baseline, tuple(by_variant[a.variant] for a in warm), board,
+                          name if shared[game, board, departures] > 1 else ""))
     return out
 
 
@@ -1045,6 +1068,7 @@ def board_of(run: Run) -> str:
 def family_json(f: Family, delta: float = DELTA) -> dict:
     swept = f.swept
     return {"game": f.game, **({"board": f.board} if f.board else {}),
+            **({"study": f.study} if f.study else {}),
             "departures": list(f.departures),
             "auc_iterations": f.auc_iterations, "final_iteration": f.final_iteration,
             "games_per_iteration": f.games_per_iteration,
