@@ -156,7 +156,8 @@ def test_report_writes_pngs_and_summary(adaptive_runs, tmp_path):
     pngs = sorted(p.name for p in out.glob("*.png"))
     assert pngs == sorted(["elo_sweep.png", "iprime_sweep_sweep.png",
                            "elo_tournament.png", "iprime_sweep_tournament.png",
-                           "r_balance_connect_four.png", "r_balance_othello.png"])
+                           "r_balance_connect_four.png", "r_balance_othello.png",
+                           "training_connect_four.png", "training_othello.png"])
     assert all(_is_png(out / p) for p in pngs)
     summary = (out / "summary.md").read_text()
     for name in [*pngs, "switch_iterations.md", "r_balance.md", "elo_sweep.md"]:
@@ -203,3 +204,25 @@ def test_judged_runs_table(tmp_path):
     (folder / "oracle.json").write_text(json.dumps(raw))
     text = tables.judged_markdown([run_folder.read_run(folder)])
     assert "| Connect Four | Rollout adaptive s2 | 473 | 75.0 | 66.0 | — | — | — |" in text
+
+
+def test_training_curves_for_a_game_without_a_probe(tmp_path):
+    # An adaptive tic-tac-toe run (no probe logged) that switched after iteration 2: the
+    # table reads its first and last losses, the accepted candidates and the truncated
+    # games from the rows, and the report draws its training figure.
+    rows = [metric_row(iteration=it, loss_policy=2.0 - 0.25 * it, loss_value=0.5 / it,
+                       arena_wins=w, arena_losses=4 - w, accepted=w >= 3,
+                       warmstart_active=it <= 2, switched=it >= 2,
+                       switch_iteration=2 if it >= 2 else -1, selfplay_mean_plies=plies,
+                       selfplay_truncated=cut)
+            for it, w, plies, cut in ((1, 3, 7.0, 0), (2, 1, 8.0, 1), (3, 4, 9.0, 2))]
+    fabricate_run(tmp_path / "run", game="tic_tac_toe", mode="adaptive", metrics=rows,
+                  network=False)
+    runs = [run_folder.read_run(tmp_path / "run")]
+    text = tables.training_markdown(runs)
+    (line,) = [x for x in text.splitlines() if x.startswith("| Tic")]
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[3:] == ["3", "1.75 → 1.25", "0.50 → 0.17", "2 of 3", "after 2", "8.0", "3"]
+    written = report.write_runs([str(tmp_path / "run")], out=str(tmp_path / "out"))
+    assert written["training_tic_tac_toe.png"].stat().st_size > 0
+    assert "## Training curves" in (tmp_path / "out" / "summary.md").read_text()

@@ -12,6 +12,8 @@
   arms against the iteration, on the board's own probe.
 - `plot_elo_by_iprime`: Elo against I′ per enhancement (mean ± std over seeds), with the
   Baseline and the adaptive variants of the same tournament as horizontal references.
+- `plot_training`: any game's training curves (policy and value losses, the arena's share
+  of the candidate) per run, for games without a perfect-play probe too.
 """
 
 from __future__ import annotations
@@ -205,4 +207,42 @@ def plot_board_curves(group, path: Path | str) -> Path:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
     ax.set_title(f"{group.title}: learning curves on each board's own probe")
+    return _save(fig, path)
+
+
+def plot_training(runs: Sequence, game: str, path: Path | str) -> Path:
+    """Training curves of a game's runs, for any game, probed or not: the policy and value
+    losses per iteration and the candidate's arena share (wins / decisive games, the
+    acceptance threshold u dashed), one line per run; a dotted line after the iteration
+    whose balance switched an adaptive run."""
+    runs = [r for r in runs if r.variant.game == game and r.metrics]
+    fig, axes = plt.subplots(1, 3, figsize=(12.0, 3.3))
+    for i, run in enumerate(runs):
+        colour = f"C{i % 10}"
+        its = [m.iteration for m in run.metrics]
+        share = [m.arena_wins / (m.arena_wins + m.arena_losses)
+                 if m.arena_wins + m.arena_losses else math.nan for m in run.metrics]
+        label = f"{run.variant.label()} seed {run.variant.seed}"
+        axes[0].plot(its, [m.loss_policy for m in run.metrics], color=colour, marker=".",
+                     label=label)
+        axes[1].plot(its, [m.loss_value for m in run.metrics], color=colour, marker=".")
+        axes[2].plot(its, share, color=colour, marker=".")
+        switch = run.metrics[-1].switch_iteration
+        if run.variant.mode == "adaptive" and switch > 0:
+            for ax in axes:
+                ax.axvline(switch + 0.5, color=colour, linestyle=":", linewidth=1.0)
+    for u in sorted({r.config.arena.threshold for r in runs}):
+        axes[2].axhline(u, color="black", linestyle="--", linewidth=0.8)
+    titles = ("policy loss", "value loss", "arena: candidate's wins / decisive games")
+    for ax, title in zip(axes, titles):
+        ax.set_title(title)
+        ax.set_xlabel("iteration")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+    axes[2].set_ylim(-0.02, 1.02)
+    fig.suptitle(f"{game_name(game)}: training")
+    fig.tight_layout()
+    if runs:  # below the panels, where no curve runs
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center",
+                   bbox_to_anchor=(0.5, 0.0), ncol=min(3, len(runs)), fontsize="x-small")
     return _save(fig, path)

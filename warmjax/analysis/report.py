@@ -7,7 +7,8 @@ tournament `elo_<name>.png/.md` (Elo per variant, mean ± std over seeds) and, w
 fixed-I′ runs, `iprime_sweep_<name>.png/.md`; from the adaptive runs `switch_iterations.md`
 (mean ± std of the switch iteration per game and enhancement, and per run) and
 `r_balance_<game>.png` with `r_balance.md`; from runs that logged the perfect-play probe,
-`oracle_<game>.png` (learning curves per variant, mean ± std over seeds) and `oracle.md`.
+`oracle_<game>.png` (learning curves per variant, mean ± std over seeds) and `oracle.md`;
+from every run, `training_<game>.png` (losses and arena per iteration) and `training.md`.
 See `warmjax.analysis.tables` for the conventions (sample std, runs that never switched,
 grouping into variants). `write_study` writes `study.md` and `study.json` (see
 `warmjax.analysis.study`).
@@ -144,6 +145,17 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
             written[name] = plots.plot_oracle_curves(curves, game, out_dir / name)
             lines += [f"![{tables.game_name(game)}]({name})", ""]
         lines += [table, "Table: [oracle.md](oracle.md).", ""]
+
+    training = tables.training_markdown(summaries)
+    if training:
+        write("training.md", "# Training per run\n\nEvery game, probed or not: the losses, "
+              "the arena's decisions, the switch and the self-play games.\n\n" + training)
+        lines += ["## Training curves", ""]
+        for game in dict.fromkeys(r.variant.game for r in summaries if r.metrics):
+            name = f"training_{game}.png"
+            written[name] = plots.plot_training(summaries, game, out_dir / name)
+            lines += [f"![{tables.game_name(game)}: training]({name})", ""]
+        lines += [training, "Table: [training.md](training.md).", ""]
 
     judged = tables.judged_markdown(summaries)
     if judged:

@@ -498,3 +498,33 @@ def judged_markdown(runs: Sequence[Run]) -> str:
         text += "\n" + table(["game", "run", "vs random (W-D-L)", "vs untrained",
                               "vs pure MCTS"], versus_rows, "llrrr")
     return text
+
+
+def training_markdown(runs: Sequence[Run]) -> str:
+    """Per run, any game: iterations, the policy and value losses at the first and last
+    iteration, candidates accepted, the switch (adaptive runs), self-play plies and games
+    ended by the step cap over the run; empty without runs."""
+    rows = []
+    for run in runs:
+        if not run.metrics:
+            continue
+        first, last = run.metrics[0], run.metrics[-1]
+        switch = "—"
+        if run.variant.mode == "adaptive":
+            switch = (f"after {last.switch_iteration}" if last.switch_iteration > 0
+                      else "never")
+        truncated = [m.selfplay_truncated for m in run.metrics]
+        params = ", ".join(f"{k}={v}" for k, v in run.config.game.params.items()
+                           if v is not None)
+        rows.append([game_name(run.variant.game) + (f" ({params})" if params else ""),
+                     run.variant.label(), run.variant.seed,
+                     run.iterations, f"{first.loss_policy:.2f} → {last.loss_policy:.2f}",
+                     f"{first.loss_value:.2f} → {last.loss_value:.2f}",
+                     f"{sum(m.accepted for m in run.metrics)} of {run.iterations}", switch,
+                     f"{np.mean([m.selfplay_mean_plies for m in run.metrics]):.1f}",
+                     "—" if None in truncated else sum(truncated)])
+    if not rows:
+        return ""
+    return table(["game", "variant", "seed", "iterations", "policy loss, first → last",
+                  "value loss, first → last", "accepted", "switch", "mean plies",
+                  "truncated games"], rows)
