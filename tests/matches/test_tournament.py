@@ -181,7 +181,9 @@ SHIPPED = sorted(ROOT.glob("docs/results/*/tournament")) + sorted(
 
 
 def test_committed_tournament_folders_are_found():
-    assert len(SHIPPED) == 6  # the superseded c4_repro study and the five CPU studies
+    # The superseded c4_repro study and the CPU studies (more join as studies commit seeds).
+    assert {p.parent.name for p in SHIPPED} >= {"c4_repro", "c4_cpu", "c4_cpu_departures",
+                                               "othello_cpu", "gobang_cpu", "c4_confirm"}
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.parent.name)
