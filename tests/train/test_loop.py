@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import jax
@@ -65,22 +64,38 @@ def test_run_writes_its_outputs(reference_run):
         train(compose_config([*SMOKE, "search.simulations=5"], run_dir), log=lambda _: None)
 
 
+# Started in place of `python -m warmjax.run`: the run kills itself with SIGKILL as it
+# begins to save the checkpoint after iteration 2, so iteration 1 is on disk and
+# iteration 2's work is lost, at the same point every time (a watcher polling for files
+# raced the run: on a warm compilation cache all three iterations could finish first).
+_KILLED_RUN = """
+import os, runpy, signal, sys
+from warmjax.train import checkpoint
+
+save = checkpoint.CheckpointDir.save
+
+def save_or_die(self, state, iteration, header, prune=True):
+    if iteration == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return save(self, state, iteration, header, prune)
+
+checkpoint.CheckpointDir.save = save_or_die
+sys.argv = ["warmjax.run", *sys.argv[1:]]
+runpy.run_module("warmjax.run", run_name="__main__", alter_sys=True)
+"""
+
+
 def test_kill_and_resume_is_exact(reference_run, tmp_path):
     ref_dir, ref_state = reference_run
     run_dir = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "warmjax.run", *SMOKE, f"hydra.run.dir={run_dir}"]
+    cmd = [sys.executable, "-c", _KILLED_RUN, *SMOKE, f"hydra.run.dir={run_dir}"]
     env = dict(os.environ, JAX_PLATFORMS="cpu")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    first = run_dir / "checkpoints" / "state_000001.ckpt"
-    deadline = time.time() + 300
-    while not first.exists() and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert first.exists(), "the run was killed before its first checkpoint"
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, timeout=600)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()[-2000:]
     done = sorted(p.name for p in (run_dir / "checkpoints").glob("state_*.ckpt"))
-    assert "state_000003.ckpt" not in done  # it really was interrupted
+    assert done == ["state_000001.ckpt"]  # killed after one iteration, during the second
+    assert [r["iteration"] for r in read_metrics(run_dir)] == [1]
     messages = []
     state = train(compose_config(SMOKE, run_dir), log=messages.append)
     assert any("resuming" in m for m in messages)
