@@ -75,8 +75,7 @@ class Board:
 
     @property
     def name(self) -> str:
-        study_name = f" ({self.family.study})" if self.family.study else ""
-        return f"{self.shape[0]}×{self.shape[1]}{study_name}"
+        return f"{self.shape[0]}×{self.shape[1]}{study.study_suffix(self.family.study)}"
 
     @property
     def cells(self) -> int:
@@ -163,7 +162,7 @@ def board_steps(families: Sequence[Family], delta: float = study.DELTA) -> list[
         larger = [b for b in boards if b.shape != boards[0].shape]
         if not larger:
             continue
-        pairs = [(max(smallest, key=lambda b: len(b.family.seeds & large.family.seeds)), large)
+        pairs = [(max(smallest, key=lambda b: _shared_seeds(b.family, large.family)), large)
                  for large in larger]
         used = [b for b in smallest if any(b is small for small, _ in pairs)]
         boards = used + larger
@@ -264,8 +263,13 @@ def _reference_of(f: Family, families: Sequence[Family]) -> Family | None:
     studies, the one that shares the most seeds with `f` (its runs pair by seed)."""
     below = [g for g in families if g is not f and g.game == f.game and g.board == f.board
              and set(g.departures) < set(f.departures) and g.baseline is not None]
-    return max(below, key=lambda g: (len(g.departures), len(g.seeds & f.seeds)),
-               default=None)
+    return max(below, key=lambda g: (len(g.departures), _shared_seeds(g, f)), default=None)
+
+
+def _shared_seeds(a: Family, b: Family) -> int:
+    """How many seeds two families share: of two candidate references, the one sharing
+    more is chosen, since its runs pair with the other's by seed."""
+    return len(a.seeds & b.seeds)
 
 
 def departure_contrasts(families: Sequence[Family], tournaments: Sequence[Tournament] = (),

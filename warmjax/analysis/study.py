@@ -73,6 +73,12 @@ REPRODUCED, CONTRADICTED, UNRESOLVED, NOT_TESTED = (
 # --- the statistics ------------------------------------------------------------------------
 
 
+def study_suffix(name: str) -> str:
+    """" (c4_confirm)" after a family's or board's name where the report holds two studies
+    of one game, board and departures; "" where `name` is empty."""
+    return f" ({name})" if name else ""
+
+
 @dataclasses.dataclass(frozen=True)
 class Estimate:
     """A mean over seeds with its 95% t-interval (nan bounds for fewer than two values)."""
@@ -418,7 +424,7 @@ class Family:
         text = game_name(self.game) + (f" {self.board}" if self.board else "")
         if self.departures:
             text += " with " + ", ".join(self.departures)
-        return text + (f" ({self.study})" if self.study else "")
+        return text + study_suffix(self.study)
 
     @property
     def tag(self) -> str:
