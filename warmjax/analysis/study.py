@@ -73,12 +73,6 @@ REPRODUCED, CONTRADICTED, UNRESOLVED, NOT_TESTED = (
 # --- the statistics ------------------------------------------------------------------------
 
 
-def study_suffix(name: str) -> str:
-    """" (c4_confirm)" after a family's or board's name where the report holds two studies
-    of one game, board and departures; "" where `name` is empty."""
-    return f" ({name})" if name else ""
-
-
 @dataclasses.dataclass(frozen=True)
 class Estimate:
     """A mean over seeds with its 95% t-interval (nan bounds for fewer than two values)."""
@@ -401,6 +395,12 @@ class Arm:
     def warm_iterations(self) -> tuple[int, ...]:
         """How many iterations each run self-played with the enhancement."""
         return tuple(sum(row.warmstart_active for row in run.metrics) for run in self.runs)
+
+
+def study_suffix(name: str) -> str:
+    """" (c4_confirm)" after a family's or board's name where the report holds two studies
+    of one game, board and departures; "" where `name` is empty."""
+    return f" ({name})" if name else ""
 
 
 @dataclasses.dataclass(frozen=True)
