@@ -3,6 +3,7 @@
     python -m warmjax.labels --count 1000 --seed 0                       # Connect Four 6×6
     python -m warmjax.labels --game othello --count 1000 --seed 0        # 12–20 empty cells
     python -m warmjax.labels --game gobang --count 1000 --seed 0         # plies 8–20
+    python -m warmjax.labels --game hex --size 5 --count 1000 --seed 0   # 10–16 empty cells
 
 Writes the labelled set that `python -m warmjax.oracle` scores players on (by default into
 the package's data folder, where training's perfect-play probe finds it). See
@@ -34,12 +35,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rows", type=int, default=None, help="Connect Four")
     parser.add_argument("--cols", type=int, default=None, help="Connect Four")
-    parser.add_argument("--size", type=int, default=None, help="Othello and Gobang")
+    parser.add_argument("--size", type=int, default=None, help="Othello, Gobang and Hex")
     parser.add_argument("--win-length", type=int, default=None, help="Connect Four and Gobang")
     parser.add_argument("--min-ply", type=int, default=None, help="games labelled by ply")
     parser.add_argument("--max-ply", type=int, default=None, help="games labelled by ply")
-    parser.add_argument("--min-empties", type=int, default=None, help="Othello")
-    parser.add_argument("--max-empties", type=int, default=None, help="Othello")
+    parser.add_argument("--min-empties", type=int, default=None,
+                        help="games labelled by empty cells")
+    parser.add_argument("--max-empties", type=int, default=None,
+                        help="games labelled by empty cells")
     parser.add_argument("--out", type=Path, default=None,
                         help="output file (default: the package's data folder)")
     args = parser.parse_args(argv)

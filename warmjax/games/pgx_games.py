@@ -311,8 +311,12 @@ class PgxGame(GameEnv):
 
     @property
     def labelled_set_name(self) -> str | None:
-        """Tic-tac-toe's labelled set (every reachable position, `tictactoe_labels`)."""
-        return "tic_tac_toe_3x3.json" if self.name == "tic_tac_toe" else None
+        """`<game>_<rows>x<cols>.json` for the games with an exact solver (`LABELS`):
+        tic-tac-toe's every reachable position, Hex's endgames on boards up to 7×7."""
+        if self.name not in LABELS:
+            return None
+        rows, cols = self.board_shape
+        return f"{self.name}_{rows}x{cols}.json"
 
     def from_board(self, board, to_move: int, current_player: int = 0):
         raise ValueError(f"{self.name}: scripted positions are not available for pgx games; "
@@ -353,10 +357,13 @@ def make_pgx(pgx_id: str, **params) -> PgxGame:
 
 
 # Tic-tac-toe is the (3, 3, 3) line game: the Gobang solver on a 3×3 board, three in a row
-# (cells r·3 + c, pgx's action ids); its set is every reachable position.
+# (cells r·3 + c, pgx's action ids); its set is every reachable position. Hex's sets are
+# random-play endgames with 10–16 empty cells (the swap never played), labelled by the Hex
+# solver on boards up to 7×7.
 LABELS = {"tic_tac_toe": Labels("ply", 0, 8, "warmjax.perfect.gobang_solver:Solver",
                                 "warmjax.perfect.positions:enumerate_small_line_game",
-                                solver_settings={"size": 3, "win_length": 3})}
+                                solver_settings={"size": 3, "win_length": 3}),
+          "hex": Labels("empties", 10, 16, "warmjax.perfect.hex_solver:Solver")}
 
 for _name, _kind in KINDS.items():
     register(GameSpec(_name, _kind.title, (lambda n: lambda **p: PgxGame(n, **p))(_name),

@@ -147,6 +147,13 @@ class Solver:
     def num_actions(self) -> int:
         return self.cells
 
+    def start(self) -> tuple[int, int]:
+        """`(own, other)` of the empty board."""
+        return 0, 0
+
+    def empty_cells(self, own: int, other: int) -> int:
+        return self.cells - bin(own | other).count("1")
+
     def has_line(self, stones: int) -> bool:
         return any(int(w) & stones == int(w) for w in self.windows)
 

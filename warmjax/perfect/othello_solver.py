@@ -167,6 +167,9 @@ class Solver:
         second = (1 << ((h - 1) * n + h - 1)) | (1 << (h * n + h))
         return first, second
 
+    def empty_cells(self, own: int, other: int) -> int:
+        return self.size * self.size - bin(own | other).count("1")
+
     def legal_moves(self, own: int, other: int) -> list[int]:
         """The legal actions of the player to move: cells, or [pass] if none is legal (and []
         when the game is over)."""

@@ -294,38 +294,34 @@ def enumerate_line_game(name: str, solver, params: dict, limit: int | None = Non
 
 def generate_placement_game(name: str, count: int, seed: int = 0, params: dict | None = None,
                             low: int = 8, high: int = 20, log=None) -> LabelledSet:
-    """Draws and labels `count` Othello or Gobang positions (see the module docstring).
+    """Draws and labels `count` positions of a placement game: one whose solver has
+    `start`, `empty_cells`, `legal_moves`, `play` and `move_values` (Othello, Gobang, Hex;
+    see the module docstring).
 
     Args:
-      name: "othello" (`low`…`high` are numbers of empty cells) or "gobang" (plies).
-      params: the game's constructor settings ({}: 6×6, four in a row).
+      name: the registered game; its `Labels.depth` says whether `low`…`high` count empty
+        cells ("empties") or plies.
+      params: the game's constructor settings (its registered ones by default).
       log: called with a progress line every 100 positions kept.
     """
-    params = dict(params or {})
-    if name == "othello":
-        params.setdefault("size", 6)
-    elif name == "gobang":
-        params.setdefault("size", 6)
-        params.setdefault("win_length", 4)
-    else:
-        raise ValueError(f"generate_placement_game draws Othello or Gobang, not {name!r}")
+    spec = registry.get(name)
+    if spec.labels is None:
+        raise ValueError(f"{name} has no exact solver to label positions with")
+    params = {**spec.params, **(params or {})}
     game = {"name": name, **params}
     solver = _solver(game)
-    cells = params["size"] ** 2
+    by_empties = spec.labels.depth == "empties"
     rng = np.random.default_rng(seed)
     seen, kept_moves, kept_values = set(), [], []
     drawn = 0
     while len(kept_moves) < count:
         target = int(rng.integers(low, high + 1))
         drawn += 1
-        own, other = (solver.start() if name == "othello" else (0, 0))
+        own, other = solver.start()
         moves: list[int] = []
         ended = False
-        while True:
-            if name == "othello" and cells - bin(own | other).count("1") <= target:
-                break
-            if name == "gobang" and len(moves) >= target:
-                break
+        while (solver.empty_cells(own, other) > target if by_empties
+               else len(moves) < target):
             legal = solver.legal_moves(own, other)
             if not legal:
                 ended = True
@@ -346,10 +342,9 @@ def generate_placement_game(name: str, count: int, seed: int = 0, params: dict |
         kept_values.append(values)
         if log is not None and len(kept_moves) % 100 == 0:
             log(f"{len(kept_moves)} of {count} positions labelled")
-    depth = "empties" if name == "othello" else "ply"
+    depth = "empties" if by_empties else "ply"
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in params.items())
     meta = {"seed": seed, f"min_{depth}": low, f"max_{depth}": high, "games_drawn": drawn,
             "command": f"python -m warmjax.labels --game {name} --count {count} --seed {seed} "
-                       f"{flags} --min-{depth.replace('_', '-')} {low} "
-                       f"--max-{depth.replace('_', '-')} {high}"}
+                       f"{flags} --min-{depth} {low} --max-{depth} {high}"}
     return _pack(kept_moves, kept_values, game, meta)
