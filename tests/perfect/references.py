@@ -95,3 +95,44 @@ def gobang_reference(n, k):
         return best
 
     return value
+
+
+def hex_reference(n):
+    """`joined(board, player)` and `value(board, me)` of n×n Hex by exhaustive minimax,
+    from the rules: `board` a tuple of n·n cells (r·n + c) holding 0 (empty), 1 (the first
+    mover, who joins row 0 to row n−1) or 2 (the second mover: column 0 to column n−1); cell
+    (r, c) touches (r, c±1), (r±1, c), (r+1, c−1) and (r−1, c+1)."""
+
+    def touching(r, c):
+        for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0), (1, -1), (-1, 1)):
+            if 0 <= r + dr < n and 0 <= c + dc < n:
+                yield r + dr, c + dc
+
+    def joined(board, player):
+        if player == 1:
+            todo = [(0, c) for c in range(n) if board[c] == 1]
+        else:
+            todo = [(r, 0) for r in range(n) if board[r * n] == 2]
+        seen = set(todo)
+        while todo:
+            r, c = todo.pop()
+            if (r if player == 1 else c) == n - 1:
+                return True
+            for cell in touching(r, c):
+                if cell not in seen and board[cell[0] * n + cell[1]] == player:
+                    seen.add(cell)
+                    todo.append(cell)
+        return False
+
+    @functools.lru_cache(maxsize=None)
+    def value(board, me):
+        best = -1
+        for i, v in enumerate(board):
+            if v == 0:
+                after = board[:i] + (me,) + board[i + 1:]
+                best = max(best, 1 if joined(after, me) else -value(after, 3 - me))
+                if best == 1:
+                    break
+        return best
+
+    return joined, value
