@@ -130,3 +130,21 @@ def test_shipped_hex_sets(size):
     for i in np.random.default_rng(0).choice(len(shipped), 8, replace=False):
         own, other = solver.position(shipped.moves[i, :shipped.plies[i]])
         np.testing.assert_array_equal(solver.move_values(own, other), shipped.values[i])
+
+
+def test_training_probes_hex_on_its_board(tmp_path):
+    # A Hex run builds its per-iteration probe on its board's set, and the probe's
+    # positions are those of the set, replayed.
+    from warmjax.train.iteration import Trainer
+
+    from ..helpers import compose_config
+
+    config = compose_config(["+experiment=baseline", "game=hex", "game.params.size=7",
+                             "profile=smoke"], tmp_path / "r")
+    trainer = Trainer(config)
+    assert trainer.oracle is not None
+    states = trainer.oracle_states
+    labelled = positions.load(positions.path_for(make("hex", size=7))).subset(64)
+    assert int(states.current_player.shape[0]) == 64  # smoke: oracle.positions
+    np.testing.assert_array_equal(np.asarray(states.legal_action_mask),
+                                  labelled.values != positions.ILLEGAL)
