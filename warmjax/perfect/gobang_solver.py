@@ -26,7 +26,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from warmjax.perfect.table import lookup, new_table, popcount, store
+from warmjax.perfect.table import new_table, popcount, probe, store
 
 WIN, DRAW, LOSS = 1, 0, -1
 
@@ -53,13 +53,9 @@ def _negamax(own, other, alpha, beta, full, windows, k, table):
     threats = _winning_cells(other, own, windows, k)
     if popcount(threats) >= 2:
         return -1
-    lo, hi = lookup(table, own, other)
-    if lo == hi or lo >= beta:
-        return lo
-    if hi <= alpha:
-        return hi
-    alpha = max(alpha, lo)
-    beta = min(beta, hi)
+    settled, value, alpha, beta, lo, hi = probe(table, own, other, alpha, beta)
+    if settled:
+        return value
     if threats != 0:
         candidates = threats
     else:

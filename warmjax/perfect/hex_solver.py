@@ -27,7 +27,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from warmjax.perfect.table import lookup, new_table, popcount, store
+from warmjax.perfect.table import new_table, popcount, probe, store
 
 WIN, LOSS = 1, -1
 FIRST = 1 << 63  # the tag on the first mover's stones
@@ -82,13 +82,9 @@ def _negamax(own, other, rows, alpha, beta, n, masks, table):
     threats = _joining_cells(other, empty, not rows, n, masks)
     if popcount(threats) >= 2:
         return -1
-    lo, hi = lookup(table, own, other)
-    if lo == hi or lo >= beta:
-        return lo
-    if hi <= alpha:
-        return hi
-    alpha = max(alpha, lo)
-    beta = min(beta, hi)
+    settled, value, alpha, beta, lo, hi = probe(table, own, other, alpha, beta)
+    if settled:
+        return value
     candidates = threats if threats != 0 else empty
     count = popcount(candidates)
     cells = np.empty(count, np.int64)

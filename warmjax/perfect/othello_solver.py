@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from warmjax.perfect.table import lookup, new_table, popcount, store
+from warmjax.perfect.table import new_table, popcount, probe, store
 
 WIN, DRAW, LOSS = 1, 0, -1
 _ORDER_EMPTIES = 6  # below this many empty cells, moves are tried in index order
@@ -94,13 +94,9 @@ def _negamax(own, other, alpha, beta, n, full, not_first, not_last, table):
         if _moves(other, own, n, full, not_first, not_last) == 0:
             return _final(own, other)
         return -_negamax(other, own, -beta, -alpha, n, full, not_first, not_last, table)
-    lo, hi = lookup(table, own, other)
-    if lo == hi or lo >= beta:
-        return lo
-    if hi <= alpha:
-        return hi
-    alpha = max(alpha, lo)
-    beta = min(beta, hi)
+    settled, value, alpha, beta, lo, hi = probe(table, own, other, alpha, beta)
+    if settled:
+        return value
     empties = popcount(~(own | other) & full)
     count = popcount(legal)
     cells = np.empty(count, np.int64)

@@ -1,4 +1,4 @@
-"""What the Othello and Gobang solvers share: bit counting and a transposition table.
+"""What the Othello, Gobang and Hex solvers share: bit counting and a transposition table.
 
 The table holds, per slot, a position `(own, other)` (two bitboards of the player to move
 and of the opponent) and bounds `[low, high]` on its value in {−1, 0, +1}. A slot whose
@@ -62,3 +62,16 @@ def store(table, own, other, alpha, beta, low, high, best):
     table[1][slot] = other
     table[2][slot] = low
     table[3][slot] = high
+
+
+@numba.njit(cache=True)
+def probe(table, own, other, alpha, beta):
+    """`(settled, value, alpha, beta, low, high)`: the table's bounds `[low, high]` on the
+    position; where they decide a search with the window (alpha, beta), `settled` is true
+    and `value` is its result, else the window comes back narrowed to the bounds."""
+    lo, hi = lookup(table, own, other)
+    if lo == hi or lo >= beta:
+        return True, lo, alpha, beta, lo, hi
+    if hi <= alpha:
+        return True, hi, alpha, beta, lo, hi
+    return False, np.int64(0), max(alpha, lo), min(beta, hi), lo, hi
