@@ -491,13 +491,14 @@ def test_a_study_of_one_seed_reports_without_tests(tmp_path):
 
 
 def test_a_game_without_a_labelled_set_is_refused_with_the_way_out(tmp_path):
-    # Hex has no solver here, so no probe: the report says so and points to --tournaments;
+    # Hex 9×9 is beyond the Hex solver (7×7 at most), so it has no probe: the report says
+    # so and points to --tournaments;
     # a Connect Four run that merely skipped the probe is told to probe.
     from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig
 
     from ..helpers import metric_row
 
-    for game, params in (("hex", {"size": 5}), ("connect_four", {})):
+    for game, params in (("hex", {"size": 9}), ("connect_four", {})):
         folder = tmp_path / game
         config = RunConfig(game=GameConfig(game, params), train=TrainConfig(iterations=2),
                            run_dir=str(folder))
@@ -507,7 +508,7 @@ def test_a_game_without_a_labelled_set_is_refused_with_the_way_out(tmp_path):
         with pytest.raises(ValueError) as error:
             study.families(run_folder.find_runs([folder]))
         if game == "hex":
-            assert "Hex 5×5 has no labelled perfect-play set" in str(error.value)
+            assert "Hex 9×9 has no labelled perfect-play set" in str(error.value)
             assert "--tournaments" in str(error.value)
         else:
             assert "logged no perfect-play probe; train with oracle.every=1" in str(error.value)
