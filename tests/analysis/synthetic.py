@@ -20,14 +20,15 @@ def base_curve(it: int) -> float:
 
 def write_run(root: Path, mode: str, enhancement: str, seed: int, shift: float,
               iprime: int = 5, switch: int = 3, quiet: bool = False,
-              params: dict | None = None, train: dict | None = None) -> Path:
-    """A fabricated run folder of Connect Four (`params`: its board) whose policy head's
+              params: dict | None = None, train: dict | None = None,
+              game: str = "connect_four") -> Path:
+    """A fabricated run folder of `game` (`params`: its board) whose policy head's
     rate is `base_curve(it) + NOISE[seed] + shift` (the search's: half of it + 0.4); an
     adaptive run switches at iteration `switch` (never if beyond ITERATIONS); `train`:
     TrainConfig settings (a departure such as drop_warmstart_games)."""
-    folder = root / (f"{mode}_{enhancement}_{iprime}_s{seed}"
+    folder = root / (f"{game}_{mode}_{enhancement}_{iprime}_s{seed}"
                      f"{'_' + str(params) if params else ''}{'_' + str(train) if train else ''}")
-    config = RunConfig(game=GameConfig("connect_four", params or {}),
+    config = RunConfig(game=GameConfig(game, params or {}),
                        warmstart=WarmstartConfig(mode, enhancement, iprime), seed=seed,
                        train=TrainConfig(iterations=ITERATIONS, games=10, **(train or {})),
                        run_dir=str(folder))

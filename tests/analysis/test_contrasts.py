@@ -257,3 +257,32 @@ def test_two_studies_of_one_game_stay_apart(tmp_path):
     step = next(s for s in group["steps"] if s["arm"] == "WRoRa adaptive")
     assert (step["small"], step["large"]) == ("6×6 (confirm)", "6×7")
     assert step["growth"]["diff"] == pytest.approx(0.10 - 0.045)
+
+
+def test_a_pgx_game_on_two_boards(tmp_path):
+    # The Hex size family (REGISTRATION_hex_sizes.md): two studies of pgx's Hex that differ
+    # only in `size`. Its boards are read from the game itself (5×5, 7×7), its one growth
+    # test is Welch's on the per-seed leads, and Benjamini–Hochberg over that single test
+    # leaves its p as it is.
+    leads = {5: {0: 0.01, 1: 0.03, 2: -0.01}, 7: {0: 0.02, 1: 0.00, 2: 0.05}}
+    switches = {5: {0: 2, 1: 3, 2: 4}, 7: {0: 5, 1: 3, 2: 99}}
+    for size in (5, 7):
+        for seed in range(3):
+            root = tmp_path / f"hex_{size}"
+            write_run(root, "none", "rollout", seed, 0.0, params={"size": size}, game="hex")
+            write_run(root, "adaptive", "wrora", seed, leads[size][seed],
+                      switch=switches[size][seed], params={"size": size}, game="hex")
+    report.write_study([str(tmp_path / "hex_5"), str(tmp_path / "hex_7")],
+                       out=str(tmp_path / "rep"))
+    (group,) = json.loads((tmp_path / "rep" / "study.json").read_text())["boards"]
+    assert group["game"] == "hex"
+    assert [b["board"] for b in group["boards"]] == ["5×5", "7×7"]
+    (step,) = group["steps"]
+    diff, p = _welch(list(leads[7].values()), list(leads[5].values()))
+    assert step["growth"]["diff"] == pytest.approx(diff, abs=1e-6)
+    assert step["growth"]["p"] == pytest.approx(p, rel=1e-5)
+    assert step["growth"]["p_adjusted"] == pytest.approx(p, rel=1e-5)
+    d, p_delay = _welch([5, 3, ITERATIONS + 1], [2, 3, 4])
+    assert step["delay"]["diff"] == pytest.approx(d, abs=1e-6)
+    assert step["delay"]["p"] == pytest.approx(p_delay, rel=1e-5)
+    assert "### Hex: 5×5, 7×7" in (tmp_path / "rep" / "study.md").read_text()
