@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from warmjax.analysis import contrasts, report, study
+from warmjax.analysis import contrasts, plots, report, study
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.tournament_folder import NetworkEntry
 from warmjax.train import run_folder
@@ -286,3 +286,20 @@ def test_a_pgx_game_on_two_boards(tmp_path):
     assert step["delay"]["diff"] == pytest.approx(d, abs=1e-6)
     assert step["delay"]["p"] == pytest.approx(p_delay, rel=1e-5)
     assert "### Hex: 5×5, 7×7" in (tmp_path / "rep" / "study.md").read_text()
+
+
+def test_a_boards_figure_draws_only_the_arms_compared_across_boards(tmp_path):
+    # The 6×6 reference families hold more arms than the larger board (the enhancements'
+    # sweep); the figure of a game's boards draws each board's baseline and the arms that
+    # ran on both boards, and leaves the others to the 6×6 family's own figures.
+    for seed in range(2):
+        write_run(tmp_path, "none", "rollout", seed, 0.0)
+        write_run(tmp_path, "adaptive", "wrora", seed, 0.02)
+        write_run(tmp_path, "adaptive", "rave", seed, 0.01)
+        write_run(tmp_path, "none", "rollout", seed, 0.0, params=LARGE)
+        write_run(tmp_path, "adaptive", "wrora", seed, 0.03, params=LARGE)
+    (group,) = contrasts.board_steps(study.families(run_folder.find_runs([tmp_path])))
+    assert sorted(group.boards[0].arms) == ["Rave adaptive", "WRoRa adaptive"]
+    drawn = [[a.label for a in arms] for arms in plots.board_curve_arms(group)]
+    assert drawn == [["Baseline", "WRoRa adaptive"], ["Baseline", "WRoRa adaptive"]]
+    assert plots.plot_board_curves(group, tmp_path / "boards.png").stat().st_size > 0

@@ -184,15 +184,23 @@ def _mean_band(runs: Sequence, metric: str):
             np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0))  # rates: few seeds
 
 
+def board_curve_arms(group) -> list[list]:
+    """Per board of `group` (`contrasts.BoardSteps`), the arms its figure draws: the
+    baseline and each warm-start arm that the steps compare across boards (every
+    warm-start arm where no step does), so a smaller board's extra arms don't crowd it."""
+    compared = {s.arm for s in group.steps}
+    return [([board.family.baseline] if board.family.baseline else []) + [
+        a.arm for label, a in board.arms.items() if not compared or label in compared]
+        for board in group.boards]
+
+
 def plot_board_curves(group, path: Path | str) -> Path:
     """One game on several boards (`contrasts.BoardSteps`): per board the baseline's policy
-    head against the iteration (solid, 95% band) and each warm-start arm's (dashed), each
-    on its own board's probe."""
+    head against the iteration (solid, 95% band) and each warm-start arm compared across
+    the boards (dashed), each on its own board's probe."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for i, board in enumerate(group.boards):
+    for i, (board, shown) in enumerate(zip(group.boards, board_curve_arms(group))):
         colour = f"C{i % 10}"
-        shown = ([board.family.baseline] if board.family.baseline else []) + [
-            a.arm for a in board.arms.values()]
         for arm in shown:
             x, mean, low, high = _mean_band(arm.runs, "policy")
             base = arm.variant.is_baseline
