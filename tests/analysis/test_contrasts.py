@@ -267,8 +267,8 @@ def test_a_pgx_game_on_two_boards(tmp_path):
     leads = {5: {0: 0.01, 1: 0.03, 2: -0.01}, 7: {0: 0.02, 1: 0.00, 2: 0.05}}
     switches = {5: {0: 2, 1: 3, 2: 4}, 7: {0: 5, 1: 3, 2: 99}}
     for size in (5, 7):
+        root = tmp_path / f"hex_{size}"
         for seed in range(3):
-            root = tmp_path / f"hex_{size}"
             write_run(root, "none", "rollout", seed, 0.0, params={"size": size}, game="hex")
             write_run(root, "adaptive", "wrora", seed, leads[size][seed],
                       switch=switches[size][seed], params={"size": size}, game="hex")
