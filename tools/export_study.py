@@ -1,7 +1,8 @@
 """Copies a study's small data (what its report needs) into another folder, for committing:
 each run's `config.yaml` and `metrics.jsonl` (and `oracle.json`, `versus.json` where
 judged), and the round robin's journal (`tournament/tournament.json`, `tournament/batches/`,
-its batches gzip-compressed: `batch-NNNN.json.gz`, which the report reads as they are).
+its batches gzip-compressed: `batch-NNNN.json.gz`, which the report reads as they are),
+and the round robins of earlier horizons (`tournament_atNNN/`) alike.
 No networks or checkpoints; runs still training (fewer metrics rows than iterations) are
 left out unless `--partial` (a device session's runs, cut off by its time limit, come back
 with the iterations they finished). Existing files are overwritten; nothing else is touched.
@@ -28,7 +29,8 @@ def export(source: Path, target: Path, partial: bool = False) -> int:
     size = 0
     for config in sorted(source.rglob("config.yaml")):
         folder = config.parent
-        if {"tournament", ".hydra"} & set(folder.relative_to(source).parts):
+        parts = folder.relative_to(source).parts
+        if ".hydra" in parts or any(part.startswith("tournament") for part in parts):
             continue
         run = read_run(folder)
         if partial and run.iterations == 0:
@@ -42,14 +44,17 @@ def export(source: Path, target: Path, partial: bool = False) -> int:
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(folder / name, dest)
                 size += dest.stat().st_size
-    journal = source / "tournament"
-    if (journal / "tournament.json").exists():
+    # The round robin of the final networks (`tournament`), and those of the networks kept
+    # at earlier iterations (`tournament_at015`, ...: a study's horizons).
+    for journal in sorted(source.glob("tournament*")):
+        if not (journal / "tournament.json").exists():
+            continue
         for path in [journal / "tournament.json", *TournamentFolder(journal).batch_paths()]:
             dest = target / path.relative_to(source)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
-        TournamentFolder(target / "tournament").compress_journal()
-        size += sum(p.stat().st_size for p in (target / "tournament").rglob("*") if p.is_file())
+        TournamentFolder(target / journal.name).compress_journal()
+        size += sum(p.stat().st_size for p in (target / journal.name).rglob("*") if p.is_file())
     return size
 
 

@@ -32,6 +32,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int
                         help="all: every player meets every other (default); seed: networks "
                              "meet only networks of the same seed (a study's round robin "
                              "within each seed), anchors meet everyone")
+    parser.add_argument("--iteration", type=int, default=None,
+                        help="rate the networks each run kept after this iteration "
+                             "(keep_networks; default: the final networks)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", required=True, help="output folder (and resume journal)")
     parser.add_argument("--max-games-per-call", type=int, default=2048,
@@ -48,7 +51,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int
         simulations=args.simulations, temperature_moves=args.temperature_moves,
         playouts=args.playouts, seed=args.seed, max_games_per_call=args.max_games_per_call,
         max_pairs_per_call=args.max_pairs_per_call, fast_compile=args.fast_compile,
-        pairing=args.pairing)
+        pairing=args.pairing, iteration=args.iteration)
     return config, args.max_batches
 
 

@@ -15,7 +15,8 @@ def _rejecting(trainer):
     from warmjax.train.arena import ArenaResult
 
     zero = jnp.int32(0)
-    trainer.arena = lambda new, best, key: ArenaResult(zero, zero, zero, jnp.bool_(False))
+    trainer.arena = lambda new, best, key: ArenaResult(zero, zero, zero, jnp.bool_(False),
+                                                       zero, zero)
     return trainer
 
 

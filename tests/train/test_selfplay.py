@@ -102,7 +102,8 @@ def test_selfplay_balance_sign_follows_the_baseline_side():
 def test_root_value_is_the_visit_weighted_q_by_hand():
     policy = jnp.array([[0.5, 0.25, 0.25, 0.0, 0.0, 0.0]])
     values = jnp.array([[0.2, -0.4, 1.0, 0.9, 0.0, 0.0]])  # an unvisited edge weighs nothing
-    out = SearchOutput(visits=None, policy=policy, values=values, tree=None)
+    out = SearchOutput(visits=None, policy=policy, values=values, tree=None,
+                       playout_steps=None)
     # 0.5·0.2 + 0.25·(−0.4) + 0.25·1.0 = 0.25
     np.testing.assert_allclose(np.asarray(root_value(out)), [0.25], rtol=1e-6)
 

@@ -46,7 +46,7 @@ class Agent:
         return self.network.init(key)
 
 
-def load_agent(run_dir: Path | str, player: str | None = None,
+def load_agent(run_dir: Path | str, player: str | None = None, *, iteration: int | None = None,
                **search_overrides: Any) -> Agent:
     """Loads the run folder's agent.
 
@@ -55,6 +55,8 @@ def load_agent(run_dir: Path | str, player: str | None = None,
       player: the search variant that plays the network (None: the run's baseline search,
         `search.variant`); a network-free player ignores the network and the run's search
         settings but m.
+      iteration: the best network after this iteration, which the run kept
+        (`keep_networks`); None: the final network.
       **search_overrides: `SearchConfig` fields that replace the run's (None: keep).
 
     Raises:
@@ -63,7 +65,7 @@ def load_agent(run_dir: Path | str, player: str | None = None,
     """
     run = read_run(run_dir)
     player = run.search().variant if player is None else player
-    env, network, variables = run.network()
+    env, network, variables = run.network(iteration)
     overrides = {k: v for k, v in search_overrides.items() if v is not None}
     if uses_network(player):
         search, apply = run.search(), network.apply

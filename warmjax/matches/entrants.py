@@ -14,6 +14,7 @@ from typing import Any
 from warmjax.matches.agent import Agent, load_agent
 from warmjax.matches.tournament_folder import AnchorEntry, Entry, NetworkEntry
 from warmjax.train.network_io import network_info
+from warmjax.train.run_folder import kept_network_folder
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,8 +105,9 @@ def canonical_game(env, name: str, params: dict) -> dict:
     return {"name": name, "params": dict(sorted(full.items()))}
 
 
-def load_runs(run_dirs: Sequence[Path]):
-    """Loads the agents of the run folders and checks they all play one game.
+def load_runs(run_dirs: Sequence[Path], iteration: int | None = None):
+    """Loads the agents of the run folders and checks they all play one game: each run's
+    final network, or the one it kept after `iteration` (`keep_networks`).
 
     Returns:
       `(env, game, runs, entrants)` with `game = {"name", "params"}` and `runs` the typed
@@ -119,7 +121,7 @@ def load_runs(run_dirs: Sequence[Path]):
     env = game = None
     agents = []
     for run_dir in run_dirs:
-        agent = load_agent(run_dir)
+        agent = load_agent(run_dir, iteration=iteration)
         this_game = canonical_game(agent.env, agent.run.config.game.name,
                                    agent.run.config.game.params)
         if game is None:
@@ -137,7 +139,9 @@ def load_runs(run_dirs: Sequence[Path]):
     for name, agent in zip(names, agents):
         module = agent.network.module
         kind = ("network", module.channels, tuple(module.fc))
-        entrants.append(Entrant(name, run_info(agent, network_info(agent.run.path)), kind,
+        where = (agent.run.path if iteration is None
+                 else kept_network_folder(agent.run.path, iteration))
+        entrants.append(Entrant(name, run_info(agent, network_info(where)), kind,
                                 agent.variables))
     return env, game, [agent.run for agent in agents], entrants
 

@@ -120,6 +120,8 @@ class TournamentConfig:
       fast_compile: compile at XLA's backend optimisation level 0 (tests, tiny runs).
       pairing: `all` (every player meets every other) or `seed` (networks meet only the
         networks of the same seed; anchors meet everyone).
+      iteration: rate the networks the runs kept after this iteration (`keep_networks`: a
+        study's horizons); None: their final networks.
     """
 
     runs: tuple[str, ...]
@@ -134,8 +136,11 @@ class TournamentConfig:
     max_pairs_per_call: int = 32
     fast_compile: bool = False
     pairing: str = "all"
+    iteration: int | None = None
 
     def __post_init__(self):
+        if self.iteration is not None and self.iteration < 1:
+            raise ValueError(f"iteration must be at least 1, got {self.iteration}")
         if self.pairing not in PAIRINGS:
             raise ValueError(f"unknown pairing {self.pairing!r}; choose from "
                              f"{', '.join(PAIRINGS)}")
@@ -245,7 +250,7 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         from the tournament in `out` (see `check_resume`).
     """
     log = log or (lambda s: print(s, file=sys.stderr, flush=True))
-    env, game, runs, entrants = load_runs(expand_runs(config.runs))
+    env, game, runs, entrants = load_runs(expand_runs(config.runs), config.iteration)
     search = [run.config.search for run in runs]
     entrants += anchor_entrants(config.anchors, config.playouts)
     names = [e.name for e in entrants]

@@ -51,6 +51,9 @@ class Played(NamedTuple):
     states: Any  # final states, leaves [B, ...]
     results: jax.Array  # [B, 2] float32 summed rewards by player id
     record: Record
+    # [B] int32 environment steps the movers' searches spent in random playouts, over the
+    # plies where the game was on and the move counted (the compute ledger)
+    playout_steps: jax.Array
 
 
 def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: bool = False,
@@ -84,10 +87,13 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
         return (ply < max_plies) & ~jnp.all(states.terminated)
 
     def body(carry):
-        states, ply, results, record, key, memories = carry
+        states, ply, results, record, key, memories, steps = carry
         key, move, counted = turn.move(key, states, ply, memories)
-        action, policy, value, memories = move.check(games, env.num_actions)
+        move = move.check(games, env.num_actions)
+        action, policy, value, memories = move.action, move.policy, move.value, move.memory
         live = ~states.terminated
+        if move.playout_steps is not None:
+            steps = steps + jnp.where(live & counted, move.playout_steps, 0)
         if t_moves:
             record = record._replace(actions=record.actions.at[ply].set(action),
                                      live=record.live.at[ply].set(live))
@@ -102,12 +108,12 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
         states = jax.vmap(env.step)(states, action)
         memories = turn.follow(memories, action)
         results = results + states.rewards
-        return states, ply + 1, results, record, key, memories
+        return states, ply + 1, results, record, key, memories, steps
 
     init = (states, jnp.int32(0), jnp.zeros((games, 2), jnp.float32), record, key,
-            turn.start(states))
-    states, _, results, record, _, _ = jax.lax.while_loop(cond, body, init)
-    return Played(states, results, record)
+            turn.start(states), jnp.zeros(games, jnp.int32))
+    states, _, results, record, _, _, steps = jax.lax.while_loop(cond, body, init)
+    return Played(states, results, record, steps)
 
 
 # --------------------------------------------------------------------------------------
@@ -156,6 +162,11 @@ def side_moves(player: Player, inputs, key, states, memory, mine_first) -> Move:
     return move._replace(memory=memory)
 
 
+def move_parts(move: Move) -> tuple:
+    """What `interleave` joins of one side's `Move`: action, policy, value, playout steps."""
+    return move.action, move.policy, move.value, move.playout_steps
+
+
 def interleave(mine_first, a, b):
     """Per-half values of side A (`a`) and side B (`b`) back into batch order, A having moved
     in the first half if `mine_first`."""
@@ -181,9 +192,9 @@ class TwoSides(NamedTuple):
         even = ply % 2 == 0
         side_a = side_moves(self.player_a, self.inputs_a, key_a, states, mem_a, even)
         side_b = side_moves(self.player_b, self.inputs_b, key_b, states, mem_b, ~even)
-        action, policy, value = interleave(even, tuple(side_a[:3]), tuple(side_b[:3]))
+        action, policy, value, steps = interleave(even, move_parts(side_a), move_parts(side_b))
         counted = jnp.ones(action.shape, jnp.bool_)
-        return key, Move(action, policy, value, (side_a.memory, side_b.memory)), counted
+        return key, Move(action, policy, value, (side_a.memory, side_b.memory), steps), counted
 
     def follow(self, memories, action):
         mem_a, mem_b = memories
@@ -200,6 +211,8 @@ class MatchResult(NamedTuple):
     a_first: jax.Array  # [G] bool, whether A moved first
     actions: jax.Array  # [T, G] int32 moves per ply (NO_MOVE after the end); T = 0 if unrecorded
     plies: jax.Array  # [G] int32 length of each game
+    playout_steps: jax.Array  # [G] int32 environment steps both sides' searches spent in
+    # random playouts (the compute ledger)
 
 
 def make_match(
@@ -243,6 +256,7 @@ def make_match(
             a_first=a_first,
             actions=actions,
             plies=played.states._step_count,
+            playout_steps=played.playout_steps,
         )
 
     return match

@@ -70,6 +70,10 @@ class Move(NamedTuple):
     policy: jax.Array  # [B, A] float32, the search's move distribution
     value: jax.Array  # [B] float32, its value of the position for the player to move
     memory: Any  # what the player carries to its next move (`Player.follow`); () if nothing
+    # [B] int32 environment steps the search spent in random playouts (the compute ledger);
+    # None from a player that plays none (`Player.__call__` makes it zeros). RHEA's
+    # evolution is not counted here.
+    playout_steps: Any = None
 
     def check(self, batch: int, num_actions: int) -> "Move":
         """The move, its shapes asserted (at trace time): action and value `[B]`, policy
@@ -112,7 +116,18 @@ class Player:
             inputs = Inputs(inputs)
         if inputs.weight is None:
             inputs = inputs._replace(weight=self.weight)
-        return self.search(inputs, key, states, memory)
+        move = self.search(inputs, key, states, memory)
+        if move.playout_steps is None:
+            move = move._replace(playout_steps=jnp.zeros(states.current_player.shape,
+                                                         jnp.int32))
+        return move
+
+    @property
+    def evaluations_per_search(self) -> int:
+        """Network evaluations one search of one position costs (the compute ledger): the
+        root's prior and one per simulation, 1 + m, for a player with a network (PUCT and
+        its warm-start variants, Gumbel's); 0 for a network-free player."""
+        return self.config.simulations + 1 if uses_network(self.name) else 0
 
     def start(self, states):
         """The memory before a game's first move: `()` unless the player keeps its tree."""
@@ -243,7 +258,8 @@ def make_player(
             memory = reuse.Memory(out.tree, used)
         else:
             out = search(inputs, search_key, states)
-        return Move(decide(act_key, states, out), out.policy, root_value(out), memory)
+        return Move(decide(act_key, states, out), out.policy, root_value(out), memory,
+                    out.playout_steps)
 
     if not config.reuse_tree:
         return Player(name, config, tree_move, weight)

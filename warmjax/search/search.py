@@ -37,6 +37,7 @@ class SearchOutput(NamedTuple):
     policy: jax.Array  # [B, A] float32 root visit distribution (uniform over legal if none)
     values: jax.Array  # [B, A] float32 Q(root, a)
     tree: Tree
+    playout_steps: jax.Array  # [B] int32 environment steps of the leaves' random playouts
 
 
 def visit_policy(visits: jax.Array, legal: jax.Array) -> jax.Array:
@@ -144,7 +145,7 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
         inputs = inputs._replace(weight=jnp.asarray(weight, jnp.float32))
 
         def simulate(sim, carry):
-            tree, key = carry
+            tree, key, steps = carry
             key, leaf_key = jax.random.split(key)
             path = jax.vmap(select)(tree)
             parent, action = jax.vmap(lambda p: p.last_edge())(path)
@@ -158,15 +159,17 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
             tree = jax.vmap(add_and_backup)(
                 tree, path, new_states, prior, evaluated.value, evaluated.rollout, start + sim
             )
-            return tree, key
+            return tree, key, steps + evaluated.rollout.length
 
-        tree, _ = jax.lax.fori_loop(0, simulations, simulate, (tree, key))
+        tree, _, steps = jax.lax.fori_loop(0, simulations, simulate,
+                                           (tree, key, jnp.zeros(batch, jnp.int32)))
         visits = tree.root_visits()
         return SearchOutput(
             visits=visits,
             policy=visit_policy(visits, states.legal_action_mask),
             values=tree.root_values(),
             tree=tree,
+            playout_steps=steps,
         )
 
     return search

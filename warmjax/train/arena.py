@@ -22,6 +22,8 @@ class ArenaResult(NamedTuple):
     draws: jax.Array
     losses: jax.Array
     accepted: jax.Array  # [] bool
+    evaluations: jax.Array  # [] int32 network evaluations of both sides' searches (ledger)
+    playout_steps: jax.Array  # [] int32 environment steps of their random playouts
 
 
 def accept(wins, losses, threshold: float) -> jax.Array:
@@ -35,10 +37,14 @@ def accept(wins, losses, threshold: float) -> jax.Array:
 def make_arena(env: Any, player: Player, games: int, threshold: float):
     """Builds `arena(new_params, best_params, key) -> ArenaResult`."""
     match = make_match(env, player, player, games)
+    per_search = player.evaluations_per_search
 
     def arena(new_params, best_params, key) -> ArenaResult:
         result = match(new_params, best_params, key)
         ok = accept(result.wins, result.losses, threshold)
-        return ArenaResult(result.wins, result.draws, result.losses, ok)
+        # Every ply of an arena game is a search by one of the two networks.
+        evaluations = per_search * jnp.sum(result.plies, dtype=jnp.int32)
+        return ArenaResult(result.wins, result.draws, result.losses, ok, evaluations,
+                           jnp.sum(result.playout_steps, dtype=jnp.int32))
 
     return arena

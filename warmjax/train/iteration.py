@@ -121,6 +121,7 @@ class Trainer:
             self.enhancement = make_player(c.warmstart.enhancement, self.env, apply, c.search)
         arena_player = make_player(c.search.variant, self.env, apply, judging,
                                    temperature_moves=c.arena.temperature_moves)
+        self.probe_evaluations = 0  # network evaluations of one probe (`_make_oracle`)
         self.oracle, self.oracle_states = self._make_oracle(judging)
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
                                       c.train.random_opening, c.train.value_mix)
@@ -143,6 +144,8 @@ class Trainer:
             labelled = labelled.subset(c.oracle.positions)
         player = make_player(c.search.variant, self.env, self.network.apply, search,
                              temperature_moves=0)
+        # The ledger: per position, the search's 1 + m and the policy head's one.
+        self.probe_evaluations = len(labelled) * (player.evaluations_per_search + 1)
         return make_oracle(self.env, labelled, player, self.network.apply)
 
     def init_state(self, seed: int | None = None) -> TrainState:
@@ -247,5 +250,12 @@ class Trainer:
             "new_examples": jnp.sum(games.valid, dtype=jnp.int32) * self.num_symmetries,
             "selfplay_mean_plies": jnp.mean(games.plies.astype(jnp.float32)),
             "selfplay_truncated": jnp.sum(games.truncated, dtype=jnp.int32),
+            # The compute ledger (method.md §12); the probe's count is the host's.
+            "count_games_selfplay": jnp.int32(c.train.games),
+            "count_games_arena": jnp.int32(c.arena.games),
+            "count_evals_selfplay": games.evaluations,
+            "count_evals_arena": gate.evaluations,
+            "count_playout_steps": games.playout_steps + gate.playout_steps,
+            "count_train_samples": losses.steps * c.train.batch_size,
         }
         return new_state, metrics

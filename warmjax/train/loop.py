@@ -140,6 +140,9 @@ class RunOutputs:
         if row.accepted or it == 1:
             self.checkpoints.save_best(state.params)
         save_network(self.dir, self.config, self.network, state.params, it)
+        if it in self.config.keep_networks:
+            save_network(run_folder.kept_network_folder(self.dir, it), self.config,
+                         self.network, state.params, it)
         run_folder.append_metrics(self.dir, row)
         if self.writer is not None:
             for key, value in row.finite_scalars.items():
@@ -288,7 +291,9 @@ def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutput
             host = jax.device_get(state) if vmapped else state
             for r, out in enumerate(outputs):
                 row = MetricRow.from_device({k: split(v, r) for k, v in metrics.items()},
-                                            **stages, seconds_total=seconds)
+                                            **stages, seconds_total=seconds,
+                                            count_evals_probe=(0 if probe is None else
+                                                               trainer.probe_evaluations))
                 if probe is not None:
                     row = row.with_values(**{k: split(v, r) for k, v in probe.items()},
                                           seconds_oracle=oracle_seconds)

@@ -55,6 +55,18 @@ class MetricRow:
     oracle_optimal_quiet: float | None = None
     oracle_policy_quiet: float | None = None
     seconds_oracle: float | None = None
+    # The compute ledger (method.md §12): deterministic counts of the iteration's work, the
+    # same for a config and seed on any machine; None in runs from before it existed.
+    count_games_selfplay: int | None = None  # E
+    count_games_arena: int | None = None  # n
+    # Network evaluations: 1 + m per searched position (root prior and one per
+    # simulation), over the positions of games still on; the probe's are its search's
+    # 1 + m and the policy head's 1 per labelled position, 0 where it did not run.
+    count_evals_selfplay: int | None = None
+    count_evals_arena: int | None = None
+    count_evals_probe: int | None = None
+    count_playout_steps: int | None = None  # environment steps in random playouts
+    count_train_samples: int | None = None  # examples through the update: steps × bs
 
     # The device metrics `Trainer.iteration` returns (the fields without a default).
     DEVICE: ClassVar[tuple[str, ...]]
@@ -107,6 +119,8 @@ class MetricRow:
 
 MetricRow.DEVICE = tuple(f.name for f in dataclasses.fields(MetricRow)
                          if f.default is dataclasses.MISSING)
+# The ledger's counts, in the order of the fields.
+LEDGER = tuple(f.name for f in dataclasses.fields(MetricRow) if f.name.startswith("count_"))
 
 
 def _plain(value: Any) -> bool | int | float:

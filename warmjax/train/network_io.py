@@ -32,6 +32,7 @@ FORMAT = "warmjax-network-v1"
 
 def save_network(folder: Path, config, network, variables: Any, iteration: int) -> None:
     folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     data = serialization.to_bytes(jax.device_get(variables))
     meta = {
         "format": FORMAT,

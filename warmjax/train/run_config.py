@@ -133,6 +133,9 @@ class RunConfig:
     profile_name: str = "paper"
     experiment_name: str = "custom"
     keep_checkpoints: int = setting(3, resumable=True, per_run=True)
+    # Iterations after which the best network is kept in `networks/iteration_NNN/` (a
+    # study's horizons: its networks rated at several points of the run); () keeps none.
+    keep_networks: tuple[int, ...] = setting((), resumable=True, per_run=True)
     tensorboard: bool = setting(True, resumable=True, per_run=True)
     # JAX's persistent compilation cache: "auto" is `.jax_cache` beside the run folder (so a
     # rerun or a resume does not compile again), or JAX_COMPILATION_CACHE_DIR where that is
@@ -220,6 +223,9 @@ def validate(config: RunConfig) -> None:
                         f"got {c.train.final_learning_rate}")
     if c.oracle.every < 0 or (c.oracle.positions is not None and c.oracle.positions < 1):
         problems.append("oracle.every must be ≥ 0 and oracle.positions ≥ 1 (or null)")
+    if any(i < 1 for i in c.keep_networks):
+        problems.append(f"keep_networks must hold iterations of at least 1, got "
+                        f"{list(c.keep_networks)}")
     if c.keep_checkpoints < 1:
         problems.append(f"keep_checkpoints must be at least 1, got {c.keep_checkpoints}")
     if problems:

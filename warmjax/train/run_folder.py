@@ -72,9 +72,29 @@ class Run(NamedTuple):
         departures from the papers and tree reuse included) without self-play's root noise."""
         return self.config.search.without_noise()
 
-    def network(self):
-        """`(env, network, variables)` of the run's final network (`network_io`)."""
-        return load_network(self.path)
+    def network(self, iteration: int | None = None):
+        """`(env, network, variables)` of the run's final network (`network_io`), or of the
+        best network after `iteration`, which the run kept (`keep_networks`).
+
+        Raises:
+          ValueError: no such network kept, naming the iterations that were.
+        """
+        if iteration is None:
+            return load_network(self.path)
+        folder = kept_network_folder(self.path, iteration)
+        if not folder.is_dir():
+            kept = sorted(p.name for p in (self.path / NETWORKS).glob("iteration_*"))
+            raise ValueError(f"{self.path} kept no network after iteration {iteration} "
+                             f"(kept: {', '.join(kept) or 'none'}; see keep_networks)")
+        return load_network(folder)
+
+
+NETWORKS = "networks"  # the kept networks' folder (`RunConfig.keep_networks`)
+
+
+def kept_network_folder(run_dir: Path | str, iteration: int) -> Path:
+    """Where a run keeps its best network after `iteration` (`keep_networks`)."""
+    return Path(run_dir) / NETWORKS / f"iteration_{iteration:03d}"
 
 
 def is_run_folder(path: Path | str) -> bool:

@@ -41,6 +41,11 @@ class SelfPlayResult(NamedTuple):
     baseline_balance: jax.Array  # [] float32, Σ results of the baseline side (vs enhancement)
     plies: jax.Array  # [E] int32 game lengths
     truncated: jax.Array  # [E] bool, ended by the game's step cap, not by its rules
+    # The compute ledger (method.md §12): network evaluations of the searches, 1 + m per
+    # searched position for a player with a network, and the environment steps of their
+    # random playouts; over the recorded (searched, live) positions only.
+    evaluations: jax.Array  # [] int32
+    playout_steps: jax.Array  # [] int32
 
 
 def make_selfplay(
@@ -78,7 +83,7 @@ def make_selfplay(
 
     def nothing(memory) -> Move:
         return Move(jnp.zeros(games, jnp.int32), jnp.zeros((games, num_actions), jnp.float32),
-                    jnp.zeros(games, jnp.float32), memory)
+                    jnp.zeros(games, jnp.float32), memory, jnp.zeros(games, jnp.int32))
 
     def one_player(player, inputs, key, states, memory, needed) -> Move:
         """`player` on the whole batch, when some game needs a search."""
@@ -104,18 +109,20 @@ def make_selfplay(
                 searched = live & (states._step_count >= self.opening)
             inputs = self.inputs
             if enhancement is None:
-                action, policy, value, mem_base = baseline(inputs, k_base, states, mem_base)
+                move = baseline(inputs, k_base, states, mem_base)
+                action, policy, value, steps = match.move_parts(move)
+                mem_base = move.memory
             else:
                 def only(player, key, memory):
                     return one_player(player, inputs, key, states, memory, searched)
 
                 def enhanced():
-                    action, policy, value, mem = only(enhancement, k_enh, mem_enh)
-                    return action, policy, value, mem_base, mem
+                    move = only(enhancement, k_enh, mem_enh)
+                    return (*match.move_parts(move), mem_base, move.memory)
 
                 def base():
-                    action, policy, value, mem = only(baseline, k_base, mem_base)
-                    return action, policy, value, mem, mem_enh
+                    move = only(baseline, k_base, mem_base)
+                    return (*match.move_parts(move), move.memory, mem_enh)
 
                 def versus():
                     # The enhancement moves first in games [0, E/2): at even plies it is to
@@ -123,20 +130,21 @@ def make_selfplay(
                     even = ply % 2 == 0
                     enh = match.side_moves(enhancement, inputs, k_enh, states, mem_enh, even)
                     base = match.side_moves(baseline, inputs, k_base, states, mem_base, ~even)
-                    action, policy, value = match.interleave(even, tuple(enh[:3]),
-                                                             tuple(base[:3]))
-                    return action, policy, value, base.memory, enh.memory
+                    parts = match.interleave(even, match.move_parts(enh),
+                                             match.move_parts(base))
+                    return (*parts, base.memory, enh.memory)
 
                 branches = [None] * 3
                 branches[BASELINE], branches[ENHANCED] = base, enhanced
                 branches[ENHANCED_VS_BASELINE] = versus
-                action, policy, value, mem_base, mem_enh = jax.lax.switch(self.kind, branches)
+                action, policy, value, steps, mem_base, mem_enh = jax.lax.switch(self.kind,
+                                                                                 branches)
             if random_opening > 0:
                 key, k_rand = jax.random.split(key)
                 legal = states.legal_action_mask
                 uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
                 action = jnp.where(searched | ~live, action, uniform)
-            return key, Move(action, policy, value, (mem_base, mem_enh)), searched
+            return key, Move(action, policy, value, (mem_base, mem_enh), steps), searched
 
         def follow(self, memories, action):
             mem_base, mem_enh = memories
@@ -178,12 +186,23 @@ def make_selfplay(
         baseline_id = jnp.where(first_half, 1 - first_mover, first_mover)
         balance = jnp.sum(jnp.take_along_axis(results, baseline_id[:, None], axis=1))
         balance = jnp.where(kind == ENHANCED_VS_BASELINE, balance, 0.0)
+        # Who searched each recorded position: the enhancement where it moved.
+        enhancement_moved = jnp.where(
+            kind == ENHANCED, True,
+            jnp.where(kind == ENHANCED_VS_BASELINE, (plies % 2 == 0) == first_half[None, :],
+                      False))
+        per_search = jnp.where(enhancement_moved,
+                               0 if enhancement is None else enhancement.evaluations_per_search,
+                               baseline.evaluations_per_search)
+        evaluations = jnp.sum(jnp.where(record.valid, per_search, 0), dtype=jnp.int32)
         return SelfPlayResult(
             obs=record.obs, policy=jnp.where(record.valid[..., None], targets, 0.0),
             value=jnp.where(record.valid, value, 0.0),
             valid=record.valid, actions=record.actions, results=results,
             baseline_balance=balance, plies=played.states._step_count,
             truncated=match.truncated(env, played.states),
+            evaluations=evaluations,
+            playout_steps=jnp.sum(played.playout_steps, dtype=jnp.int32),
         )
 
     return selfplay
