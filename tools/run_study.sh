@@ -11,7 +11,8 @@
 #   bash tools/run_study.sh c4_cpu_departures_drop "0 1 2 3 4 5 6 7" adaptive_wrora no
 #
 # ROUND_ROBIN: yes (default) or no. From the environment: ITERATIONS (default 15), the runs'
-# length; OVERRIDES, further Hydra overrides for the training command (then FOLDER, the
+# length; HORIZONS (default none), earlier iterations whose kept networks (keep_networks)
+# get a round robin of their own, in tournament_atNNN; OVERRIDES, further Hydra overrides for the training command (then FOLDER, the
 # study's folder under runs/, if they rename it); EXPORT (default docs/results/study/NAME),
 # where the small data go; COMMIT=no to leave git alone.
 # EXTRA_RUN_PATTERN: further run folders for each seed's round robin, $N standing for the
@@ -21,34 +22,52 @@ cd "$(dirname "$0")/.."
 export JAX_PLATFORMS=${JAX_PLATFORMS:-cpu}
 name=$1 seeds=$2 arms=$3 tour=${4:-yes} extra_pattern=${5:-}
 iterations=${ITERATIONS:-15}  # every run's iterations (the CPU studies': 15)
+horizons=${HORIZONS:-}
 overrides=${OVERRIDES:-}
 folder=runs/${FOLDER:-study_$name}
 export_to=${EXPORT:-docs/results/study/$name}
-runs_of() {  # seed arm: the run folders of that seed and arm (any further overrides in
-  # their names, as Hydra writes them)
+runs_of() {  # seed arm [base]: the run folders of that seed and arm under base (default:
+  # the study's folder), any further overrides in their names, as Hydra writes them
   local d
-  for d in "$folder/arm=$2,"*; do
+  for d in "${3:-$folder}/arm=$2,"*; do
     case ",${d##*/}," in *",seed=$1,"*) echo "$d" ;; esac
   done
 }
-complete() {  # seed
+complete() {  # seed [base]: every arm of the seed has its iterations under base
   local a run rows
   for a in $arms; do
-    run=$(runs_of "$1" "$a" | head -1)
+    run=$(runs_of "$1" "$a" "${2:-$folder}" | head -1)
     [ -n "$run" ] && [ -f "$run/metrics.jsonl" ] || return 1
     rows=$(wc -l < "$run/metrics.jsonl")
     [ "$rows" -ge "$iterations" ] || return 1
   done
 }
-echo "$(date) start $name"
-python -m warmjax.run -m +study="$name" $overrides >> "runs/$name.log" 2>&1 &
+# Seeds already exported and committed are not trained again (on a fresh machine their run
+# folders are gone); the sweep trains the others only.
+todo=""
+for N in $seeds; do
+  committed=$(git ls-files -- "$export_to" | grep -c ",seed=$N/metrics.jsonl$")
+  if [ "${COMMIT:-yes}" != no ] && complete "$N" "$export_to" \
+      && [ "$committed" -ge "$(echo $arms | wc -w)" ]; then
+    echo "$(date) $name seed $N is committed already"
+  else
+    todo="$todo $N"
+  fi
+done
+seeds=$todo
+[ -n "$seeds" ] || { echo "$(date) $name done (every seed committed)"; exit 0; }
+mkdir -p runs
+sweep_seeds="seed=$(echo $seeds | tr ' ' ',')"
+echo "$(date) start $name (seeds$seeds)"
+python -m warmjax.run -m +study="$name" "$sweep_seeds" $overrides >> "runs/$name.log" 2>&1 &
 pid=$!
 for N in $seeds; do
   until complete "$N"; do
     sleep 60
     if ! kill -0 "$pid" 2>/dev/null && ! complete "$N"; then
       echo "$(date) $name stopped before seed $N was complete; resuming"
-      python -m warmjax.run -m +study="$name" $overrides >> "runs/$name.log" 2>&1 &
+      python -m warmjax.run -m +study="$name" "$sweep_seeds" $overrides \
+        >> "runs/$name.log" 2>&1 &
       pid=$!
     fi
   done
@@ -58,6 +77,12 @@ for N in $seeds; do
     python -m warmjax.tournament $seed_runs $extra --pairing seed \
       --anchors random --out "$folder/tournament" >> "runs/${name}_tournament.log" 2>&1 \
       || { echo "$(date) the round robin of $name seed $N failed"; exit 1; }
+    for h in $horizons; do
+      python -m warmjax.tournament $seed_runs $extra --pairing seed --iteration "$h" \
+        --anchors random --out "$folder/tournament_at$(printf %03d "$h")" \
+        >> "runs/${name}_tournament.log" 2>&1 \
+        || { echo "$(date) the round robin of $name seed $N at iteration $h failed"; exit 1; }
+    done
   fi
   python tools/export_study.py "$folder" "$export_to" > /dev/null || exit 1
   if [ "${COMMIT:-yes}" != no ]; then

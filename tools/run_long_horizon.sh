@@ -1,0 +1,23 @@
+#!/bin/bash
+# The registered long-horizon study (docs/results/study/REGISTRATION_long_horizon.md): its
+# three studies one after the other, each seed by seed through tools/run_study.sh, at the
+# papers' I = 100 with round robins at iterations 15, 30, 60 and 100. Rerun it to resume:
+# committed seeds are skipped quickly (their runs are complete), a run resumes from its last
+# checkpoint where the machine still has it, and restarts otherwise.
+#
+#   bash tools/run_long_horizon.sh            # in the background: nohup ... &
+#
+# STUDIES (default: all three, in this order) picks some of them, e.g.
+# STUDIES="hex_7x7_long" bash tools/run_long_horizon.sh.
+set -u
+cd "$(dirname "$0")/.."
+export ITERATIONS=100 HORIZONS="15 30 60"
+studies=${STUDIES:-c4_long hex_5x5_long hex_7x7_long}
+for study in $studies; do
+  case $study in
+    c4_long) seeds="40 41 42 43 44 45 46 47"; arms="baseline fixed_wrora adaptive_wrora" ;;
+    hex_5x5_long|hex_7x7_long) seeds="8 9 10 11 12 13 14 15"; arms="baseline adaptive_wrora" ;;
+    *) echo "unknown study $study" >&2; exit 2 ;;
+  esac
+  bash tools/run_study.sh "$study" "$seeds" "$arms" || exit 1
+done
