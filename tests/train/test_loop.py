@@ -153,3 +153,31 @@ def test_compilation_cache_folder(tmp_path, monkeypatch):
         jax.config.update("jax_persistent_cache_min_compile_time_secs", least)
         jax.config.update("jax_compilation_cache_dir", TEST_CACHE)
         compilation_cache.reset_cache()
+
+
+def test_two_identical_runs_count_the_same_and_as_worked_out(reference_run, tmp_path):
+    """The ledger (method.md §12): the same config and seed give the same counts, and each
+    count is what the run's own settings and game lengths give by hand."""
+    from warmjax.train.metrics import LEDGER
+
+    ref_dir, _ = reference_run
+    config = compose_config(SMOKE, tmp_path / "again")
+    train(config, log=lambda _: None)
+    ref = run_folder.read_metrics(ref_dir)
+    again = run_folder.read_metrics(tmp_path / "again")
+    assert len(LEDGER) == 7
+    assert [[getattr(r, k) for k in LEDGER] for r in ref] == \
+        [[getattr(r, k) for k in LEDGER] for r in again]
+    m, games, bs = config.search.simulations, config.train.games, config.train.batch_size
+    probe = config.oracle.positions
+    for row in ref:
+        assert row.count_games_selfplay == games and row.count_games_arena == config.arena.games
+        # Every ply of every self-play game was searched (no random openings): 1 + m each.
+        assert row.count_evals_selfplay == round((m + 1) * games * row.selfplay_mean_plies)
+        assert row.count_evals_selfplay == (m + 1) * row.new_examples // 2  # 2 symmetries
+        assert row.count_train_samples == row.train_steps * bs
+        # The probe: the search's 1 + m and the policy head's 1 per position, each iteration.
+        assert row.count_evals_probe == probe * (m + 2)
+        # Self-play searched with WRoRa while warm start was on, and only then played out.
+        assert (row.count_playout_steps > 0) == row.warmstart_active
+        assert row.count_evals_arena % (m + 1) == 0 and row.count_evals_arena > 0
