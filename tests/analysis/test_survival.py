@@ -1,0 +1,85 @@
+"""Time to strength with censoring (analysis/survival.py): worked examples, and the same
+numbers as lifelines on the same data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from lifelines import KaplanMeierFitter
+from lifelines.statistics import logrank_test
+from lifelines.utils import median_survival_times, restricted_mean_survival_time
+
+from warmjax.analysis.survival import (
+    Passage,
+    first_passage,
+    kaplan_meier,
+    log_rank,
+    rmst,
+    speedup,
+)
+
+
+def test_first_passage_reads_the_first_iteration_at_the_threshold():
+    rates = [0.40, None, 0.52, 0.49, 0.61]
+    compute = [10.0, 20.0, 30.0, 40.0, 50.0]
+    assert first_passage(rates, compute, 0.50) == Passage(30.0, True)
+    assert first_passage(rates, compute, 0.61) == Passage(50.0, True)
+    # Never reached: censored at the budget, not dropped.
+    assert first_passage(rates, compute, 0.65) == Passage(50.0, False)
+    with pytest.raises(ValueError):
+        first_passage([0.1], [1.0, 2.0], 0.5)
+
+
+def test_kaplan_meier_by_hand():
+    """Runs reaching at 2, 3 and 5, one censored at 3. At risk 4 at t = 2: S = 3/4; at
+    t = 3 one of 3 reaches (the censored run still counts as at risk): S = 3/4 · 2/3 = 1/2;
+    at t = 5 the last one: S = 0. The median is the first time S < 1/2: 5. The area up to
+    τ = 4: 2·1 + 1·3/4 + 1·1/2 = 3.25."""
+    runs = [Passage(2, True), Passage(3, True), Passage(3, False), Passage(5, True)]
+    km = kaplan_meier(runs, tau=4.0)
+    assert km.median == 5.0 and km.reached == 3 and km.runs == 4
+    assert km.rmst == pytest.approx(3.25)
+    assert rmst(runs, 10.0) == pytest.approx(2 + 0.75 + 0.5 * 2)  # S = 0 after 5
+    # Nobody reached: no median, and the area is τ itself.
+    never = [Passage(7, False), Passage(9, False)]
+    assert kaplan_meier(never, 6.0).median is None and rmst(never, 6.0) == 6.0
+
+
+@pytest.mark.parametrize("trial", range(6))
+def test_the_same_numbers_as_lifelines(trial):
+    rng = np.random.default_rng(trial)
+    t = np.round(rng.exponential(10, 8), 1) + 0.1
+    e = rng.random(8) < 0.7
+    u = np.round(rng.exponential(20, 8), 1) + 0.1
+    f = rng.random(8) < 0.7
+    a = [Passage(float(x), bool(y)) for x, y in zip(t, e)]
+    b = [Passage(float(x), bool(y)) for x, y in zip(u, f)]
+    tau = float(min(t.max(), u.max()))
+    km = kaplan_meier(a, tau)
+    fitted = KaplanMeierFitter().fit(t, e)
+    expected = fitted.median_survival_time_
+    assert (km.median if km.median is not None else np.inf) == pytest.approx(expected)
+    low, high = median_survival_times(fitted.confidence_interval_).values[0]
+    assert (km.median_ci[0] if km.median_ci[0] is not None else np.inf) == pytest.approx(low)
+    assert (km.median_ci[1] if km.median_ci[1] is not None else np.inf) == pytest.approx(high)
+    assert km.rmst == pytest.approx(restricted_mean_survival_time(fitted, t=tau))
+    assert log_rank(a, b) == pytest.approx(logrank_test(t, u, e, f).p_value)
+
+
+def test_speedup_worked_example():
+    """Every run of the arm gets there in half the baseline's time, all before τ: the
+    restricted means are the plain means, and every resample's ratio is exactly 2."""
+    base = {s: Passage(10.0 + s, True) for s in range(6)}
+    arm = {s: Passage((10.0 + s) / 2, True) for s in range(6)}
+    result = speedup(base, arm, tau=100.0, resamples=200)
+    assert result.ratio == pytest.approx(2.0) and result.seeds == 6
+    assert result.ci == pytest.approx((2.0, 2.0))
+    same = speedup(base, base, tau=100.0, resamples=200)
+    assert same.ratio == pytest.approx(1.0)
+    # Censored runs weigh in at their budget: a baseline that never arrives by τ = 12
+    # counts 12, the arm (5 to 7.5) its own times.
+    slow = {s: Passage(12.0, False) for s in range(6)}
+    mixed = speedup(slow, arm, tau=12.0, resamples=200)
+    assert mixed.ratio == pytest.approx(12.0 / np.mean([(10 + s) / 2 for s in range(6)]))
+    with pytest.raises(ValueError):
+        speedup({0: base[0]}, {0: arm[0]}, tau=10.0)
