@@ -33,12 +33,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--delta", type=float, default=study.DELTA,
                         help="a study's smallest gain worth finding, as a rate "
                              f"(default {study.DELTA})")
+    parser.add_argument("--calibration", default=None,
+                        help="a study's calibration table (python -m warmjax.calibrate): time "
+                             "to strength also against the ledger's estimated seconds "
+                             "(default: against the runs' measured seconds)")
+    parser.add_argument("--device", default=None,
+                        help="the calibration table's device, e.g. 'cpu: 2 cores' (default: "
+                             "its first row for the game)")
     parser.add_argument("--out", default="report", help="output folder (default: report)")
     args = parser.parse_args(argv)
     try:
         if args.study:
             written = write_study(args.study, args.out, args.tournaments,
-                                         args.auc_iterations, args.delta)
+                                  args.auc_iterations, args.delta,
+                                  calibration=args.calibration, device=args.device)
             start = "study.md"
         else:
             written = write_runs(args.runs, args.tournaments, args.out)

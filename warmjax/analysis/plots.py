@@ -254,3 +254,30 @@ def plot_training(runs: Sequence, game: str, path: Path | str) -> Path:
         fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center",
                    bbox_to_anchor=(0.5, 0.0), ncol=min(3, len(runs)), fontsize="x-small")
     return _save(fig, path)
+
+
+def plot_against_compute(family, curves: dict, path: Path | str) -> Path:
+    """A family's learning curves against compute: each run's policy head and search rates
+    after each iteration at its cumulative compute (thin), per arm (colour); the x axis
+    is the compute source's seconds (`analysis.compute`)."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True)
+    sources = set()
+    for index, arm in enumerate(family.all_arms()):
+        color = "black" if arm.variant.is_baseline else f"C{index}"
+        for n, run in enumerate(arm.runs):
+            curve = curves[run.path]
+            sources.add(curve.source)
+            for ax, field in zip(axes, ("oracle_policy", "oracle_optimal")):
+                points = [(s, getattr(row, field)) for s, row in zip(curve.seconds, run.metrics)
+                          if getattr(row, field) is not None]
+                if points:
+                    x, y = zip(*points)
+                    ax.plot(np.array(x) / 60, 100 * np.array(y), color=color, alpha=0.5,
+                            linewidth=0.8, label=arm.label if n == 0 else None)
+    for ax, what in zip(axes, ("policy head alone", "search (argmax)")):
+        ax.set_xlabel(f"compute, minutes ({', '.join(sorted(sources))})")
+        ax.set_ylabel(f"optimal moves, {what} (%)")
+        ax.grid(alpha=0.3)
+    axes[1].legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"{family.title}: learning curves against compute (one line per run)")
+    return _save(fig, path)

@@ -16,6 +16,7 @@ grouping into variants). `write_study` writes `study.md` and `study.json` (see
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -23,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from warmjax.analysis import contrasts, plots, study, study_tables, tables
+from warmjax.analysis import compute, contrasts, plots, strength, study, study_tables, tables
 from warmjax.matches.entrants import expand_runs
 from warmjax.train import run_folder
 from warmjax.train.run_variant import enhancement_name, game_name
@@ -172,9 +173,71 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
     return written
 
 
+def random_rate(family: study.Family) -> float | None:
+    """The optimal-move rate of a random legal move on the positions the family's probe
+    used (the first `oracle.positions` of its board's labelled set); None without one."""
+    from warmjax.games import make
+    from warmjax.perfect import positions
+
+    runs = [r for a in family.all_arms() for r in a.runs]
+    config = runs[0].config
+    path = positions.path_for(make(config.game.name, **config.game.params))
+    if path is None:
+        return None
+    labelled = positions.load(path)
+    if config.oracle.positions is not None:
+        labelled = labelled.subset(config.oracle.positions)
+    return positions.random_move_rate(labelled.values)
+
+
+def compute_curves(runs, calibration: str | None, device: str | None, log
+                   ) -> dict[Path, compute.ComputeCurve]:
+    """Each run's compute curve: the ledger's (or reconstructed) estimated seconds on the
+    calibrated `device` where a calibration table is given, else the measured seconds."""
+    rows = compute.read_calibration(calibration) if calibration else None
+    curves, missing = {}, set()
+    for run in runs:
+        if rows is None:
+            curve = compute.compute_curve(run, None, "measured")
+        else:
+            c = run.config
+            model = c.model.preset or f"{c.model.channels}ch"
+            units = compute.unit_seconds_for(rows, c.game.name, c.game.params, model, device)
+            if units is None:
+                missing.add(f"{c.game.name} {dict(c.game.params)} ({model})")
+            curve = compute.compute_curve(run, units)
+        if curve is not None:
+            curves[run.path] = curve
+    for what in sorted(missing):
+        log(f"the calibration table {calibration} has no row for {what}: its runs are "
+            "drawn against iterations only")
+    return curves
+
+
+def robustness(runs, found, study_of, delta: float, windows: Sequence[int],
+               floors: dict) -> dict:
+    """Each claim's and across-board step's verdict for every AUC window k in `windows`
+    (the floor rule applied): `{"claims": {claim | family: {k: verdict}}, "boards": ...}`."""
+    out: dict = {"claims": {}, "boards": {}}
+    for k in windows:
+        fams = study.families(runs, found, k, study_of)
+        for c in strength.floored_claims(study.claims(fams, delta), floors):
+            out["claims"].setdefault(f"{c.claim} | {c.family}", {})[k] = c.verdict
+        for group in contrasts.board_steps(fams, delta):
+            for s in group.steps:
+                d = strength.floored_decision(s.lead_decision, [
+                    floors.get(s.small.family.title), floors.get(s.large.family.title)])
+                key = f"{group.title}: {s.arm}, {s.large.name} vs {s.small.name}"
+                out["boards"].setdefault(key, {})[k] = (
+                    None if d is None else f"{d.verdict} ({d.reason})" if d.reason else
+                    d.verdict)
+    return out
+
+
 def write_study(studies: Sequence[str], out: str = "report",
                 tournaments: Sequence[str] = (), auc_iterations: int | None = None,
-                delta: float = study.DELTA, log=None) -> dict[str, Path]:
+                delta: float = study.DELTA, log=None, calibration: str | None = None,
+                device: str | None = None) -> dict[str, Path]:
     """A study's report (`warmjax.analysis.study`): `study.json`, `study.md` and figures.
 
     Args:
@@ -187,6 +250,9 @@ def write_study(studies: Sequence[str], out: str = "report",
         iterations, rounded up).
       delta: the smallest gain worth finding (optimal-move rate), for the claims.
       log: where notes go (default: stderr).
+      calibration: a calibration table (`python -m warmjax.calibrate`): time to strength
+        is then also drawn against the ledger's estimated seconds on `device` (None: the
+        table's first row for the game); without one, against the measured seconds.
 
     Returns:
       `{artefact name: path}` of everything written.
@@ -211,8 +277,27 @@ def write_study(studies: Sequence[str], out: str = "report",
         return next((f.name for f in folders if f == path or f in path.parents), "")
 
     measured = study.families(runs, found, auc_iterations, study_of)
-    verdicts = study.claims(measured, delta)
+    floors = {}
+    for family in measured:
+        rate = random_rate(family) if family.baseline is not None else None
+        if rate is not None:
+            floors[family.title] = strength.floor(family, rate)
+    verdicts = strength.floored_claims(study.claims(measured, delta), floors)
     boards = contrasts.board_steps(measured, delta)
+    boards = [dataclasses.replace(group, steps=tuple(dataclasses.replace(
+        s, lead_decision=strength.floored_decision(s.lead_decision, [
+            floors.get(s.small.family.title), floors.get(s.large.family.title)]),
+        delay_decision=strength.floored_decision(s.delay_decision, [
+            floors.get(s.small.family.title), floors.get(s.large.family.title)]))
+        for s in group.steps)) for group in boards]
+    curves = compute_curves(runs, calibration, device, log)
+    speed = [r for f in measured if (r := strength.time_to_strength(f, curves)) is not None]
+    strength.adjust(speed)
+    last = min(f.final_iteration for f in measured)
+    # The AUC windows k = 3-15 and the whole run (runs shorter than 3 iterations: each k).
+    windows = ([k for k in range(3, 16) if k <= last] + ([last] if last > 15 else [])
+               or list(range(1, last + 1)))
+    robust = robustness(runs, found, study_of, delta, windows, floors)
     against = contrasts.departure_contrasts(measured, found, delta)
     looks = {str(folder): study.read_looks(folder) for folder in studies}
     looks = {k: v for k, v in looks.items() if v}
@@ -226,6 +311,9 @@ def write_study(studies: Sequence[str], out: str = "report",
         payload["boards"] = contrasts.steps_json(boards, delta)
     if against:
         payload["contrasts"] = contrasts.contrasts_json(against, delta)
+    payload["floor"] = [f.to_json() for f in floors.values()]
+    payload["time_to_strength"] = speed
+    payload["robustness"] = {"windows": windows, **robust}
     (out_dir / "study.json").write_text(json.dumps(payload, indent=1) + "\n")
     written["study.json"] = out_dir / "study.json"
 
@@ -243,6 +331,17 @@ def write_study(studies: Sequence[str], out: str = "report",
               f"the policy head's AUC, δ = {100 * delta:.0f} points. Everything is also in "
               "study.json."), "",
              "## Claims", "", study_tables.claims_markdown(verdicts)]
+    lines += ["### How far each verdict holds", "",
+              ("The same claims decided with the AUC over the first k iterations, for every k "
+               f"in {strength.holds_over({k: 0 for k in windows}, 0)}: the windows over "
+               "which each verdict holds."), "",
+              study_tables.robustness_markdown(verdicts, boards, robust)]
+    if floors:
+        lines += ["### The floor rule", "",
+                  ("A family whose baseline did not learn decides nothing: its baseline's "
+                   "policy head at the last iteration against a random legal move on the same "
+                   "positions (one-sided one-sample t-test, α = 0.05)."), "",
+                  study_tables.floor_markdown(floors.values())]
     if looks:
         lines += ["## Looks", "", "Every analysis of these studies, oldest first "
                   "(`looks.json` in each study folder).", "",
@@ -328,6 +427,16 @@ def write_study(studies: Sequence[str], out: str = "report",
                    f"rule, δ = {100 * delta:g} points."), ""]
         for c in against:
             lines += [f"### {c.title}", "", study_tables.contrast_markdown(c, delta)]
+    if speed:
+        lines += ["## Time to strength", "", study_tables.speed_intro(speed, calibration)]
+        for record in speed:
+            family = next(f for f in measured if f.tag == record["tag"])
+            lines += [f"### {record['family']}", ""]
+            if "compute" in record["axes"]:
+                name = f"compute_{record['tag']}.png"
+                written[name] = plots.plot_against_compute(family, curves, out_dir / name)
+                lines += [f"![{record['family']} against compute]({name})", ""]
+            lines += [study_tables.speed_markdown(record)]
     (out_dir / "study.md").write_text("\n".join(lines) + "\n")
     written["study.md"] = out_dir / "study.md"
     return written

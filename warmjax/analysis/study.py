@@ -68,6 +68,8 @@ PERMUTATIONS = 20_000  # resamples where the exact permutation distribution is l
 
 REPRODUCED, CONTRADICTED, UNRESOLVED, NOT_TESTED = (
     "reproduced", "contradicted", "not resolvable at this power", "not tested")
+# The floor rule (`strength.floor`): a family whose baseline did not learn decides nothing.
+NOT_INFORMATIVE = "not informative"
 
 
 # --- the statistics ------------------------------------------------------------------------

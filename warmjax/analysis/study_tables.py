@@ -7,10 +7,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from warmjax.analysis import study
+from warmjax.analysis import strength, study
 from warmjax.analysis.contrasts import SWITCH_DELTA, BoardSteps, Contrast
 from warmjax.analysis.study import (
     CONTRADICTED,
+    NOT_INFORMATIVE,
     REPRODUCED,
     Arm,
     Claim,
@@ -279,6 +280,8 @@ def verdict_words(d: Decision | None, delta: float, unit: str = "points",
     "opposite" or "open (80%: 4.6 points)"."""
     if d is None:
         return "—"
+    if d.verdict == NOT_INFORMATIVE:
+        return f"not informative: {d.reason}"
     if d.verdict == REPRODUCED:
         return "gain"
     if d.verdict == CONTRADICTED and d.reason == "opposite":
@@ -348,3 +351,82 @@ def contrast_markdown(contrast: Contrast, delta: float) -> str:
     return table(["comparison", "seeds", f"Δ AUC 1–{k}, points", "verdict (AUC)",
                   "Δ final, points", "verdict (final)", "Δ Elo, one round robin per seed"],
                  rows, "lrlllll")
+
+
+# --- the floor rule, robustness and time to strength (`warmjax.analysis.strength`) --------
+
+
+def floor_markdown(floors) -> str:
+    """Each family's baseline against a random legal move (the floor rule)."""
+    rows = [[f.family, f.iteration, percent(float(np.mean(f.rates))), percent(f.random_rate),
+             _p(f.p), "learned" if f.learned else "**did not learn**"] for f in floors]
+    return table(["family", "last iteration", "baseline's policy head, %", "random move, %",
+                  "p (one-sided)", "floor"], rows, "lrrrrl")
+
+
+def robustness_markdown(claims: Sequence[Claim], boards: Sequence[BoardSteps],
+                        robust: dict) -> str:
+    """Over which AUC windows k each claim's, and each across-board step's, verdict holds
+    (`report.robustness`)."""
+    rows = []
+    for c in claims:
+        by_k = robust["claims"].get(f"{c.claim} | {c.family}", {})
+        rows.append([c.claim, c.family, c.verdict, strength.holds_over(by_k, c.verdict)])
+    for group in boards:
+        for s in group.steps:
+            key = f"{group.title}: {s.arm}, {s.large.name} vs {s.small.name}"
+            by_k = robust["boards"].get(key, {})
+            d = s.lead_decision
+            verdict = (None if d is None else f"{d.verdict} ({d.reason})" if d.reason
+                       else d.verdict)
+            rows.append([f"growth of the lead: {s.arm}", f"{group.title}", verdict or "—",
+                         strength.holds_over(by_k, verdict)])
+    if not rows:
+        return ""
+    return table(["claim", "family", "verdict", "holds for k ="], rows, "llll")
+
+
+def speed_intro(records: Sequence[dict], calibration: str | None) -> str:
+    sources = sorted({r["compute_source"] for r in records if r["compute_source"]})
+    axis = ("iterations only (no compute curve for these runs)" if not sources else
+            "iterations and compute: " + ", ".join(sources)
+            + (f" (estimated seconds, calibration table {calibration})" if calibration
+               else " (the wall seconds the runs logged, `seconds_total`)"))
+    return ("When each run's probe first reached each step of its game's ladder; a run "
+            "that never did is censored at its budget (Kaplan–Meier). Median [95% interval] "
+            "and the restricted mean time up to the smallest budget of the family (RMST); "
+            "speed-up = RMST(baseline) / RMST(arm), seed-bootstrap 95% interval; log-rank "
+            "p, adjusted by Benjamini–Hochberg over every arm and step of the policy head's "
+            "ladder (the search's unadjusted). Compute: 'ledger' = the ledger's counts "
+            "costed by the calibration table; 'reconstructed' = counts rebuilt for runs "
+            "from before the ledger (their playout steps missing); 'measured' = wall "
+            f"seconds. Axis: {axis}.\n")
+
+
+def _time(x: float | None, axis: str) -> str:
+    if x is None:
+        return "—"
+    return f"{x:.0f}" if axis == "iterations" else f"{x / 60:.1f}"
+
+
+def speed_markdown(record: dict) -> str:
+    """One family's time to strength: per arm and step, and each arm against the baseline."""
+    out = []
+    for axis, block in record["axes"].items():
+        unit = "iterations" if axis == "iterations" else "minutes of compute"
+        arms = [[a["arm"], a["measure"], percent(a["threshold"]),
+                 f"{a['reached']}/{a['runs']}",
+                 f"{_time(a['median'], axis)} [{_time(a['median_ci'][0], axis)}, "
+                 f"{_time(a['median_ci'][1], axis)}]", _time(a["rmst"], axis)]
+                for a in block["arms"]]
+        comps = [[c["arm"], c["measure"], percent(c["threshold"]),
+                  f"{c['speedup']:.2f} [{c['speedup_ci'][0]:.2f}, {c['speedup_ci'][1]:.2f}]",
+                  _p(c["logrank_p"]) + ("" if c["p_adjusted"] is None
+                                        else f" (adj. {_p(c['p_adjusted'])})"),
+                  c["verdict"]] for c in block["comparisons"]]
+        out += [f"Against {unit}:", "",
+                table(["arm", "measure", "step, %", "reached", f"median [95%], {unit}",
+                       f"RMST, {unit}"], arms, "lllrll"),
+                table(["arm vs baseline", "measure", "step, %", "speed-up [95%]",
+                       "log-rank p", "verdict"], comps, "llllll")]
+    return "\n".join(out)

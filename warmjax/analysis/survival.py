@@ -22,6 +22,7 @@ arms' runs of a seed together, since they share the seed's initial network.
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from collections.abc import Mapping, Sequence
 
@@ -123,7 +124,8 @@ def log_rank(a: Sequence[Passage], b: Sequence[Passage]) -> float:
     reached the threshold: nothing to compare)."""
     if not any(p.reached for p in (*a, *b)):
         return 1.0
-    return float(stats.logrank(_censored(a), _censored(b)).pvalue)
+    p = float(stats.logrank(_censored(a), _censored(b)).pvalue)
+    return 1.0 if math.isnan(p) else p  # every time equal: nothing to tell them apart
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,11 +151,17 @@ def speedup(reference: Mapping[int, Passage], arm: Mapping[int, Passage], tau: f
         raise ValueError("a speed-up needs at least two seeds with both arms")
     ref = [reference[s] for s in seeds]
     mine = [arm[s] for s in seeds]
-    ratio = rmst(ref, tau) / rmst(mine, tau)
+
+    def ratio_of(a, b) -> float:  # NaN where the arm's restricted mean is 0 (τ = 0)
+        below = rmst(b, tau)
+        return rmst(a, tau) / below if below > 0 else math.nan
+
+    ratio = ratio_of(ref, mine)
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, len(seeds), size=(resamples, len(seeds)))
-    ratios = np.array([rmst([ref[i] for i in d], tau) / rmst([mine[i] for i in d], tau)
-                       for d in draws])
+    ratios = np.array([ratio_of([ref[i] for i in d], [mine[i] for i in d]) for d in draws])
     alpha = 1.0 - CONFIDENCE
-    low, high = np.quantile(ratios, [alpha / 2, 1 - alpha / 2])
+    ratios = ratios[~np.isnan(ratios)]
+    low, high = (np.quantile(ratios, [alpha / 2, 1 - alpha / 2]) if ratios.size
+                 else (math.nan, math.nan))
     return Speedup(float(ratio), (float(low), float(high)), float(tau), len(seeds))

@@ -42,6 +42,17 @@ def path_for(env: Any) -> Path | None:
     return DATA_DIR / name
 
 
+def random_move_rate(values: np.ndarray) -> float:
+    """The optimal-move rate of a uniformly random legal move on positions labelled
+    `values [P, A]` (`LabelledSet.values`): the mean over positions of the share of legal
+    moves that keep the best value (the floor rule's reference, `analysis.strength`)."""
+    values = np.asarray(values)
+    legal = values != ILLEGAL
+    best = np.max(np.where(legal, values, ILLEGAL), axis=1, keepdims=True)
+    optimal = legal & (values == best)
+    return float(np.mean(optimal.sum(axis=1) / np.maximum(legal.sum(axis=1), 1)))
+
+
 @dataclasses.dataclass(frozen=True)
 class LabelledSet:
     """P labelled positions (numpy arrays; L is the longest move sequence, A the actions).

@@ -1,0 +1,258 @@
+"""Time to strength and the floor rule (method.md §12; registration
+`REGISTRATION_long_horizon.md`). No JAX here: families in, JSON-ready records out.
+
+**Time to strength.** Each game has a ladder of optimal-move rates for the policy head and
+for the search (`LADDERS`). For every run and step, the first iteration, and the compute,
+at which the run's probe reaches the step (`survival.first_passage`; censored at the run's
+budget when it never does). Per arm and step: Kaplan–Meier median with its interval and
+the restricted mean time (RMST) up to the smallest budget among the family's runs. Per
+warm-start arm against the family's baseline and step: the log-rank test and the speed-up
+ratio RMST(baseline) / RMST(arm) with a seed-bootstrap interval. The log-rank p-values of
+the policy-head ladder are adjusted by Benjamini–Hochberg over every (arm, step) of the
+report (`adjust`); the search ladder's are reported unadjusted.
+
+The time axis is the iterations, and the compute where a compute curve is given
+(`analysis.compute.ComputeCurve`: the ledger's estimated seconds, reconstructed counts or
+measured wall seconds; the record names which).
+
+**Verdict on speed** (`speed_verdict`), by the rule of docs/experiments.md: *faster* if the
+adjusted log-rank p < α and the ratio > 1; *slower* if p < α and the ratio < 1; *no
+speed-up ≥ 1.25×* if the ratio's interval lies below 1.25; *neither arm reached it* where
+no run of the two did (its p of 1 still counts in the adjustment); otherwise *open*.
+
+**The floor rule.** A family whose baseline did not learn decides nothing: its policy head
+at the last iteration is not significantly above the probe set's random-move rate
+(one-sample t-test over the baseline's runs, one-sided, α = 0.05). Every claim and
+across-board step it holds then reads *not informative: the baseline did not learn*.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from scipy import stats
+
+from warmjax.analysis import study, survival
+from warmjax.analysis.compute import ComputeCurve
+from warmjax.analysis.study import ALPHA, NOT_INFORMATIVE, Claim, Decision, Family
+
+SPEEDUP_DELTA = 1.25  # the smallest speed-up worth finding
+MEASURES = {"policy": "oracle_policy", "search": "oracle_optimal"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Ladder:
+    """Steps of the optimal-move rate, for the policy head and for the search."""
+
+    policy: tuple[float, ...]
+    search: tuple[float, ...]
+
+
+# The registered ladders (REGISTRATION_long_horizon.md), by game and board (`Family.board`,
+# "" for the game's registered board).
+LADDERS: dict[tuple[str, str], Ladder] = {
+    ("connect_four", ""): Ladder((0.50, 0.55, 0.60, 0.65), (0.80, 0.825, 0.85, 0.875)),
+    ("hex", "5×5"): Ladder((0.40, 0.50, 0.60, 0.70), (0.60, 0.70, 0.80, 0.90)),
+    ("hex", "7×7"): Ladder((0.25, 0.30, 0.40, 0.50), (0.60, 0.65, 0.70, 0.75)),
+}
+
+
+def ladder_for(family: Family) -> Ladder | None:
+    return LADDERS.get((family.game, family.board))
+
+
+def _values(run, measure: str) -> list[float | None]:
+    return [getattr(row, MEASURES[measure]) for row in run.metrics]
+
+
+def _times(run, axis: str, curves: Mapping | None) -> list[float] | None:
+    if axis == "iterations":
+        return [float(row.iteration) for row in run.metrics]
+    curve = (curves or {}).get(run.path)
+    return None if curve is None else list(curve.seconds)
+
+
+def _arm_passages(arm, measure: str, threshold: float, axis: str, curves) -> dict | None:
+    out = {}
+    for run in arm.runs:
+        times = _times(run, axis, curves)
+        if times is None or not run.metrics:
+            return None
+        out[run.variant.seed] = survival.first_passage(_values(run, measure), times, threshold)
+    return out
+
+
+def _km_json(km: survival.KaplanMeier) -> dict:
+    return {"runs": km.runs, "reached": km.reached, "median": km.median,
+            "median_ci": list(km.median_ci), "rmst": km.rmst, "tau": km.tau}
+
+
+def time_to_strength(family: Family, curves: Mapping | None = None) -> dict | None:
+    """The family's time-to-strength record (the module docstring), or None where it has
+    no ladder or no baseline.
+
+    Args:
+      family: a study family.
+      curves: `{run path: ComputeCurve}` for the compute axis; None: iterations only.
+    """
+    ladder = ladder_for(family)
+    if ladder is None or family.baseline is None:
+        return None
+    runs = [r for a in family.all_arms() for r in a.runs]
+    axes = ["iterations"]
+    sources = {c.source for c in (curves or {}).values() if isinstance(c, ComputeCurve)}
+    if curves and all(r.path in curves and curves[r.path].budget > 0 for r in runs):
+        axes.append("compute")
+    record = {"family": family.title, "tag": family.tag,
+              "ladder": {"policy": list(ladder.policy), "search": list(ladder.search)},
+              "compute_source": ", ".join(sorted(sources)) if "compute" in axes else None,
+              "axes": {}, "runs": []}
+    for run in runs:
+        entry = {"arm": run.variant.label(), "seed": run.variant.seed}
+        for measure, steps in (("policy", ladder.policy), ("search", ladder.search)):
+            its = [float(row.iteration) for row in run.metrics]
+            seconds = _times(run, "compute", curves) if "compute" in axes else None
+            entry[measure] = [
+                {"threshold": t, "reached": p.reached,
+                 "iteration": int(p.time) if p.reached else None,
+                 "compute": (survival.first_passage(_values(run, measure), seconds, t).time
+                             if seconds is not None else None)}
+                for t in steps for p in [survival.first_passage(_values(run, measure), its, t)]]
+        entry["budget"] = {"iterations": run.iterations,
+                           "compute": curves[run.path].budget if "compute" in axes else None}
+        record["runs"].append(entry)
+    for axis in axes:
+        arms, comparisons = [], []
+        for measure, steps in (("policy", ladder.policy), ("search", ladder.search)):
+            for threshold in steps:
+                passages = {a.label: _arm_passages(a, measure, threshold, axis, curves)
+                            for a in family.all_arms()}
+                tau = min(_times(run, axis, curves)[-1] for run in runs)
+                for label, ps in passages.items():
+                    km = survival.kaplan_meier(list(ps.values()), tau)
+                    arms.append({"arm": label, "measure": measure, "threshold": threshold,
+                                 **_km_json(km)})
+                base = passages[family.baseline.label]
+                for arm in family.main:
+                    mine = passages[arm.label]
+                    if len(set(base) & set(mine)) < 2 or tau <= 0:
+                        continue  # no speed-up without two seeds of both, or a budget
+                    speed = survival.speedup(base, mine, tau)
+                    comparisons.append({
+                        "arm": arm.label, "measure": measure, "threshold": threshold,
+                        "logrank_p": survival.log_rank(list(base.values()),
+                                                       list(mine.values())),
+                        "p_adjusted": None, "speedup": speed.ratio,
+                        "speedup_ci": list(speed.ci), "seeds": speed.seeds, "tau": tau,
+                        "reached": any(p.reached for p in (*base.values(), *mine.values()))})
+        record["axes"][axis] = {"arms": arms, "comparisons": comparisons}
+    return record
+
+
+def adjust(records: Sequence[dict], measure: str = "policy") -> None:
+    """Benjamini–Hochberg over every (arm, step) comparison of `measure` in `records`, per
+    axis, written into each comparison's `p_adjusted`, and each one's speed verdict."""
+    for axis in ("iterations", "compute"):
+        rows = [c for r in records if axis in r["axes"] for c in r["axes"][axis]["comparisons"]
+                if c["measure"] == measure]
+        for c, p in zip(rows, study.adjusted([c["logrank_p"] for c in rows])):
+            c["p_adjusted"] = p
+    for r in records:
+        for block in r["axes"].values():
+            for c in block["comparisons"]:
+                c["verdict"] = speed_verdict(c)
+
+
+def speed_verdict(c: Mapping) -> str:
+    """The rule on one comparison's speed-up (the module docstring)."""
+    if not c["reached"]:
+        return "neither arm reached it"
+    p = c["p_adjusted"] if c.get("p_adjusted") is not None else c["logrank_p"]
+    if p < ALPHA and c["speedup"] > 1:
+        return "faster"
+    if p < ALPHA and c["speedup"] < 1:
+        return "slower"
+    if c["speedup_ci"][1] < SPEEDUP_DELTA:
+        return f"no speed-up ≥ {SPEEDUP_DELTA:g}×"
+    return "open"
+
+
+# --- the floor rule ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Floor:
+    """Whether a family's baseline learned (the module docstring)."""
+
+    family: str
+    random_rate: float
+    iteration: int  # the family's last common iteration
+    rates: tuple[float, ...]  # the baseline runs' policy head there
+    p: float  # one-sided one-sample t-test, rates > random_rate
+    learned: bool
+
+    @property
+    def reason(self) -> str:
+        return "the baseline did not learn" if not self.learned else ""
+
+    def to_json(self) -> dict:
+        return {"family": self.family, "random_rate": self.random_rate,
+                "iteration": self.iteration, "baseline_rates": list(self.rates),
+                "baseline_mean": float(np.mean(self.rates)) if self.rates else None,
+                "p": self.p, "learned": self.learned}
+
+
+def floor(family: Family, random_rate: float) -> Floor | None:
+    """The floor rule on `family` (None without a baseline)."""
+    if family.baseline is None:
+        return None
+    last = family.final_iteration
+    rates = tuple(float(study.final(run, "policy", last)) for run in family.baseline.runs)
+    if len(rates) >= 2 and np.std(rates) > 0:
+        p = float(stats.ttest_1samp(rates, random_rate, alternative="greater").pvalue)
+    else:  # a constant sample: above the rate for sure, or not at all
+        p = 0.0 if rates and min(rates) > random_rate else 1.0
+    return Floor(family.title, float(random_rate), last, rates, p, p < ALPHA)
+
+
+def _not_informative(floor_: Floor) -> str:
+    return (f"{NOT_INFORMATIVE}: the baseline did not learn (its policy head "
+            f"{100 * np.mean(floor_.rates):.1f}% at iteration {floor_.iteration}, a random "
+            f"move {100 * floor_.random_rate:.1f}%, one-sided p = {floor_.p:.2g})")
+
+
+def floored_claims(claims: Sequence[Claim], floors: Mapping[str, Floor]) -> list[Claim]:
+    """The claims, those of a family whose baseline did not learn relabelled; `floors` by
+    family title."""
+    out = []
+    for c in claims:
+        f = floors.get(c.family)
+        if f is not None and not f.learned:
+            c = dataclasses.replace(c, verdict=NOT_INFORMATIVE, label=_not_informative(f))
+        out.append(c)
+    return out
+
+
+def floored_decision(decision: Decision | None, floors: Sequence[Floor | None]
+                     ) -> Decision | None:
+    """A decision that rests on several families (an across-board step): not informative
+    where any of them did not learn."""
+    if decision is None or all(f is None or f.learned for f in floors):
+        return decision
+    return dataclasses.replace(decision, verdict=NOT_INFORMATIVE,
+                               reason="the baseline did not learn")
+
+
+def holds_over(by_k: dict, verdict: str) -> str:
+    """The windows k over which `verdict` holds, as ranges: "3–8, 11"."""
+    ks = sorted(k for k, v in by_k.items() if v == verdict)
+    spans, start = [], None
+    for i, k in enumerate(ks):
+        if start is None:
+            start = k
+        if i + 1 == len(ks) or ks[i + 1] != k + 1:
+            spans.append(f"{start}–{k}" if k > start else f"{k}")
+            start = None
+    return ", ".join(spans) or "none"
