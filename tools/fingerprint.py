@@ -75,7 +75,8 @@ class api:  # noqa: N801 - a namespace
 
         memory = player.start(states)
         k1, k2 = jax.random.split(key)
-        a1, p1, v1, memory = player(Inputs(variables, weight), k1, states, memory)
+        move = player(Inputs(variables, weight), k1, states, memory)
+        a1, p1, v1, memory = move.action, move.policy, move.value, move.memory
         memory = player.follow(memory, a1)
         return a1, p1, v1, jax.tree_util.tree_leaves(memory)
 
@@ -120,8 +121,17 @@ def json_digest(value) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 
-# Keys that later features added to the hashed outputs (none of them changes an older one).
-LATER = ("oracle_optimal_quiet", "oracle_policy_quiet", "quiet_")
+# Keys that later features added to the hashed outputs (none of them changes an older one):
+# the probe's quiet rates, the compute ledger's counts (metrics `count_*`, and self-play's
+# `evaluations` and `playout_steps`).
+LATER = ("oracle_optimal_quiet", "oracle_policy_quiet", "quiet_", "count_")
+LATER_FIELDS = ("evaluations", "playout_steps")
+
+
+def older_fields(result):
+    """A NamedTuple result without the fields later features appended (`LATER_FIELDS`):
+    its leaves are then those an older commit hashed."""
+    return tuple(v for k, v in result._asdict().items() if k not in LATER_FIELDS)
 
 
 def drop_times(value):
@@ -181,7 +191,7 @@ def selfplay_part(out: dict) -> None:
             for kind in range(3):
                 result = api.selfplay(env, network, enhancement, variables,
                                       jax.random.PRNGKey(5), kind, 0.4)
-                out[f"selfplay/{game}/{enhancement}/kind={kind}"] = digest(result)
+                out[f"selfplay/{game}/{enhancement}/kind={kind}"] = digest(older_fields(result))
 
 
 def runs_part(out: dict, folder: Path) -> None:
