@@ -57,11 +57,27 @@ def check_overrides(config_name: str, command: str | None, argv: list[str] | Non
     if any(a.startswith("-") for a in args):
         return
     overrides = [a for a in args if not a.lstrip("+~").startswith("hydra")]
+    refuse_unplayable_choice(overrides, command)
     try:
         with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
             compose(config_name=config_name, overrides=overrides)
     except (HydraException, OmegaConfBaseException) as err:
         fail(hydra_message(err), command)
+
+
+def refuse_unplayable_choice(overrides: list[str], command: str | None) -> None:
+    """`game=<pgx id>` of a pgx game warmjax cannot play (it has no config file): one line
+    with pgx's reason (chance, not two players, hidden information) rather than Hydra's
+    list of choices."""
+    for override in overrides:
+        key, eq, value = override.lstrip("+").partition("=")
+        if key != "game" or not eq or (pathlib.Path(CONF_DIR) / "game" / f"{value}.yaml").exists():
+            continue
+        from warmjax.games.pgx_games import refused_message
+
+        refused = refused_message(value)
+        if refused is not None:
+            fail(f"game={value}: {refused}", command)
 
 
 class ArgumentParser(argparse.ArgumentParser):

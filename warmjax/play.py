@@ -26,6 +26,10 @@ from warmjax.matches.agent import load_agent
 from warmjax.search.players import PLAYERS
 
 CHARS = {0: ".", 1: "X", 2: "O"}
+# How the banner names the agent's search (other players by their own name).
+SEARCH_NAMES = {"mcts": "its network's PUCT MCTS", "gumbel": "Gumbel AlphaZero's search",
+                "pure_mcts": "pure MCTS (random playouts)", "pure_rave": "pure RAVE",
+                "rhea": "RHEA"}
 
 
 class Game:
@@ -58,7 +62,9 @@ class Game:
 def board_text(env, game: Game) -> str:
     """The board with coordinates (`GameEnv.render`); the last move's stone in lower case."""
     previous = game.states[-2] if len(game.states) > 1 else None
-    return env.render(game.state, previous)
+    # The end of the game is said once, by `result_text`, in the player's terms.
+    return "\n".join(line for line in env.render(game.state, previous).splitlines()
+                     if not line.startswith("game over"))
 
 
 def parse_move(env, state, text: str) -> int:
@@ -70,10 +76,13 @@ def parse_move(env, state, text: str) -> int:
 
 
 def result_text(env, state, human_colour: str) -> str:
+    """The one line that ends a game."""
     winner = env.winner(state)
     if winner is None:
         return "game over: a draw"
-    return "game over: you win" if CHARS[winner] == human_colour else "game over: the agent wins"
+    side = CHARS[winner]
+    return (f"game over: you win ({side})" if side == human_colour
+            else f"game over: the agent wins ({side})")
 
 
 def main(argv=None, stdin=None, out=None) -> int:
@@ -112,8 +121,9 @@ def main(argv=None, stdin=None, out=None) -> int:
     def say(text=""):
         print(text, file=out, flush=True)
 
+    search = SEARCH_NAMES.get(agent.name, agent.name)
     say(f"{env.name} {env.board_shape[0]}x{env.board_shape[1]}: you are {human}, the agent "
-        f"plays {args.player} with m = {m}. Commands: moves, undo, hint, quit.")
+        f"plays with {search}, m = {m}. Commands: moves, undo, hint, quit.")
     say(board_text(env, game))
     while not bool(game.state.terminated):
         to_move = CHARS[env.colour_to_move(game.state)]

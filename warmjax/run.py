@@ -19,10 +19,11 @@ from omegaconf import DictConfig, OmegaConf
 
 from warmjax import cli
 from warmjax.train.estimate import estimate_paper_seconds
-from warmjax.train.run_config import ConfigError, RunConfig
+from warmjax.train.run_config import ConfigError, RunConfig, ignored_overrides
 
 CONF_DIR = cli.CONF_DIR
 EXTRA_KEYS = ("run_root", "confirm_paper_on_cpu")
+ASK_ABOVE_SECONDS = 3600  # a paper-scale run on a CPU longer than this needs a yes
 
 
 def run_name(override_dirname: str) -> str:
@@ -42,37 +43,71 @@ def to_run_config(cfg: DictConfig) -> RunConfig:
     raw = OmegaConf.to_container(cfg, resolve=True)
     for key in EXTRA_KEYS:
         raw.pop(key, None)
+    game = raw.get("game")
+    if isinstance(game, dict) and isinstance(game.get("name"), (int, float)):
+        game["name"] = str(game["name"])  # game.name=2048: Hydra reads a number; a name
     return RunConfig.from_dict(raw)
 
 
 def warn_paper_on_cpu(config: RunConfig, confirm: bool) -> bool:
-    """On a machine without an accelerator, states the paper profile's cost. True: go on."""
+    """On a machine without an accelerator, states the paper profile's cost. True: go on.
+
+    A run estimated above an hour needs a yes: asked on a terminal; without one it is
+    refused (`ConfigError`, naming profile=quick and `confirm_paper_on_cpu=false`, the
+    setting that says yes in advance).
+    """
     import jax
 
-    if config.profile_name != "paper" or jax.default_backend() != "cpu":
+    if config.profile_name != "paper" or jax.default_backend() != "cpu" or not confirm:
         return True
     print("profile=paper holds the papers' full scale (method.md §11) and is meant for a GPU.")
     print("measuring this machine...", flush=True)
     seconds = estimate_paper_seconds(config)
     print(f"expected duration here: about {seconds / 3600:.0f} hours "
           f"({seconds / config.train.iterations / 60:.0f} min per iteration).")
+    if seconds <= ASK_ABOVE_SECONDS:
+        return True
     print("For a laptop CPU use profile=quick, e.g.\n"
           "  python -m warmjax.run +experiment=adaptive_c4 profile=quick")
-    if confirm and sys.stdin.isatty():
+    if sys.stdin.isatty():
         answer = input("Run at paper scale anyway? [y/N] ").strip().lower()
         return answer in ("y", "yes")
-    print("(not a terminal: going on)")
-    return True
+    raise ConfigError(f"profile=paper would take about {seconds / 3600:.0f} hours on this CPU "
+                      "and no terminal can confirm it: use profile=quick, or add "
+                      "confirm_paper_on_cpu=false to run it anyway")
+
+
+def override_keys() -> list[str]:
+    """The keys the command line set for this job (Hydra's task overrides)."""
+    from hydra.core.hydra_config import HydraConfig
+
+    try:
+        task = HydraConfig.get().overrides.task
+    except ValueError:  # not inside a Hydra job (the library called directly)
+        return []
+    return [str(o).split("=", 1)[0] for o in task]
+
+
+def check_job(cfg: DictConfig, keys: list[str]) -> RunConfig:
+    """The job's validated RunConfig; `ConfigError` for an impossible setting or one the
+    experiment ignores (`run_config.ignored_overrides`)."""
+    config = to_run_config(cfg)
+    ignored = ignored_overrides(config, keys)
+    if ignored:
+        raise ConfigError(ignored[0])
+    return config
 
 
 @hydra.main(version_base="1.3", config_path=CONF_DIR, config_name="config")
 def main(cfg: DictConfig) -> None:
     try:
-        config = to_run_config(cfg)
+        config = check_job(cfg, override_keys())
+        go_on = warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True)))
     except ConfigError as err:
         _remove_if_empty(cfg)
         cli.fail(err)
-    if not warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True))):
+    if not go_on:
+        _remove_if_empty(cfg)
         print("stopped; nothing was run.")
         return
     from warmjax.games import make
@@ -80,7 +115,10 @@ def main(cfg: DictConfig) -> None:
     from warmjax.train.loop import train
 
     print(f"run folder: {config.run_dir}")
-    train(config)
+    try:
+        train(config)
+    except ConfigError as err:  # a folder another process is training, another run's
+        cli.fail(err)
     folder = config.run_dir
     has_oracle = positions.path_for(make(config.game.name, **config.game.params)) is not None
     print(f"done: the final network is {folder}/network.msgpack; next try\n"
@@ -109,6 +147,57 @@ def _remove_if_empty(cfg: DictConfig) -> None:
             folder = folder.parent
 
 
+def sweep_jobs(args: list[str]) -> list[list[str]]:
+    """The jobs of a multirun command line, each as its overrides: the command line's
+    sweeps and the config's `hydra.sweeper.params` (a study's), expanded as Hydra's basic
+    sweeper expands them."""
+    from hydra import compose, initialize_config_dir
+    from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    given = [a for a in args if not a.startswith("-")]
+    parser = OverridesParser.create()
+    fixed = [o.input_line for o in parser.parse_overrides(given) if not o.is_sweep_override()]
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        base = compose(config_name="config", overrides=fixed, return_hydra_config=True)
+    sweeper = base.hydra.sweeper.get("params")
+    params = {} if sweeper is None else OmegaConf.to_container(sweeper, resolve=False)
+    named = {o.key_or_group for o in parser.parse_overrides(given)}
+    lines = [f"{k}={v}" for k, v in params.items() if k not in named] + given
+    batches = BasicSweeper.split_arguments(parser.parse_overrides(lines), None)
+    return [list(job) for batch in batches for job in batch]
+
+
+def check_sweep(args: list[str]) -> None:
+    """Validates every job of a multirun command line before the first one trains; exits
+    with one `error:` line naming the first bad job."""
+    from hydra import compose, initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
+
+    cli.refuse_unplayable_choice([a for a in args if not a.startswith("-")], None)
+    try:
+        jobs = sweep_jobs(args)
+    except (HydraException, OmegaConfBaseException) as err:
+        cli.fail(cli.hydra_message(err))
+    # A job is named by the settings that vary across the sweep.
+    varying = {o for job in jobs for o in job if any(o not in other for other in jobs)}
+    for number, job in enumerate(jobs, start=1):
+        composable = [o for o in job if not o.lstrip("+~").startswith("hydra")]
+        name = " ".join(o for o in job if o in varying) or " ".join(job)
+        try:
+            with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+                cfg = compose(config_name="config", overrides=[*composable, "run_dir=."])
+            check_job(cfg, [o.split("=", 1)[0] for o in composable])
+        except (HydraException, OmegaConfBaseException) as err:
+            cli.fail(f"job {number} of {len(jobs)} ({name}): {cli.hydra_message(err)}; "
+                     "no job was run")
+        except ConfigError as err:
+            cli.fail(f"job {number} of {len(jobs)} ({name}): {err}; no job was run")
+
+
 if __name__ == "__main__":
+    if any(a in ("-m", "--multirun") for a in sys.argv[1:]):
+        check_sweep([a for a in sys.argv[1:] if a not in ("-m", "--multirun")])
     cli.check_overrides("config", None)
     main()

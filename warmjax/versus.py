@@ -33,6 +33,12 @@ def main(argv=None):
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be even and at least 2 (each side first in half), "
                      f"got {args.games}")
+    for flag in ("simulations", "playouts"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            parser.error(f"--{flag} must be at least 1, got {value}")
+    if args.temperature_moves is not None and args.temperature_moves < 0:
+        parser.error(f"--temperature-moves must be non-negative, got {args.temperature_moves}")
     if not Path(args.run_dir).is_dir():
         parser.fail(f"no run folder {args.run_dir}")
     try:

@@ -64,7 +64,7 @@ class VmapLauncher(Launcher):
     def launch(self, job_overrides: Sequence[Sequence[str]],
                initial_job_idx: int) -> Sequence[JobReturn]:
         from warmjax import cli
-        from warmjax.run import to_run_config, warn_paper_on_cpu
+        from warmjax.run import check_job, override_keys, warn_paper_on_cpu
         from warmjax.train.group import groups, seed_major
         from warmjax.train.loop import train, train_group
         from warmjax.train.run_config import ConfigError
@@ -75,7 +75,7 @@ class VmapLauncher(Launcher):
 
         def collect(cfg: DictConfig):
             try:
-                return to_run_config(cfg)
+                return check_job(cfg, override_keys())
             except ConfigError as err:
                 cli.fail(err, "run")
 
@@ -105,7 +105,11 @@ class VmapLauncher(Launcher):
             names = ", ".join(" ".join(filter_overrides(returns[i].overrides)) or "(defaults)"
                               for i in members)
             print(f"group of {len(runs)} runs: {names}", flush=True)
-            if not warn_paper_on_cpu(runs[0], confirm):
+            try:
+                go_on = warn_paper_on_cpu(runs[0], confirm)
+            except ConfigError as err:
+                cli.fail(err, "run")
+            if not go_on:
                 print("stopped; nothing was run.")
                 return returns
             try:

@@ -30,6 +30,9 @@ def test_scripted_connect_four_game_through_a_pipe(tmp_path):
     assert "agent (O) plays" in text
     assert "   a b c d e f" in text and " 6 " in text  # coordinates
     assert "game over:" in text.splitlines()[-1]
+    assert text.count("game over") == 1  # the end is said once
+    # The banner names the agent's search (the run's PUCT MCTS, m = 4 in the tiny run).
+    assert "the agent plays with its network's PUCT MCTS, m = 4." in text.splitlines()[0]
     if "refused: column" in text:
         assert "is full" in text
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from warmjax.analysis import compute, contrasts, plots, strength, study, study_tables, tables
 from warmjax.matches.entrants import expand_runs
 from warmjax.train import run_folder
+from warmjax.train.run_config import run_identity
 from warmjax.train.run_variant import enhancement_name, game_name
 
 TOURNAMENT = "tournament"  # a study's round robin: <study folder>/tournament
@@ -173,6 +174,24 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
     return written
 
 
+def refuse_duplicates(runs, study_of) -> None:
+    """Two run folders of one study with the same identity (arm, seed, game, departures)
+    hold the same run: a study would count it twice as two seeds.
+
+    Raises:
+      ValueError: naming the first such pair and what to do.
+    """
+    seen: dict = {}
+    for run in runs:
+        key = (study_of(run), run_identity(run.config))
+        if key in seen:
+            raise ValueError(
+                f"{seen[key]} and {run.path} hold the same run ({run.variant.label(seed=True)}"
+                f"): a study would count it as two seeds; move one of them out of the study "
+                "folder")
+        seen[key] = run.path
+
+
 def random_rate(family: study.Family) -> float | None:
     """The optimal-move rate of a random legal move on the positions the family's probe
     used (the first `oracle.positions` of its board's labelled set); None without one."""
@@ -275,6 +294,8 @@ def write_study(studies: Sequence[str], out: str = "report",
     def study_of(run) -> str:  # the study folder holding the run
         path = run.path.resolve()
         return next((f.name for f in folders if f == path or f in path.parents), "")
+
+    refuse_duplicates(runs, study_of)
 
     measured = study.families(runs, found, auc_iterations, study_of)
     floors = {}

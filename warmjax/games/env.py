@@ -104,6 +104,19 @@ class GameEnv(pgx.core.Env):
 
     name: ClassVar[str]
     symmetry: ClassVar[str]
+
+    def to_svg(self, state, *, scale: float | None = None) -> str:
+        """One unbatched state's board as SVG (the state's own `to_svg`; a game whose
+        states pgx's visualiser cannot draw overrides this)."""
+        return state.to_svg(scale=scale)
+
+    def save_svg(self, state, filename, *, scale: float | None = None) -> None:
+        """Writes `to_svg(state)` to `filename`, which must end with .svg: every game, at
+        every size (pgx's own `state.save_svg` knows Go only at 9×9 and 19×19)."""
+        if not str(filename).endswith(".svg"):
+            raise ValueError(f"{filename}: the file name must end with .svg")
+        with open(filename, "w") as f:
+            f.write(self.to_svg(state, scale=scale))
     # Whether the game's own step cap (`max_plies`) ends games that its rules have not
     # ended (pgx's Go and chess-like games); warmjax's games end before any cap.
     truncates: ClassVar[bool] = False

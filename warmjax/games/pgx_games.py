@@ -44,7 +44,7 @@ import numpy as np
 import pgx
 import pgx.core
 
-from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv, column_letter
+from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv, board_svg, column_letter
 from warmjax.games.registry import GameSpec, Labels, register
 
 
@@ -221,6 +221,18 @@ class PgxGame(GameEnv):
         included, is one ply)."""
         return FIRST if int(state._step_count) % 2 == 0 else SECOND
 
+    def to_svg(self, state, *, scale: float | None = None) -> str:
+        """pgx's drawing of the state where its visualiser knows the game and size, else
+        warmjax's own (`env.board_svg`, from the observation's current planes: Go at sizes
+        other than 9×9 and 19×19)."""
+        if np.ndim(state.current_player) != 0:
+            raise ValueError("to_svg draws one state; index a batch first (state[i])")
+        try:
+            return state.to_svg(scale=scale)
+        except AssertionError:  # pgx's visualiser: a size it has no layout for
+            return board_svg(state.observation, self.colour_to_move(state) == FIRST,
+                             scale=scale)
+
     def board_array(self, state) -> np.ndarray:
         """A generic board from the observation: plane 0 (the mover's pieces) and plane 1
         (the opponent's) where the observation has them, as colours."""
@@ -336,6 +348,25 @@ def _hex_init(key, size: int):
                  legal_action_mask=jnp.ones(size * size + 1, jnp.bool_).at[-1].set(False))
 
 
+def refusal(pgx_id: str) -> str | None:
+    """Why warmjax cannot play the pgx game `pgx_id` (chance, not two players, hidden
+    information), or None for any other name."""
+    if pgx_id in REFUSED:
+        return REFUSED[pgx_id]
+    if pgx_id.startswith("minatar"):
+        return "it has one player"
+    return None
+
+
+def refused_message(pgx_id: str) -> str | None:
+    """The one line that refuses a pgx game warmjax cannot play, or None."""
+    why = refusal(pgx_id)
+    if why is None:
+        return None
+    return (f"pgx's {pgx_id} cannot be played here: {why} (warmjax plays two-player games "
+            "of perfect information without chance)")
+
+
 def make_pgx(pgx_id: str, **params) -> PgxGame:
     """The adapter for a pgx game named by its pgx id (or registered name).
 
@@ -343,10 +374,8 @@ def make_pgx(pgx_id: str, **params) -> PgxGame:
       ValueError: a pgx game warmjax cannot play (chance, not two players, hidden
         information), an unknown id, or a setting it does not take; one line naming why.
     """
-    if pgx_id in REFUSED:
-        raise ValueError(f"pgx game {pgx_id!r} is not supported: {REFUSED[pgx_id]}")
-    if pgx_id.startswith("minatar"):
-        raise ValueError(f"pgx game {pgx_id!r} is not supported: it has one player")
+    if refusal(pgx_id) is not None:
+        raise ValueError(f"pgx game {pgx_id!r} is not supported: {refusal(pgx_id)}")
     name = next((n for n, k in KINDS.items() if n == pgx_id), None) or next(
         (n for n, k in KINDS.items() if k.pgx_id == pgx_id), None)
     if pgx_id.startswith("go_") and pgx_id[3:].split("x")[0].isdigit():

@@ -23,8 +23,13 @@ compiled program (`group.train_group`, the iteration vmapped over the runs).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import signal
+import socket
+import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -218,10 +223,63 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
     try:
         for config in configs:  # each takes its folder's lock first
             outputs.append(RunOutputs(config, trainer.network))
-        return _advance(trainer, configs, outputs, log, stop_after, vmapped)
+        with stop_on_interrupt(lambda: interrupted_line(outputs)):
+            return _advance(trainer, configs, outputs, log, stop_after, vmapped)
     finally:
         for out in outputs:
             out.lock.close()
+
+
+def interrupted_line(outputs: Sequence[RunOutputs]) -> str:
+    """What Ctrl-C says: where each run stands and how to go on."""
+    done = [out.history[-1].iteration if out.history else 0 for out in outputs]
+    where = (str(outputs[0].dir) if len(outputs) == 1
+             else f"{len(outputs)} runs ({outputs[0].dir.parent})")
+    return (f"interrupted: {where} is saved after iteration {min(done)} (the iteration in "
+            "progress is lost); run the same command again to resume")
+
+
+@contextlib.contextmanager
+def stop_on_interrupt(line: Callable[[], str]):
+    """Ctrl-C stops the process at once with one line (`line()`) and exit status 2.
+
+    Python runs a signal handler only between bytecodes, so a Ctrl-C during a compiled
+    iteration would wait for it (tens of seconds) and then unwind a traceback. Instead the
+    signal's wake-up byte reaches a watcher thread at once, which prints the line and
+    ends the process. Nothing is lost that a resume needs: every checkpoint and network
+    file is written atomically, and the iteration in progress is redone on resuming, as
+    after `kill -9`. Outside the main thread (where signals cannot be set), a no-op.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+
+    def watch():
+        while True:
+            try:
+                byte = reader.recv(1)
+            except OSError:
+                return
+            if not byte:
+                return
+            if byte[0] == signal.SIGINT:
+                print(line(), file=sys.stderr, flush=True)
+                os._exit(2)
+
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(old_fd)
+        signal.signal(signal.SIGINT, previous)
+        writer.close()
+        watcher.join(timeout=1.0)
+        reader.close()
 
 
 def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutputs],

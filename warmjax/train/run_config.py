@@ -9,6 +9,7 @@ the search's own `SearchConfig`, the same object every player is built from.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from warmjax.games import make, registry
@@ -32,6 +33,11 @@ class GameConfig:
 
     def __post_init__(self):
         if registry.find(self.name) is None:
+            from warmjax.games.pgx_games import refused_message
+
+            refused = refused_message(self.name)
+            if refused is not None:
+                raise ValueError(f"name: {refused}")
             raise ValueError(f"name: unknown game {self.name!r} (choose from "
                              f"{', '.join(registry.names())})")
         try:
@@ -175,6 +181,53 @@ def per_run_paths() -> frozenset[str]:
     return frozenset(marked(RunConfig, PER_RUN))
 
 
+# Settings a warm-start mode does not read: set on the command line, they would only make a
+# second run folder of the same run (`ignored_overrides`).
+IGNORED_BY_MODE = {
+    "none": {"warmstart.iprime": "I′ of the fixed warm start",
+             "warmstart.enhancement": "the warm-start enhancement"},
+    "adaptive": {"warmstart.iprime": "I′ of the fixed warm start"},
+}
+
+
+def ignored_overrides(config: RunConfig, keys: Iterable[str]) -> list[str]:
+    """The command-line settings among `keys` (dotted, as Hydra overrides name them)
+    that `config`'s warm-start mode ignores, each with why: they are refused rather than
+    given a run folder of their own, which a study would count as another seed."""
+    mode = config.warmstart.mode
+    ignored = IGNORED_BY_MODE.get(mode, {})
+    out = []
+    for key in keys:
+        key = key.lstrip("+~")
+        if key in ignored:
+            what = {"none": "the baseline", "adaptive": "adaptive warm start"}[mode]
+            out.append(f"{key} is {ignored[key]}, which {what} does not use; leave it out "
+                       "(a run folder of its own would hold the same run)")
+    return out
+
+
+def run_identity(config: RunConfig) -> str:
+    """What makes a run the run it is: every setting but those a run may change between
+    calls (`resumable_paths`: the folder, bookkeeping, more iterations) and those its
+    warm-start mode ignores (`IGNORED_BY_MODE`). Two folders with one identity hold the
+    same run (the same iterations, bit for bit on one machine)."""
+    import json
+
+    flat = {}
+
+    def walk(value, path):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{path}.{k}" if path else k)
+        else:
+            flat[path] = value
+
+    walk(config.to_dict(), "")
+    skip = resumable_paths() | set(IGNORED_BY_MODE.get(config.warmstart.mode, {}))
+    return json.dumps({k: v for k, v in flat.items() if k not in skip}, sort_keys=True,
+                      default=str)
+
+
 def validate(config: RunConfig) -> None:
     """Raises `ConfigError` for unknown names and impossible settings."""
     c = config
@@ -184,6 +237,8 @@ def validate(config: RunConfig) -> None:
     if c.warmstart.mode != "none" and c.warmstart.enhancement not in ENHANCEMENTS:
         problems.append(f"unknown enhancement {c.warmstart.enhancement!r} "
                         f"(choose from {', '.join(ENHANCEMENTS)})")
+    if c.seed < 0:
+        problems.append(f"seed must be non-negative, got {c.seed}")
     if c.train.iterations < 1:
         problems.append(f"train.iterations (I) must be at least 1, got {c.train.iterations}")
     if c.warmstart.mode == "fixed":

@@ -1,0 +1,220 @@
+"""What a newcomer trips over: every mistake is one `error:` line and exit 2, before anything
+trains; no setting makes a silent second copy of a run; Ctrl-C stops at once and resumes."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import jax
+import pytest
+
+from warmjax.train import run_folder
+
+from ..helpers import ROOT, TEST_CACHE
+from .test_run_cli import run_cli
+
+SMOKE = ["profile=smoke", "tensorboard=false", "stage_times=false",
+         f"compilation_cache={TEST_CACHE}"]
+
+
+def one_error_line(out, *words):
+    assert out.returncode == 2, out.stderr[-2000:]
+    lines = [line for line in out.stderr.splitlines() if line.strip()
+             and "RuntimeWarning" not in line and "warnings.warn" not in line]
+    assert len(lines) == 1 and re.match(r"(\w+: )?error: ", lines[0]), out.stderr[-2000:]
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["+experiment=adaptive_c4", "warmstart.iprime=-1"], ["warmstart.iprime", "adaptive"]),
+    (["+experiment=baseline_c4", "warmstart.iprime=3"], ["warmstart.iprime", "baseline"]),
+    (["+experiment=baseline_c4", "warmstart.enhancement=rave"], ["enhancement"]),
+    (["+experiment=adaptive_c4", "seed=-1"], ["seed must be non-negative"]),
+    (["+experiment=adaptive", "game=backgammon"], ["chance"]),
+    (["+experiment=adaptive", "game.name=kuhn_poker"], ["hidden information"]),
+    (["+experiment=adaptive", "game.name=sparrow_mahjong"], ["three players"]),
+    (["+experiment=adaptive", "game.name=2048"], ["2048", "one player"]),
+])
+def test_a_setting_the_run_cannot_use_is_one_line(tmp_path, args, words):
+    """A setting the experiment ignores would make a second folder of the same run (which a
+    study would count as another seed): it is refused, like an unplayable pgx game."""
+    out = run_cli(*args, *SMOKE, f"run_root={tmp_path}", cwd=ROOT)
+    one_error_line(out, *words)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sweep_with_a_bad_job_fails_before_training(tmp_path):
+    out = run_cli("-m", "+experiment=fixed_c4", *SMOKE, "warmstart.iprime=1,3",
+                  f"run_root={tmp_path}", cwd=ROOT)
+    line = one_error_line(out, "job 2 of 2 (warmstart.iprime=3)",
+                          "(I′ = 3) exceeds train.iterations", "no job was run")
+    assert "profile=smoke" not in line  # the job is named by what the sweep varies
+    assert not (tmp_path / "fixed_c4").exists()  # job 1 did not train
+
+
+def test_a_busy_run_folder_is_one_line(tmp_path):
+    folder = tmp_path / "adaptive_c4" / "profile=smoke,stage_times=false,tensorboard=false"
+    folder.mkdir(parents=True)
+    held = run_folder.lock(folder)  # another process is training here
+    try:
+        out = run_cli("+experiment=adaptive_c4", *SMOKE, f"run_root={tmp_path}", cwd=ROOT)
+    finally:
+        held.close()
+    one_error_line(out, "another process is training in")
+
+
+def test_paper_scale_on_a_cpu_without_a_terminal_does_not_start(tmp_path):
+    """About 229 hours: refused in one line naming profile=quick, and no folder left."""
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    out = subprocess.run([sys.executable, "-m", "warmjax.run", "+experiment=adaptive_c4",
+                          f"run_root={tmp_path}"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=600, stdin=subprocess.DEVNULL)
+    one_error_line(out, "profile=quick", "confirm_paper_on_cpu=false", "hours")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_declining_in_a_terminal_leaves_no_folder(tmp_path, monkeypatch):
+    from hydra import compose, initialize_config_dir
+
+    from warmjax import run
+
+    monkeypatch.setattr(run, "estimate_paper_seconds", lambda c: 229 * 3600.0)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: "n")
+    folder = tmp_path / "adaptive_c4" / "default"
+    folder.mkdir(parents=True)  # what Hydra made before the question
+    with initialize_config_dir(config_dir=run.CONF_DIR, version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[
+            "+experiment=adaptive_c4", f"run_root={tmp_path}", f"run_dir={folder}"])
+    run.main(cfg)
+    assert not folder.exists() and not (tmp_path / "adaptive_c4").exists()
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_at_once_keeps_the_checkpoint_and_resumes(tmp_path):
+    args = ["+experiment=adaptive_c4", *SMOKE, "train.iterations=400", "train.games=16",
+            f"run_root={tmp_path}"]
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    proc = subprocess.Popen([sys.executable, "-m", "warmjax.run", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    folder = tmp_path / "adaptive_c4" / ("profile=smoke,stage_times=false,tensorboard=false,"
+                                         "train.games=16")
+    deadline = time.time() + 300
+    while time.time() < deadline and len(run_folder.read_metrics(folder)
+                                         if (folder / "config.yaml").exists() else ()) < 2:
+        time.sleep(0.5)
+    tic = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert time.perf_counter() - tic < 10  # within a few seconds, not after the iteration
+    assert proc.returncode == 2
+    (line,) = [x for x in err.splitlines() if x.strip()]
+    assert line.startswith("interrupted:") and "run the same command again to resume" in line
+    done = len(run_folder.read_metrics(folder))
+    assert f"saved after iteration {done}" in line or f"saved after iteration {done - 1}" \
+        in line
+    assert (folder / "checkpoints" / f"state_{done:06d}.ckpt").exists()
+    # The same command resumes (two more iterations here).
+    again = run_cli(*[a.replace("train.iterations=400", f"train.iterations={done + 2}")
+                      for a in args], cwd=ROOT)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert f"resuming {folder} after iteration {done}" in again.stdout
+    assert [r.iteration for r in run_folder.read_metrics(folder)] == list(range(1, done + 3))
+
+
+def test_the_report_refuses_two_folders_of_one_run(tmp_path):
+    """The exact case: an adaptive run, and the same run made again under another name
+    (`warmstart.iprime=-1` before it was refused). The report says so in one line."""
+    from warmjax.analysis.report import write_study
+
+    from ..analysis.synthetic import write_run
+
+    study = tmp_path / "study"
+    write_run(study, "none", "rollout", 0, 0.0)
+    write_run(study, "adaptive", "wrora", 0, 0.05)
+    write_run(study, "adaptive", "wrora", 0, 0.05, iprime=-1)  # the same run, renamed
+    with pytest.raises(ValueError, match="hold the same run .*two seeds"):
+        write_study([str(study)], str(tmp_path / "report"), log=lambda _: None)
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    out = subprocess.run([sys.executable, "-m", "warmjax.report", "--study", str(study),
+                          "--out", str(tmp_path / "r")], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    one_error_line(out, "hold the same run")
+
+
+@pytest.mark.parametrize("command, args, words", [
+    ("versus", ["--simulations", "-3"], ["--simulations must be at least 1"]),
+    ("versus", ["--opponents", "nobody"], ["invalid choice: 'nobody'"]),
+    ("oracle", ["--simulations", "-3"], ["--simulations must be at least 1"]),
+    ("play", ["--simulations", "-3"], ["--simulations must be at least 1"]),
+])
+def test_evaluation_commands_check_their_arguments_before_loading(tmp_path, command, args,
+                                                                  words):
+    from ..helpers import write_tiny_run
+
+    run = write_tiny_run(tmp_path / "run")
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    tic = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", f"warmjax.{command}", str(run), *args],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+                         stdin=subprocess.DEVNULL)
+    line = one_error_line(out, *words)
+    assert line.startswith(f"{command}: error:")
+    assert time.perf_counter() - tic < 30  # no network loaded, nothing compiled
+
+
+def test_save_svg_draws_go_at_any_size(tmp_path):
+    """pgx's visualiser knows Go only at 9×9 and 19×19; the env draws 7×7 itself: after
+    black a1, white b2, black c3 there are two black stones and one white."""
+    from warmjax.games import make
+
+    env = make("go", size=7)
+    state = env.init(jax.random.PRNGKey(0))
+    for action in (0, 8, 16):
+        state = env.step(state, action)
+    env.save_svg(state, tmp_path / "go7.svg")
+    text = (tmp_path / "go7.svg").read_text()
+    assert text.count('fill="black"') == 2 and text.count('fill="white"') == 1
+    env9 = make("go", size=9)
+    env9.save_svg(env9.init(jax.random.PRNGKey(0)), tmp_path / "go9.svg")  # pgx's drawing
+    assert (tmp_path / "go9.svg").read_text().startswith("<?xml") or "<svg" in \
+        (tmp_path / "go9.svg").read_text()
+    with pytest.raises(ValueError, match="must end with .svg"):
+        env.save_svg(state, tmp_path / "go7.png")
+
+
+EXPERIMENTS = sorted(p.stem for p in (ROOT / "warmjax" / "conf" / "experiment").glob("*.yaml"))
+
+
+def test_the_smoke_profile_takes_every_shipped_experiment(tmp_path):
+    """The twelve experiments (the papers' nine short names and the three generic ones)
+    compose and validate at smoke scale: I′ fits in its two iterations."""
+    from ..helpers import compose_config
+
+    assert len(EXPERIMENTS) == 12
+    for name in EXPERIMENTS:
+        config = compose_config([f"+experiment={name}", "profile=smoke"], tmp_path / name)
+        assert config.train.iterations == 2 and config.profile_name == "smoke"
+        if config.warmstart.mode == "fixed":
+            assert config.warmstart.iprime <= config.train.iterations
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["fixed_c4", "fixed_othello", "fixed_gobang"])
+def test_the_smoke_profile_trains_the_fixed_experiments(tmp_path, name):
+    """The experiments the smoke profile used to refuse (I′ = 5 in two iterations) train."""
+    from warmjax.train.loop import train
+
+    from ..helpers import compose_config
+
+    config = compose_config([f"+experiment={name}", *SMOKE], tmp_path)
+    train(config, log=lambda _: None, stop_after=1)
+    (row,) = run_folder.read_metrics(tmp_path)
+    assert row.warmstart_active and row.weight == 1.0  # I′ = 1: w = 1 − 0/1
