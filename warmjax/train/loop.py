@@ -49,7 +49,8 @@ from warmjax.train.run_variant import enhancement_name
 
 
 def progress_line(row: MetricRow, total: int, config: RunConfig) -> str:
-    """One iteration's line: warm-start state, arena, losses, oracle, examples, seconds."""
+    """One iteration's line: warm-start state, arena, losses, probe, examples, seconds
+    (docs/experiments.md, "Reading the progress line", explains every field)."""
     ws = config.warmstart
     if row.warmstart_active:
         warm = f"{enhancement_name(ws.enhancement)} w={row.weight:.2f}"
@@ -62,7 +63,7 @@ def progress_line(row: MetricRow, total: int, config: RunConfig) -> str:
     verdict = "accepted" if row.accepted else "rejected"
     oracle = ""
     if row.oracle_optimal is not None:
-        oracle = f"oracle {row.oracle_optimal:.1%} / {row.oracle_policy:.1%} | "
+        oracle = f"probe search {row.oracle_optimal:.1%} policy {row.oracle_policy:.1%} | "
     cut = f"{row.selfplay_truncated} truncated | " if row.selfplay_truncated else ""
     return (
         f"iter {row.iteration:>3}/{total} | {warm:<20} | arena "
@@ -71,6 +72,7 @@ def progress_line(row: MetricRow, total: int, config: RunConfig) -> str:
         f"{row.examples} ex | {row.seconds_total:.1f}s"
         + (f" (self-play {row.seconds_selfplay:.1f}, train {row.seconds_train:.1f}, "
            f"arena {row.seconds_arena:.1f})" if row.seconds_selfplay is not None else "")
+        + (f" + probe {row.seconds_oracle:.1f}s" if row.seconds_oracle is not None else "")
     )
 
 
