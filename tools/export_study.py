@@ -47,7 +47,7 @@ def export(source: Path, target: Path, partial: bool = False) -> int:
     # The round robin of the final networks (`tournament`), and those of the networks kept
     # at earlier iterations (`tournament_at015`, ...: a study's horizons).
     for journal in sorted(source.glob("tournament*")):
-        if not (journal / "tournament.json").exists():
+        if not TournamentFolder(journal).has_header():
             continue
         for path in [journal / "tournament.json", *TournamentFolder(journal).batch_paths()]:
             dest = target / path.relative_to(source)

@@ -7,7 +7,7 @@ Hydra composes every job of the sweep as usual (its folder, its overrides), but 
 running the jobs one by one the launcher groups those that share one compiled program —
 they differ only in the seed and I′ (`warmjax.train.group.program_key`) — at most
 `hydra.launcher.max_runs` per group, and trains each group with
-`warmjax.train.group.train_group`: one vmapped iteration for all its runs, each run keeping
+`warmjax.train.loop.train_group`: one vmapped iteration for all its runs, each run keeping
 its own folder, metrics, checkpoints and network. Rerunning the command resumes every group.
 """
 

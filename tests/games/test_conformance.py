@@ -4,7 +4,7 @@ Modelled on pgx's `pgx/_src/api_test.py` (which insists on pgx's own env ids, so
 are reproduced here rather than called): State dtypes and shapes, pgx's public attribute
 names, init, jit and vmap random play to the end, terminal and illegal-move rules,
 zero-sum rewards, observations against the board, `make` errors, symmetries and the
-ASCII round trip. A game whose module is not written yet is skipped.
+ASCII round trip.
 """
 
 from __future__ import annotations
@@ -38,19 +38,10 @@ PGX_PUBLIC = (
 NUM_GAMES = 48
 
 
-def _make(name):
-    try:
-        return make(name)
-    except ModuleNotFoundError as err:
-        if err.name == f"warmjax.games.{name}":
-            pytest.skip(f"warmjax.games.{name} is not written yet")
-        raise
-
-
 @pytest.fixture(scope="module", params=GAMES)
 def game(request):
     """The game's env, jitted batched functions and a batch of random games (NumPy)."""
-    env = _make(request.param)
+    env = make(request.param)
     rows, cols = env.board_shape
     num_plies = 2 * rows * cols + 4  # room for passes; every game must end before this
     states, _ = random_play(env, NUM_GAMES, num_plies)(jax.random.key(0))

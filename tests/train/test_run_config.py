@@ -1,4 +1,4 @@
-"""The run configuration: Hydra composition, named errors, the one converter (train/config.py,
+"""The run configuration: Hydra composition, named errors, the one converter (train/run_config.py,
 warmjax/settings.py)."""
 
 from __future__ import annotations

@@ -334,7 +334,7 @@ def contrasts_json(found: Sequence[Contrast], delta: float) -> list[dict]:
              "rows": [{"comparison": r.name,
                        "auc": study.comparison_json(r.auc, delta),
                        "final": study.comparison_json(r.final, delta),
-                       "elo": study.comparison_json(r.elo, delta),
+                       "elo": study.comparison_json(r.elo, None),
                        "auc_verdict": _decision_json(r.auc_decision),
                        "final_verdict": _decision_json(r.final_decision)} for r in c.rows]}
             for c in found]

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from warmjax.analysis import compute, contrasts, plots, strength, study, study_tables, tables
 from warmjax.matches.entrants import expand_runs
+from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
 from warmjax.train.run_config import run_identity
 from warmjax.train.run_variant import enhancement_name, game_name
@@ -287,7 +288,7 @@ def write_study(studies: Sequence[str], out: str = "report",
     found = [tables.load_tournament(t) for t in tournaments]
     for folder in studies:
         candidate = Path(folder) / TOURNAMENT
-        if (candidate / "tournament.json").exists():
+        if TournamentFolder(candidate).has_header():
             found.append(tables.journal_tournament(candidate))
     folders = [Path(folder).resolve() for folder in studies]
 

@@ -980,14 +980,17 @@ def num(x: float | None) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, 6)
 
 
-def comparison_json(c: Comparison | None, delta: float = DELTA) -> dict | None:
+def comparison_json(c: Comparison | None, delta: float | None = DELTA) -> dict | None:
+    """A comparison's entry of `study.json`; `delta` None (an Elo comparison, whose unit
+    is not the rates' δ): no `seeds_for_delta`."""
     if c is None:
         return None
     out = {"test": c.test, "n": c.n, "diff": num(c.diff), "ci": [num(c.ci[0]),
                                                                    num(c.ci[1])],
            "p": num(c.p), "p_adjusted": num(c.p_adjusted),
            "p_permutation": num(c.p_permutation), "sd": num(c.sd),
-           "effect80": num(c.effect80), "seeds_for_delta": num(c.seeds_for(delta))}
+           "effect80": num(c.effect80),
+           "seeds_for_delta": None if delta is None else num(c.seeds_for(delta))}
     if c.paired:
         out["p_wilcoxon"] = num(c.p_wilcoxon)
         out["welch"] = None if c.welch is None else {
@@ -1022,7 +1025,7 @@ def arm_json(arm: Arm, sweep: bool = False) -> dict:
     out["elo"] = None if arm.elo is None else {
         "mean": num(arm.elo.mean), "ci": [num(x) for x in arm.elo.ci],
         "runs": [num(x) for x in arm.elo.values],
-        "vs_baseline": comparison_json(arm.elo_vs_baseline)}
+        "vs_baseline": comparison_json(arm.elo_vs_baseline, delta=None)}
     if arm.variant.mode == "adaptive":
         out["switch_iterations"] = list(arm.switches)
     out["warm_iterations"] = list(arm.warm_iterations())
@@ -1036,7 +1039,8 @@ def claim_json(c: Claim) -> dict:
         out["reason"] = c.decision.reason
         out["effect80"] = num(c.decision.effect80)
         out["comparisons"] = [{"name": t.name, **comparison_json(t.comparison),
-                               "elo": comparison_json(t.elo)} for t in c.decision.tested]
+                               "elo": comparison_json(t.elo, delta=None)}
+                              for t in c.decision.tested]
     return out
 
 

@@ -96,7 +96,9 @@ class GameEnv(pgx.core.Env):
 
     - `board_shape`: `(rows, cols)`;
     - `symmetry`: `"dihedral"` (8 transforms of a square board; the pass action, if any,
-      stays put) or `"mirror"` (left-right reflection; actions are columns);
+      stays put), `"mirror"` (left-right reflection; actions are columns), `"rot180"`
+      (the half turn; actions past the cells stay put: Hex and its swap) or `"none"` (the
+      identity alone); `symmetry.symmetry_tables` builds each;
     - `board_array(state) -> np.ndarray[rows, cols]` of EMPTY/FIRST/SECOND;
     - `colour_to_move(state) -> FIRST | SECOND`;
     - `from_board(board, to_move, current_player=0) -> State` for scripted positions.

@@ -440,7 +440,8 @@ ORACLE_FILE, VERSUS_FILE = "oracle.json", "versus.json"
 
 @dataclasses.dataclass(frozen=True)
 class OracleScore:
-    """One player's rates on the labelled positions (`perfect.score.Score`'s JSON)."""
+    """One player's rates on the labelled positions (`perfect.score.judge`'s, as the
+    oracle command writes them)."""
 
     optimal: float
     win_to_draw: float

@@ -18,7 +18,7 @@ iteration is a pure function of the state (its PRNG key included), so a resumed 
 with the same metrics (wall times aside) and the same parameters as an uninterrupted one.
 
 One driver, `train_runs`, trains a lone run (`train`) and a group of runs that share one
-compiled program (`group.train_group`, the iteration vmapped over the runs).
+compiled program (`train_group`, the iteration vmapped over the runs, `group.py`).
 """
 
 from __future__ import annotations
