@@ -242,15 +242,15 @@ def robustness(runs, found, study_of, delta: float, windows: Sequence[int],
     for k in windows:
         fams = study.families(runs, found, k, study_of)
         for c in strength.floored_claims(study.claims(fams, delta), floors):
-            out["claims"].setdefault(f"{c.claim} | {c.family}", {})[k] = c.verdict
+            out["claims"].setdefault(f"{c.claim} | {c.family}", {})[k] = \
+                strength.verdict_text(c.verdict, c.decision)
         for group in contrasts.board_steps(fams, delta):
             for s in group.steps:
                 d = strength.floored_decision(s.lead_decision, [
                     floors.get(s.small.family.title), floors.get(s.large.family.title)])
                 key = f"{group.title}: {s.arm}, {s.large.name} vs {s.small.name}"
                 out["boards"].setdefault(key, {})[k] = (
-                    None if d is None else f"{d.verdict} ({d.reason})" if d.reason else
-                    d.verdict)
+                    None if d is None else strength.verdict_text(d.verdict, d))
     return out
 
 

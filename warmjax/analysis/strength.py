@@ -204,6 +204,22 @@ class Floor:
                 "p": self.p, "learned": self.learned}
 
 
+def verdict_text(verdict: str, decision: Decision | None) -> str:
+    """A verdict with the rule's reason where it has one that tells verdicts apart:
+    "contradicted (no gain)", "contradicted (opposite)"."""
+    reason = "" if decision is None else decision.reason
+    if verdict == study.CONTRADICTED and reason in ("no gain", "opposite"):
+        return f"{verdict} ({reason})"
+    return verdict
+
+
+def elsewhere(by_k: dict, verdict: str) -> str:
+    """The other verdicts over the windows, each with its windows: "not resolvable at this
+    power (9–15)"."""
+    others = sorted({v for v in by_k.values() if v != verdict and v is not None})
+    return "; ".join(f"{v} ({holds_over(by_k, v)})" for v in others) or "—"
+
+
 def floor(family: Family, random_rate: float) -> Floor | None:
     """The floor rule on `family` (None without a baseline)."""
     if family.baseline is None:

@@ -371,19 +371,21 @@ def robustness_markdown(claims: Sequence[Claim], boards: Sequence[BoardSteps],
     rows = []
     for c in claims:
         by_k = robust["claims"].get(f"{c.claim} | {c.family}", {})
-        rows.append([c.claim, c.family, c.verdict, strength.holds_over(by_k, c.verdict)])
+        verdict = strength.verdict_text(c.verdict, c.decision)
+        rows.append([c.claim, c.family, verdict, strength.holds_over(by_k, verdict),
+                     strength.elsewhere(by_k, verdict)])
     for group in boards:
         for s in group.steps:
             key = f"{group.title}: {s.arm}, {s.large.name} vs {s.small.name}"
             by_k = robust["boards"].get(key, {})
             d = s.lead_decision
-            verdict = (None if d is None else f"{d.verdict} ({d.reason})" if d.reason
-                       else d.verdict)
+            verdict = None if d is None else strength.verdict_text(d.verdict, d)
             rows.append([f"growth of the lead: {s.arm}", f"{group.title}", verdict or "—",
-                         strength.holds_over(by_k, verdict)])
+                         strength.holds_over(by_k, verdict), strength.elsewhere(by_k, verdict)])
     if not rows:
         return ""
-    return table(["claim", "family", "verdict", "holds for k ="], rows, "llll")
+    return table(["claim", "family", "verdict", "holds for k =", "other windows"], rows,
+                 "lllll")
 
 
 def speed_intro(records: Sequence[dict], calibration: str | None) -> str:
