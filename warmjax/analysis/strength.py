@@ -17,8 +17,10 @@ measured wall seconds; the record names which).
 
 **Verdict on speed** (`speed_verdict`), by the rule of docs/experiments.md: *faster* if the
 adjusted log-rank p < α and the ratio > 1; *slower* if p < α and the ratio < 1; *no
-speed-up ≥ 1.25×* if the ratio's interval lies below 1.25; *neither arm reached it* where
-no run of the two did (its p of 1 still counts in the adjustment); otherwise *open*.
+speed-up ≥ 1.25×* if the ratio's interval lies below 1.25 and at least half the runs of
+each arm reached the step (else *open (most runs censored)*: the registration's first
+wording lacked that condition, and `verdict_registered` keeps it); *neither arm reached it*
+where no run of the two did (its p of 1 still counts in the adjustment); otherwise *open*.
 
 **The floor rule.** A family whose baseline did not learn decides nothing: its policy head
 at the last iteration is not significantly above the probe set's random-move rate
@@ -146,7 +148,8 @@ def time_to_strength(family: Family, curves: Mapping | None = None) -> dict | No
                                                        list(mine.values())),
                         "p_adjusted": None, "speedup": speed.ratio,
                         "speedup_ci": list(speed.ci), "seeds": speed.seeds, "tau": tau,
-                        "reached": any(p.reached for p in (*base.values(), *mine.values()))})
+                        "reached": any(p.reached for p in (*base.values(), *mine.values())),
+                        "mostly_reached": _mostly(base) and _mostly(mine)})
         record["axes"][axis] = {"arms": arms, "comparisons": comparisons}
     return record
 
@@ -163,10 +166,20 @@ def adjust(records: Sequence[dict], measure: str = "policy") -> None:
         for block in r["axes"].values():
             for c in block["comparisons"]:
                 c["verdict"] = speed_verdict(c)
+                c["verdict_registered"] = speed_verdict(c, registered=True)
 
 
-def speed_verdict(c: Mapping) -> str:
-    """The rule on one comparison's speed-up (the module docstring)."""
+def _mostly(passages: Mapping) -> bool:
+    """At least half of an arm's runs reached the step."""
+    return 2 * sum(p.reached for p in passages.values()) >= len(passages)
+
+
+def speed_verdict(c: Mapping, registered: bool = False) -> str:
+    """The rule on one comparison's speed-up (the module docstring). A *no speed-up*
+    needs at least half the runs of both arms to have reached the step: where most are
+    censored at τ, both restricted means are near τ and their ratio near 1 whatever the
+    true speed-up, so that is *open (most runs censored)*. `registered`: the rule as the
+    long-horizon registration first stated it, without that condition."""
     if not c["reached"]:
         return "neither arm reached it"
     p = c["p_adjusted"] if c.get("p_adjusted") is not None else c["logrank_p"]
@@ -175,7 +188,9 @@ def speed_verdict(c: Mapping) -> str:
     if p < ALPHA and c["speedup"] < 1:
         return "slower"
     if c["speedup_ci"][1] < SPEEDUP_DELTA:
-        return f"no speed-up ≥ {SPEEDUP_DELTA:g}×"
+        if registered or c.get("mostly_reached", True):
+            return f"no speed-up ≥ {SPEEDUP_DELTA:g}×"
+        return "open (most runs censored)"
     return "open"
 
 
