@@ -42,8 +42,8 @@ def whole_batch_reference(env, baseline, enhancement, num_games):
 
         def move(self, key, states, ply, memories):
             key, k_enh, k_base = jax.random.split(key, 3)
-            enh_a, enh_p, _, _ = enhancement(self.params, k_enh, states)
-            base_a, base_p, _, _ = baseline(self.params, k_base, states)
+            enh_a, enh_p = enhancement(self.params, k_enh, states)[:2]
+            base_a, base_p = baseline(self.params, k_base, states)[:2]
             use_enh = (ply % 2 == 0) == first_half
             action = jnp.where(use_enh, enh_a, base_a)
             policy = jnp.where(use_enh[:, None], enh_p, base_p)

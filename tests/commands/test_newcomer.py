@@ -106,10 +106,14 @@ def test_ctrl_c_stops_at_once_keeps_the_checkpoint_and_resumes(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     folder = tmp_path / "adaptive_c4" / ("profile=smoke,stage_times=false,tensorboard=false,"
                                          "train.games=16")
-    deadline = time.time() + 300
-    while time.time() < deadline and len(run_folder.read_metrics(folder)
-                                         if (folder / "config.yaml").exists() else ()) < 2:
+    def rows():  # complete lines only: the run may be writing the next one
+        path = folder / "metrics.jsonl"
+        return path.read_text().count("\n") if path.exists() else 0
+
+    deadline = time.time() + 600
+    while time.time() < deadline and rows() < 2 and proc.poll() is None:
         time.sleep(0.5)
+    assert rows() >= 2, "the run did not get going"  # Ctrl-C then meets a training run
     tic = time.perf_counter()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)

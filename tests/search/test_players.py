@@ -134,7 +134,8 @@ def hit_rate(game, name, board, to_move, good, repeats=32):
     env, _, params = network(game)
     state = env.from_ascii(board, to_move)
     states = jax.tree_util.tree_map(lambda x: jnp.stack([x] * repeats), state)
-    actions, policy, _, _ = jitted_player(game, name)(params, jax.random.key(0), states)
+    move = jitted_player(game, name)(params, jax.random.key(0), states)
+    actions, policy = move.action, move.policy
     np.testing.assert_allclose(np.asarray(policy).sum(-1), 1.0, rtol=1e-5)
     return float(np.isin(np.asarray(actions), good).mean())
 

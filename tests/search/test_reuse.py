@@ -39,9 +39,8 @@ def searched(name="pure_rave"):
     """A reusing player's memory after one search from `midgame_states()`, and its move."""
     player = make_player(name, C4, simulations=SIMS, reuse_tree=True)
     states = midgame_states()
-    action, _, _, memory = jax.jit(player)(None, jax.random.PRNGKey(1), states,
-                                           player.start(states))
-    return player, jax.device_get(memory), np.asarray(action)
+    move = jax.jit(player)(None, jax.random.PRNGKey(1), states, player.start(states))
+    return player, jax.device_get(move.memory), np.asarray(move.action)
 
 
 def walk(tree, b, node):
@@ -147,8 +146,8 @@ def test_a_reusing_player_without_a_tree_plays_as_before(name):
                           reuse_tree=True)
     states = midgame_states(batch=4, plies=1)
     key = jax.random.PRNGKey(5)
-    a_plain, p_plain, _, _ = jax.jit(plain)(params, key, states)
-    a_reuse, p_reuse, _, _ = jax.jit(reusing)(params, key, states, reusing.start(states))
+    a_plain, p_plain = jax.jit(plain)(params, key, states)[:2]
+    a_reuse, p_reuse = jax.jit(reusing)(params, key, states, reusing.start(states))[:2]
     np.testing.assert_array_equal(np.asarray(a_plain), np.asarray(a_reuse))
     np.testing.assert_array_equal(np.asarray(p_plain), np.asarray(p_reuse))
 

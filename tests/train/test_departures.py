@@ -106,7 +106,7 @@ def test_winning_moves_and_win_check():
     checked = make_player("mcts", C4, peaked_network(5), simulations=1, win_check=True)
     key = jax.random.PRNGKey(0)
     assert int(blind(None, key, states).action[0]) == 5
-    action, policy, _, _ = checked(None, key, states)
+    action, policy = checked(None, key, states)[:2]
     assert int(action[0]) == 0
     np.testing.assert_array_equal(np.asarray(policy), np.asarray(blind(None, key, states).policy))
     # O to move on the same board: O's column 1 wins for O.
