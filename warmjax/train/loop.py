@@ -109,6 +109,7 @@ class RunOutputs:
         self.network = network
         self.checkpoints = CheckpointDir(self.dir / "checkpoints", config.keep_checkpoints)
         self.history: list[MetricRow] = []
+        self.saved = 0  # the last iteration whose checkpoint is on disk (what a resume finds)
         self.writer = None
 
     def resume(self, template: TrainState, log: Callable[[str], None],
@@ -127,6 +128,7 @@ class RunOutputs:
                                             for raw in header["metrics"])
                             if row.iteration <= header["iteration"]]
             log(f"resuming {self.dir} after iteration {header['iteration']}")
+            self.saved = int(header["iteration"])
         run_folder.write_metrics(self.dir, self.history)
         return state
 
@@ -144,6 +146,7 @@ class RunOutputs:
         it = row.iteration
         self.checkpoints.save(state, it, {"metrics": [r.to_json() for r in self.history]},
                               prune=prune)
+        self.saved = it  # written atomically: from here on a resume starts after `it`
         if row.accepted or it == 1:
             self.checkpoints.save_best(state.params)
         save_network(self.dir, self.config, self.network, state.params, it)
@@ -234,7 +237,7 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
 
 def interrupted_line(outputs: Sequence[RunOutputs]) -> str:
     """What Ctrl-C says: where each run stands and how to go on."""
-    done = [out.history[-1].iteration if out.history else 0 for out in outputs]
+    done = [out.saved for out in outputs]
     where = (str(outputs[0].dir) if len(outputs) == 1
              else f"{len(outputs)} runs ({outputs[0].dir.parent})")
     return (f"interrupted: {where} is saved after iteration {min(done)} (the iteration in "
