@@ -182,18 +182,18 @@ def check_sweep(args: list[str]) -> None:
         cli.fail(cli.hydra_message(err))
     # A job is named by the settings that vary across the sweep.
     varying = {o for job in jobs for o in job if any(o not in other for other in jobs)}
-    for number, job in enumerate(jobs, start=1):
-        composable = [o for o in job if not o.lstrip("+~").startswith("hydra")]
-        name = " ".join(o for o in job if o in varying) or " ".join(job)
-        try:
-            with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):  # once for all
+        for number, job in enumerate(jobs, start=1):
+            composable = [o for o in job if not o.lstrip("+~").startswith("hydra")]
+            name = " ".join(o for o in job if o in varying) or " ".join(job)
+            try:
                 cfg = compose(config_name="config", overrides=[*composable, "run_dir=."])
-            check_job(cfg, [o.split("=", 1)[0] for o in composable])
-        except (HydraException, OmegaConfBaseException) as err:
-            cli.fail(f"job {number} of {len(jobs)} ({name}): {cli.hydra_message(err)}; "
-                     "no job was run")
-        except ConfigError as err:
-            cli.fail(f"job {number} of {len(jobs)} ({name}): {err}; no job was run")
+                check_job(cfg, [o.split("=", 1)[0] for o in composable])
+            except (HydraException, OmegaConfBaseException) as err:
+                cli.fail(f"job {number} of {len(jobs)} ({name}): {cli.hydra_message(err)}; "
+                         "no job was run")
+            except ConfigError as err:
+                cli.fail(f"job {number} of {len(jobs)} ({name}): {err}; no job was run")
 
 
 if __name__ == "__main__":

@@ -246,8 +246,7 @@ def robustness(runs, found, study_of, delta: float, windows: Sequence[int],
                 strength.verdict_text(c.verdict, c.decision)
         for group in contrasts.board_steps(fams, delta):
             for s in group.steps:
-                d = strength.floored_decision(s.lead_decision, [
-                    floors.get(s.small.family.title), floors.get(s.large.family.title)])
+                d = strength.floored_step(s, floors).lead_decision
                 key = f"{group.title}: {s.arm}, {s.large.name} vs {s.small.name}"
                 out["boards"].setdefault(key, {})[k] = (
                     None if d is None else strength.verdict_text(d.verdict, d))
@@ -306,12 +305,9 @@ def write_study(studies: Sequence[str], out: str = "report",
             floors[family.title] = strength.floor(family, rate)
     verdicts = strength.floored_claims(study.claims(measured, delta), floors)
     boards = contrasts.board_steps(measured, delta)
-    boards = [dataclasses.replace(group, steps=tuple(dataclasses.replace(
-        s, lead_decision=strength.floored_decision(s.lead_decision, [
-            floors.get(s.small.family.title), floors.get(s.large.family.title)]),
-        delay_decision=strength.floored_decision(s.delay_decision, [
-            floors.get(s.small.family.title), floors.get(s.large.family.title)]))
-        for s in group.steps)) for group in boards]
+    boards = [dataclasses.replace(group, steps=tuple(strength.floored_step(s, floors)
+                                                     for s in group.steps))
+              for group in boards]
     curves = compute_curves(runs, calibration, device, log)
     speed = [r for f in measured if (r := strength.time_to_strength(f, curves)) is not None]
     strength.adjust(speed)

@@ -266,6 +266,14 @@ def floored_claims(claims: Sequence[Claim], floors: Mapping[str, Floor]) -> list
     return out
 
 
+def floored_step(step, floors: Mapping[str, Floor]):
+    """An across-board step (`contrasts.Step`) with both its verdicts floored by the two
+    boards' families (`floors` by family title)."""
+    pair = [floors.get(step.small.family.title), floors.get(step.large.family.title)]
+    return dataclasses.replace(step, lead_decision=floored_decision(step.lead_decision, pair),
+                               delay_decision=floored_decision(step.delay_decision, pair))
+
+
 def floored_decision(decision: Decision | None, floors: Sequence[Floor | None]
                      ) -> Decision | None:
     """A decision that rests on several families (an across-board step): not informative
