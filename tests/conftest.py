@@ -30,6 +30,14 @@ jax.config.update("jax_default_matmul_precision", "highest")
 from .helpers import TEST_CACHE, write_tiny_run  # noqa: E402
 
 
+def pytest_collection_modifyitems(config, items):
+    """A `heavy` test is also `slow`: `-m "not slow"` replaces the default `-m 'not heavy'`
+    and must still leave the heavy ones out."""
+    for item in items:
+        if item.get_closest_marker("heavy") is not None:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_sessionfinish(session, exitstatus):
     """Removes the session's compilation cache if this session made it (the controlling
     process only, under pytest-xdist: its workers share the cache it made)."""

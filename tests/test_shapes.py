@@ -20,6 +20,7 @@ def network():
     return net, net.init(jax.random.key(0))
 
 
+@pytest.mark.slow
 def test_a_value_target_of_shape_n_by_1_is_refused(network):
     net, variables = network
     obs = jnp.zeros((N, *SHAPE), jnp.bool_)

@@ -202,6 +202,7 @@ def test_elo_against_the_reference_from_one_round_robin_per_seed(dropped):
     assert rows["WRoRa adaptive + drop-warm-games − WRoRa adaptive"].elo is None
 
 
+@pytest.mark.slow
 def test_the_report_sets_boards_and_departures_side_by_side(tmp_path, boards, dropped):
     written = report.write_study([str(boards)], out=str(tmp_path / "rep"))
     text = (tmp_path / "rep" / "study.md").read_text()
@@ -222,6 +223,7 @@ def test_the_report_sets_boards_and_departures_side_by_side(tmp_path, boards, dr
     assert contrast["added"] == ["drop-warm-games"] and len(contrast["rows"]) == 2
 
 
+@pytest.mark.slow
 def test_two_studies_of_one_game_stay_apart(tmp_path):
     # An exploratory study (seeds 0-1) and a confirmatory one (seeds 2-3) of the same game,
     # board and algorithm, a 6×7 study on seeds 2-3 and a departure's study on seeds 2-3:
@@ -259,6 +261,7 @@ def test_two_studies_of_one_game_stay_apart(tmp_path):
     assert step["growth"]["diff"] == pytest.approx(0.10 - 0.045)
 
 
+@pytest.mark.slow
 def test_a_pgx_game_on_two_boards(tmp_path):
     # The Hex size family (REGISTRATION_hex_sizes.md): two studies of pgx's Hex that differ
     # only in `size`. Its boards are read from the game itself (5×5, 7×7), its one growth

@@ -34,6 +34,7 @@ def family(root):
     return found
 
 
+@pytest.mark.slow
 def test_the_report_carries_them(root, tmp_path):
     """`report --study` puts the floor, the time to strength and the robustness in
     study.json, and study.md shows them."""

@@ -162,6 +162,7 @@ def test_adding_a_summary_is_one_definition(synthetic, monkeypatch):
     assert len(entry["auc2_runs"]) == 4 and "vs_baseline" in entry  # the AUC's, as before
 
 
+@pytest.mark.slow
 def test_quiet_measures_where_every_run_logged_them(tmp_path, synthetic):
     # Runs that logged the quiet positions' rates (`oracle_*_quiet`) get those measures as
     # well, compared and reported like the others; runs from before them do not.
@@ -441,6 +442,7 @@ def _command(args, cwd):
     return result.stdout
 
 
+@pytest.mark.slow
 def test_smoke_study_trains_plays_and_reports(tmp_path):
     _command(["warmjax.run", "-m", "+study=c4_cpu", "+arm=baseline,adaptive_rora",
               "seed=0,1", "run_root=studies", *SMOKE_SIZES], tmp_path)

@@ -30,6 +30,9 @@ from warmjax.train.run_config import GameConfig, ModelConfig
 
 from ..helpers import ROOT
 
+# End to end: trains runs or runs commands (`pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 
 def hydra_config(name: str, overrides: list[str]):
     with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):

@@ -18,6 +18,9 @@ from warmjax.train import run_folder
 from ..helpers import ROOT, TEST_CACHE
 from .test_run_cli import run_cli
 
+# End to end: trains runs or runs commands (`pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 SMOKE = ["profile=smoke", "tensorboard=false", "stage_times=false",
          f"compilation_cache={TEST_CACHE}"]
 
@@ -97,7 +100,6 @@ def test_declining_in_a_terminal_leaves_no_folder(tmp_path, monkeypatch):
     assert not folder.exists() and not (tmp_path / "adaptive_c4").exists()
 
 
-@pytest.mark.slow
 def test_ctrl_c_stops_at_once_keeps_the_checkpoint_and_resumes(tmp_path):
     args = ["+experiment=adaptive_c4", *SMOKE, "train.iterations=400", "train.games=16",
             f"run_root={tmp_path}"]
@@ -209,7 +211,6 @@ def test_the_smoke_profile_takes_every_shipped_experiment(tmp_path):
             assert config.warmstart.iprime <= config.train.iterations
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", ["fixed_gobang"])
 def test_the_smoke_profile_trains_the_fixed_experiments(tmp_path, name):
     """The experiments the smoke profile used to refuse (I′ = 5 in two iterations) train;

@@ -14,6 +14,7 @@ from warmjax import play
 from ..helpers import ROOT, write_tiny_run
 
 
+@pytest.mark.slow
 def test_scripted_connect_four_game_through_a_pipe(tmp_path):
     run = write_tiny_run(tmp_path, "connect_four")
     # A malformed move, an undo, a hint, then columns round and round until the game ends
@@ -43,6 +44,7 @@ def run_in_process(run, lines, *args):
     return code, out.getvalue()
 
 
+@pytest.mark.slow
 def test_gobang_refuses_a_taken_cell_and_marks_the_last_move(tmp_path):
     run = write_tiny_run(tmp_path, "gobang")
     code, text = run_in_process(run, ["c3", "c3", "z9", "quit"])
@@ -53,6 +55,7 @@ def test_gobang_refuses_a_taken_cell_and_marks_the_last_move(tmp_path):
     assert text.rstrip().endswith("game abandoned")
 
 
+@pytest.mark.slow
 def test_second_player_and_end_of_input(tmp_path):
     run = write_tiny_run(tmp_path, "othello")
     code, text = run_in_process(run, ["pass"], "--colour", "second")

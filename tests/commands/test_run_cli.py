@@ -19,6 +19,9 @@ from warmjax.train.run_config import RunConfig
 
 from ..helpers import ROOT
 
+# End to end: trains runs or runs commands (`pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 
 def run_cli(*args, cwd):
     env = dict(os.environ, JAX_PLATFORMS="cpu")

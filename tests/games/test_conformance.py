@@ -73,6 +73,7 @@ def test_make_rejects_unknown_game():
 # API surface and State layout.
 
 
+@pytest.mark.slow
 def test_env_api(game):
     env = game.env
     assert isinstance(env, GameEnv) and isinstance(env, pgx.core.Env)

@@ -302,6 +302,7 @@ def versus_pgx():
     return compare_with_pgx(ours, theirs, PGX_GAMES, PGX_PLIES, jax.random.key(2024))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("field", PGX_FIELDS)
 def test_matches_pgx_at_every_ply(versus_pgx, field):
     bad = versus_pgx[field]
@@ -422,6 +423,7 @@ def games6():
     return random_games(ENV, 400, 2 * 36 + 4, jax.random.key(7))
 
 
+@pytest.mark.slow
 def test_matches_reference_6x6(games6):
     states, actions = games6
     assert check_against_reference(ENV, states, actions) == 400

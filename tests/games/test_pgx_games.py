@@ -52,6 +52,7 @@ SLOW = [("animal_shogi", {}, 12), ("gardner_chess", {}, 8), ("chess", {}, 6),
         ("shogi", {}, 6)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,params,plies", FAST + [
     pytest.param(*case, marks=pytest.mark.heavy) for case in SLOW])
 def test_adapter_moves_exactly_as_pgx(name, params, plies):
@@ -148,6 +149,7 @@ def test_every_supported_game_is_registered_with_its_step_cap(name, cap):
         assert isinstance(make("go", size=7), PgxGame) and make("go", size=7).max_plies == 98
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,planes", [("rot180", 2), ("dihedral", 8)])
 def test_symmetries_map_positions_onto_positions(kind, planes):
     # Each declared symmetry maps the observation and legal mask of a reachable position
@@ -193,6 +195,7 @@ def ttt_run(tmp_path_factory):
     return run
 
 
+@pytest.mark.slow
 def test_tic_tac_toe_trains_a_smoke_run_on_a_3x3_board(ttt_run):
     run = run_folder.read_run(ttt_run)
     assert run.iterations == 2 and run.variant.game == "tic_tac_toe"
@@ -273,6 +276,7 @@ def test_tic_tac_toe_labels_are_plain_minimax_on_every_reachable_position():
     assert len(labelled) == len(informative) == 3191
 
 
+@pytest.mark.slow
 def test_tic_tac_toe_oracle_command_on_a_trained_run(ttt_run, tmp_path, capsys):
     from warmjax import oracle as oracle_cmd
 
@@ -287,6 +291,7 @@ def test_tic_tac_toe_oracle_command_on_a_trained_run(ttt_run, tmp_path, capsys):
     assert "| player | optimal |" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_play_versus_and_tournament_run_on_an_adapted_game(ttt_run, tmp_path):
     """The three commands on a pgx game: a human game through `play` (moves listed, a
     taken cell refused, the game played to its end), `versus` and a small round robin."""
@@ -335,6 +340,7 @@ class _RandomTurn:
         return memories
 
 
+@pytest.mark.slow
 def test_games_ended_by_the_step_cap_are_counted_as_truncated():
     """Go 5×5 capped at 12 plies: a game is truncated exactly when raw pgx, replaying its
     moves, reaches ply 12 without two passes in a row or a superko loss ending it; and
@@ -368,6 +374,7 @@ def test_games_ended_by_the_step_cap_are_counted_as_truncated():
     assert not np.asarray(match.truncated(env, played.states)).any()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,params", [(n, {"size": 5} if n in ("hex", "go") else {})
                                          for n in KINDS])
 def test_every_action_has_a_label_that_reads_back(name, params):
@@ -399,6 +406,7 @@ def test_generic_refusals_name_the_reason():
         chess.parse_action("#4672")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,params", [("tic_tac_toe", {}), ("hex", {"size": 5}),
                                          ("go", {"size": 5}), ("animal_shogi", {})])
 def test_winner_and_render_agree_with_the_rewards(name, params):

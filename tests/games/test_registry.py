@@ -151,6 +151,7 @@ def test_unknown_game_is_one_clear_error():
     assert orientation.paper_reading("othello", "rave_all_players") is True
 
 
+@pytest.mark.slow
 def test_a_toy_game_trains_a_smoke_run_through_the_generic_experiment(toy, tmp_path):
     # `+experiment=adaptive` with the toy game named through the `registered` game config
     # (its registered settings): no file of the package knows it.

@@ -65,6 +65,7 @@ def full(runs, tmp_path_factory):
     return out, run_tournament(config_for(runs, out), log=lambda s: None)
 
 
+@pytest.mark.slow
 def test_names_and_mapping(full):
     out, result = full
     # Players are named by their runs' variant labels (RunVariant.label) and seeds.
@@ -83,6 +84,7 @@ def test_names_and_mapping(full):
     assert settings["simulations"] == SIMULATIONS and settings["temperature_moves"] == 4
 
 
+@pytest.mark.slow
 def test_every_pair_plays_g_games_each_side_first_in_half(full):
     out, result = full
     pairs = json.loads((out / "pairs.json").read_text())
@@ -104,6 +106,7 @@ def test_every_pair_plays_g_games_each_side_first_in_half(full):
     assert len(list((out / "batches").glob("batch-*.json"))) == 4
 
 
+@pytest.mark.slow
 def test_records_replay_to_their_results(full):
     _, result = full
     env = make("connect_four")
@@ -121,6 +124,7 @@ def test_records_replay_to_their_results(full):
         assert int(state.rewards[first_id]) == game.result, game
 
 
+@pytest.mark.slow
 def test_random_anchor_is_rated_lowest(full):
     out, result = full
     elo = result.elo
@@ -135,6 +139,7 @@ def test_random_anchor_is_rated_lowest(full):
     assert "| Rank | Name | Elo |" in md and "rave_I3_s0" in md
 
 
+@pytest.mark.slow
 def test_resume_skips_finished_pairs(full, runs, tmp_path):
     out_full, whole = full
     out = tmp_path / "resumed"
@@ -159,6 +164,7 @@ def test_resume_skips_finished_pairs(full, runs, tmp_path):
     assert third.played_batches == 0 and third.games == whole.games
 
 
+@pytest.mark.slow
 def test_compressed_journal_reads_and_resumes_as_the_plain_one(full, runs, tmp_path):
     out_full, whole = full
     out = tmp_path / "compressed"
@@ -208,6 +214,7 @@ def test_committed_tournament_folders_load_and_round_trip(path):
         assert set(elo.names) <= set(header.players) and len(elo.ratings) == len(elo.names)
 
 
+@pytest.mark.slow
 def test_command_line(full, runs, tmp_path, capsys):
     _, whole = full
     out = tmp_path / "cli"
@@ -221,6 +228,7 @@ def test_command_line(full, runs, tmp_path, capsys):
     assert [g for _, _, g in TournamentFolder(out).read_games()] == whole.games
 
 
+@pytest.mark.slow
 def test_resume_rejects_other_settings(full, runs):
     out, _ = full
     with pytest.raises(ValueError, match="other settings.*games: 6 there, 8 now"):

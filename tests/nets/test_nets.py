@@ -10,6 +10,7 @@ import pytest
 from warmjax.nets import make_network
 
 
+@pytest.mark.slow
 def test_training_convolutions_agree():
     # `train_conv` only changes how the convolutions are computed: patches @ kernel or XLA's
     # convolution give the same outputs and the same gradients on the same parameters.
@@ -35,6 +36,7 @@ def test_training_convolutions_agree():
         make_network(6, (6, 6, 2), "small", train_conv="cudnn")
 
 
+@pytest.mark.slow
 def test_mixed_precision_keeps_float32_weights_and_close_outputs():
     # bfloat16 multiplications (8 bits of mantissa) against the float32 network on the same
     # parameters: outputs agree to bfloat16's precision, and the weights stay float32.

@@ -15,6 +15,7 @@ from warmjax.perfect import gobang_solver
 from .references import gobang_reference, random_play
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,k,plies", [(3, 3, 0), (4, 3, 4), (4, 3, 5), (4, 4, 6), (5, 4, 14)])
 def test_gobang_matches_minimax(n, k, plies):
     value = gobang_reference(n, k)
@@ -36,6 +37,7 @@ def test_gobang_matches_minimax(n, k, plies):
     assert checked >= (1 if plies == 0 else 10)
 
 
+@pytest.mark.slow
 def test_gobang_published_results():
     # Four in a row: a draw on 5×5 and a first-player win on 6×6 (m,n,k-games, solved).
     assert gobang_solver.Solver(5, 4).value(0, 0) == 0

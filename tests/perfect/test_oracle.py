@@ -124,6 +124,7 @@ def smoke_run(tmp_path_factory):
     return run_dir
 
 
+@pytest.mark.slow
 def test_logged_oracle_is_the_networks_score(smoke_run, shipped):
     rows = [json.loads(x) for x in (smoke_run / "metrics.jsonl").read_text().splitlines()]
     assert all("oracle_optimal" in r and "oracle_policy" in r for r in rows)
@@ -148,6 +149,7 @@ def test_logged_oracle_is_the_networks_score(smoke_run, shipped):
         score.judge(small.take(calm), np.asarray(head)[calm])["optimal"])
 
 
+@pytest.mark.slow
 def test_oracle_command(smoke_run, capsys):
     out = smoke_run / "o.json"
     oracle_cmd.main([str(smoke_run), "--positions", "60", "--simulations", "4",
@@ -166,6 +168,7 @@ def test_oracle_command(smoke_run, capsys):
     assert players["pure_mcts"]["optimal"] > players["random"]["optimal"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,message", [
     (["no/such/run"], "no run folder no/such/run"),
     (["{run}", "--players", "nobody"], "invalid choice"),
@@ -219,6 +222,7 @@ def test_report_plots_oracle_curves_per_variant(tmp_path):
     assert "| Connect Four | Baseline | 1 | 1 | 55.0 | 45.0 |" in table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,short", [("othello", "othello"), ("gobang", "gobang")])
 def test_oracle_in_every_game(tmp_path, game, short):
     # Training builds the per-iteration probe on the game's set, and the oracle command's

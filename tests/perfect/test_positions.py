@@ -35,6 +35,7 @@ def test_generate_small_sets_and_round_trip(tmp_path, name, params, low, high):
             assert low <= n <= high
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,depth", [("othello", (12, 20)), ("gobang", (8, 20))])
 def test_shipped_sets_replay_in_the_env(name, depth):
     from warmjax.perfect import positions, score
@@ -63,6 +64,7 @@ def test_shipped_sets_replay_in_the_env(name, depth):
         np.testing.assert_array_equal(solver.move_values(own, other), shipped.values[i])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["connect_four", "gobang", "othello"])
 def test_quiet_positions_agree_with_the_env(name):
     # Threats and wins in one, computed by the game environment instead of the solvers: the
@@ -110,6 +112,7 @@ def test_judge_on_the_quiet_positions_by_hand():
     assert out["quiet_win_to_loss"] == pytest.approx((best[2] == 1 and chosen == -1) / 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,params,file,depth", [
     # python -m warmjax.labels --cols 7 --count 1000 --seed 0 --min-ply 12 --max-ply 30
     ("connect_four", {"cols": 7}, "connect_four_6x7.json", ("plies", 12, 30)),

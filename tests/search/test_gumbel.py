@@ -71,6 +71,7 @@ def direct_mctx(env, net, params, key, states, simulations, considered, gumbel_s
                                      gumbel_scale=gumbel_scale)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("simulations,considered,scale", [(16, 4, 1.0), (8, 2, 0.0)])
 def test_player_equals_mctx_on_the_same_network_and_noise(setup, simulations, considered,
                                                           scale):
@@ -126,6 +127,7 @@ def improved_by_hand(tree, c_visit: float, c_scale: float) -> np.ndarray:
     return np.array(out)
 
 
+@pytest.mark.slow
 def test_improved_policy_is_the_papers_formula(setup):
     # Settings other than mctx's defaults (50, 0.1), so that passing them on is checked too;
     # the defaults are the comparison with mctx above.
@@ -143,6 +145,7 @@ def test_improved_policy_is_the_papers_formula(setup):
     assert np.asarray(out.visits).sum(axis=1).tolist() == [20] * 6
 
 
+@pytest.mark.slow
 def test_takes_a_win_in_one(setup):
     # X has three in column 0 and is to move: column 0 wins at once (O threatens column 1).
     env, net, params = setup

@@ -160,6 +160,7 @@ WIN_CASES += [("othello", name) for name in ("mcts", "rora", "wro", "pure_mcts",
 WIN_CASES += [("gobang", name) for name in GOBANG_WIN_FLOOR]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,name", WIN_CASES)
 def test_takes_immediate_win(game, name):
     floor = (GOBANG_WIN_FLOOR if game == "gobang" else WIN_FLOOR)[name]
@@ -176,6 +177,7 @@ BLOCK_FLOOR = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,name", [(g, n) for g in BLOCK_FLOOR for n in BLOCK_FLOOR[g]])
 def test_network_free_players_block(game, name):
     repeats = 128 if game == "gobang" else 32
@@ -214,6 +216,7 @@ def test_positions_are_what_they_claim():
 # (e) RHEA follows method.md §4.
 
 
+@pytest.mark.slow
 def test_rhea_budget_population_and_truncation():
     env = make("gobang")
     rhea = jax.jit(make_rhea(env, RheaConfig(simulations=100)))
@@ -271,6 +274,7 @@ def test_rhea_fitness_is_result_over_plies():
         assert values.std() > 0.05
 
 
+@pytest.mark.slow
 def test_rhea_mutation_rate():
     legal = jnp.ones(36, bool)
     plan = jnp.zeros(10, jnp.int32)
@@ -297,6 +301,7 @@ def test_unknown_player_and_missing_network():
                             "pure_rave", "rhea", "random"}
 
 
+@pytest.mark.slow
 def test_match_counts_and_first_mover_split():
     env = make("connect_four")
     random = make_player("random", env)
@@ -332,6 +337,7 @@ def test_match_sides_are_symmetric():
         make_match(env, random, random, 7)
 
 
+@pytest.mark.slow
 def test_rhea_may_plan_any_first_action_and_still_plays_legally():
     # Column 0 full: action 0 is illegal at the root.
     from warmjax.search.rhea import RheaConfig, make_rhea
@@ -354,6 +360,7 @@ def test_rhea_may_plan_any_first_action_and_still_plays_legally():
     assert 0 in firsts  # plans may start with the illegal column in this reading
 
 
+@pytest.mark.slow
 def test_amaf_counts_playout_moves_only_when_asked():
     # One simulation of pure RAVE from the start: the tree path is one root edge; the
     # playout then plays on to the end of the game.

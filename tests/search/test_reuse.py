@@ -75,6 +75,7 @@ def assert_same_subtree(old, old_root, new, b):
     return seen
 
 
+@pytest.mark.slow
 def test_a_reused_tree_holds_the_childs_subtree():
     player, memory, action = searched()
     old = memory.tree
@@ -136,6 +137,7 @@ def test_the_next_search_goes_on_from_the_grandchild():
     np.testing.assert_array_equal(np.asarray(after.tree.root_visits().sum(-1)), before + SIMS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["mcts", "rave"])
 def test_a_reusing_player_without_a_tree_plays_as_before(name):
     network = make_network(C4.num_actions, C4.observation_shape, "small", channels=8,
@@ -152,6 +154,7 @@ def test_a_reusing_player_without_a_tree_plays_as_before(name):
     np.testing.assert_array_equal(np.asarray(p_plain), np.asarray(p_reuse))
 
 
+@pytest.mark.slow
 def test_matches_with_and_without_reuse():
     plain = make_player("pure_mcts", C4, simulations=SIMS)
     reusing = make_player("pure_mcts", C4, simulations=SIMS, reuse_tree=True)

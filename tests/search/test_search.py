@@ -136,6 +136,7 @@ def reference_for(game, variant, states, b, key, sims, all_players=False):
 # (a) Baseline against the reference on 50 positions per game.
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_baseline_matches_reference(game):
     states = positions(game, 50)
@@ -160,6 +161,7 @@ VARIANT_CASES = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,variant,all_players", VARIANT_CASES)
 def test_variant_matches_reference(game, variant, all_players):
     count = 8
@@ -196,6 +198,7 @@ def scripted_apply(params, obs):
     return jnp.broadcast_to(logits, (batch, 6)), jnp.full((batch,), -0.5, jnp.float32)
 
 
+@pytest.mark.slow
 def test_rave_statistics_by_hand():
     env = make("connect_four")
     state = env.from_ascii(C4_POSITION, to_move="X")
@@ -294,6 +297,7 @@ def exact_value(env, step, state, me):
     return total / len(legal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_rollout_mean_matches_exact_expectation(game):
     env = make(game)
@@ -316,6 +320,7 @@ def test_rollout_mean_matches_exact_expectation(game):
     ("othello", {}), ("othello", {"size": 4}), ("connect_four", {"rows": 5, "cols": 4}),
     ("gobang", {"size": 9, "win_length": 5}),
 ])
+@pytest.mark.slow
 def test_rules_rollouts_play_the_step_rollouts_moves(game, params):
     # The fast playout (the game's PlayoutRules) and the one through pgx's public `step`
     # play the same moves, results and lengths from the same keys, on positions from
@@ -376,6 +381,7 @@ def test_rollouts_differ_across_the_batch():
 # Special roots: terminal roots and Othello's forced pass.
 
 
+@pytest.mark.slow
 def test_terminal_root_and_forced_pass():
     env = make("othello")
     # X has no placement (every empty cell needs an O line to flip): pass is forced.
@@ -406,6 +412,7 @@ def test_terminal_root_and_forced_pass():
     np.testing.assert_allclose(np.asarray(out.policy).sum(-1), 1.0, rtol=1e-6)
 
 
+@pytest.mark.slow
 def test_search_compiles_once():
     env, net, params, _, _ = setup("connect_four")
     search = variant_search("mcts", env, net.apply, SearchConfig(simulations=4))

@@ -80,6 +80,7 @@ def test_dirichlet_noise_mixes_over_legal_moves_only():
     np.testing.assert_array_equal(np.asarray(same), np.asarray(prior))
 
 
+@pytest.mark.slow
 def test_noise_changes_the_root_prior_and_only_when_asked():
     states = jax.tree_util.tree_map(lambda x: x[None], C4.init(jax.random.PRNGKey(0)))
     net = peaked_network(2)
@@ -96,6 +97,7 @@ def test_noise_changes_the_root_prior_and_only_when_asked():
     assert np.count_nonzero(p_noisy - 0.5 * p_plain > 1e-4) == C4.num_actions
 
 
+@pytest.mark.slow
 def test_winning_moves_and_win_check():
     state = C4.from_ascii(THREATS, "X")
     states = jax.tree_util.tree_map(lambda x: x[None], state)

@@ -19,6 +19,9 @@ from warmjax.train.run_config import ConfigError
 
 from ..helpers import ROOT, TEST_CACHE, compose_config
 
+# End to end: trains runs or runs commands (`pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
 # No stage times, so that the session's persistent compilation cache holds the compiled
 # iterations: each program compiles once for all the tests here.
 FIXED = ["+experiment=fixed_c4", "profile=smoke", "train.iterations=2", "tensorboard=false",

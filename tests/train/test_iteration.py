@@ -6,6 +6,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from ..helpers import SMOKE, compose_config
 
@@ -25,6 +26,7 @@ def _close(a, b):
                                                  jax.tree_util.tree_leaves(b)))
 
 
+@pytest.mark.slow
 def test_keep_training_trains_on_from_a_rejected_candidate(tmp_path):
     from warmjax.train.iteration import Trainer
 

@@ -27,6 +27,10 @@ SIMS = 24
 SAMPLED_PLIES = 4  # the first plies of each game are sampled so that the 60 games differ
 
 
+# End to end: trains runs (`pytest -m "not slow"` leaves them out).
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("learn")

@@ -55,6 +55,7 @@ def dead_draw():
     return env, jax.tree_util.tree_map(lambda x: x[None], state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("simulations, steps", [(1, 1), (2, 2), (4, 2), (8, 2)])
 def test_playout_steps_by_hand(dead_draw, simulations, steps):
     """From two empty cells and no possible line: simulations 1 and 2 expand the two
@@ -67,6 +68,7 @@ def test_playout_steps_by_hand(dead_draw, simulations, steps):
     assert player.evaluations_per_search == 0  # no network
 
 
+@pytest.mark.slow
 def test_network_players_cost_one_plus_m_evaluations(dead_draw):
     env, states = dead_draw
     network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8,))
@@ -82,6 +84,7 @@ def test_network_players_cost_one_plus_m_evaluations(dead_draw):
     assert np.asarray(move.playout_steps).tolist() == [0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", [BASELINE, ENHANCED, ENHANCED_VS_BASELINE])
 def test_selfplay_counts_every_searched_position(kind):
     """Self-play's evaluations are (1 + m) per recorded position of the network players,

@@ -40,6 +40,7 @@ def reference_run(tmp_path_factory):
     return run_dir, state
 
 
+@pytest.mark.slow
 def test_run_writes_its_outputs(reference_run):
     run_dir, state = reference_run
     rows = read_metrics(run_dir)
@@ -85,6 +86,7 @@ runpy.run_module("warmjax.run", run_name="__main__", alter_sys=True)
 """
 
 
+@pytest.mark.slow
 def test_kill_and_resume_is_exact(reference_run, tmp_path):
     ref_dir, ref_state = reference_run
     run_dir = tmp_path / "killed"
@@ -104,6 +106,7 @@ def test_kill_and_resume_is_exact(reference_run, tmp_path):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
 
 
+@pytest.mark.slow
 def test_corrupt_checkpoint_falls_back(reference_run, tmp_path):
     ref_dir, ref_state = reference_run
     run_dir = tmp_path / "corrupt"
@@ -155,6 +158,7 @@ def test_compilation_cache_folder(tmp_path, monkeypatch):
         compilation_cache.reset_cache()
 
 
+@pytest.mark.slow
 def test_two_identical_runs_count_the_same_and_as_worked_out(reference_run, tmp_path):
     """The ledger (method.md §12): the same config and seed give the same counts, and each
     count is what the run's own settings and game lengths give by hand."""

@@ -28,6 +28,7 @@ def c4_players():
     return env, strong, weak
 
 
+@pytest.mark.slow
 def test_selfplay_records_and_value_targets():
     env, strong, weak = c4_players()
     selfplay = jax.jit(make_selfplay(env, weak, strong, 16))
@@ -56,6 +57,7 @@ def test_selfplay_records_and_value_targets():
     assert float(games.baseline_balance) < -8
 
 
+@pytest.mark.slow
 def test_random_opening_is_unrecorded_and_off_means_unchanged():
     env, strong, weak = c4_players()
     key = jax.random.PRNGKey(2)
@@ -88,6 +90,7 @@ def test_random_opening_is_unrecorded_and_off_means_unchanged():
         np.testing.assert_array_equal(games.results[g], np.asarray(state.rewards))
 
 
+@pytest.mark.slow
 def test_selfplay_balance_sign_follows_the_baseline_side():
     env, strong, weak = c4_players()
     strong = make_player("pure_mcts", env, strong.config, temperature_moves=0)
@@ -108,6 +111,7 @@ def test_root_value_is_the_visit_weighted_q_by_hand():
     np.testing.assert_allclose(np.asarray(root_value(out)), [0.25], rtol=1e-6)
 
 
+@pytest.mark.slow
 def test_value_mix_blends_z_with_the_movers_root_search_value():
     env = make("connect_four")
 

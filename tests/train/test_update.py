@@ -13,6 +13,7 @@ from warmjax.train.buffer import ReplayBuffer
 from warmjax.train.update import loss_fn, make_update
 
 
+@pytest.mark.slow
 def test_loss_matches_hand_computation():
     net = make_network(6, (6, 6, 2), "small", dropout=0.0)
     variables = net.init(jax.random.PRNGKey(0))
@@ -45,6 +46,7 @@ def random_buffer(seed: int, rows: int, valid_rows: int) -> ReplayBuffer:
     )
 
 
+@pytest.mark.slow
 def test_update_fits_a_small_buffer():
     net = make_network(6, (6, 6, 2), "small", dropout=0.0)
     variables = net.init(jax.random.PRNGKey(0))
@@ -62,6 +64,7 @@ def test_update_fits_a_small_buffer():
     assert float(first.policy) < 0.7 * float(one_epoch.policy)
 
 
+@pytest.mark.slow
 def test_lr_scale_is_adam_at_the_scaled_learning_rate():
     net = make_network(6, (6, 6, 2), "small", dropout=0.0)
     variables = net.init(jax.random.PRNGKey(0))
