@@ -24,7 +24,7 @@ if [ "${SMALL:-0}" = 1 ]; then
   shrink_study="--games 2 --simulations 4 --arena-games 2 --train-steps 3"
   shrink_search="--sims 4 --batches 8"; shrink_train="--steps 3"; runs_a="1 2"; runs_b="2"
   c4paper="model=small train.games=2 search.simulations=4 arena.games=2 train.epochs=1 \
-oracle.positions=20 seed=0,1"; c4paper_s=${C4PAPER_S:-40}
+probe.positions=20 seed=0,1"; c4paper_s=${C4PAPER_S:-40}
 else
   shrink_study="--train-steps 30"; shrink_search="--sims 100 --batches 1024"
   shrink_train="--steps 30"; runs_a=${RUNS_512:-16 32}; runs_b=${RUNS_64:-32 64}

@@ -220,7 +220,7 @@ def evaluation_part(out: dict, folder: Path) -> None:
     result = api.oracle(run_dir, count=64, playouts=8)
     result["settings"].pop("run_dir", None)
     result["settings"].pop("labelled_set", None)
-    result["settings"].pop("search", None)  # added with search.variant (`LATER`)
+    result["settings"].pop("search", None)  # added with search.baseline_search (`LATER`)
     out["oracle/adaptive_connect_four"] = json_digest(drop_times(result))
 
 

@@ -53,7 +53,7 @@ def arms_of(family: study.Family) -> dict[str, Arm]:
     """The study's three arms by role."""
     out = {"baseline": family.baseline}
     for a in family.arms:
-        v = a.variant
+        v = a.id
         if v.enhancement == "wrora" and v.mode == "adaptive":
             out["adaptive"] = a
         elif v.enhancement == "wrora" and v.mode == "fixed" and v.iprime == 5:
@@ -71,7 +71,7 @@ def incomplete(arms: dict[str, Arm], seeds: tuple[int, ...], iterations: int) ->
         lacking = sorted(set(seeds) - set(arm.seeds))
         if lacking:
             gaps.append(f"{role}: no run of seed(s) {', '.join(map(str, lacking))}")
-        short = [r.variant.seed for r in arm.runs if r.iterations < iterations]
+        short = [r.id.seed for r in arm.runs if r.iterations < iterations]
         if short:
             gaps.append(f"{role}: seed(s) {', '.join(map(str, short))} unfinished")
     return gaps
@@ -88,7 +88,7 @@ def power_at(c: Comparison, delta: float) -> float:
 def analyse(folder: Path, seeds: tuple[int, ...] = SEEDS, iterations: int = ITERATIONS,
             allow_incomplete: bool = False, delta: float = DELTA) -> dict:
     """The registered analysis of the study in `folder` (its runs and `tournament/`)."""
-    runs = [r for r in run_folder.find_runs([folder]) if r.variant.seed in seeds]
+    runs = [r for r in run_folder.find_runs([folder]) if r.id.seed in seeds]
     found = []
     if (folder / "tournament" / "tournament.json").exists():
         found.append(tables.journal_tournament(folder / "tournament"))

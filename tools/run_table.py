@@ -19,7 +19,7 @@ def main() -> None:
     rows = []
     for run in find_runs([args.root]):
         for m in run.metrics:
-            rows.append([run.variant.label(seed=True), m.iteration,
+            rows.append([run.id.label(seed=True), m.iteration,
                          "yes" if m.warmstart_active else "no", f"{m.r_balance:+g}",
                          m.examples, m.train_steps,
                          f"{m.arena_wins}-{m.arena_draws}-{m.arena_losses}",

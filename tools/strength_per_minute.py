@@ -43,7 +43,7 @@ def main(argv=None) -> None:
         search = run.config.search
         last = metrics[-1]
         minutes = sum(m.seconds_total or 0.0 for m in metrics) / 60
-        rows.append([run.variant.label(seed=True), f"{search.variant}, m = {search.simulations}",
+        rows.append([run.id.label(seed=True), f"{search.baseline_search}, m = {search.simulations}",
                      len(metrics), f"{minutes:.1f}", percent(last.oracle_optimal),
                      percent(last.oracle_policy),
                      *[first_minutes(metrics, "oracle_policy", p / 100) for p in args.policy],

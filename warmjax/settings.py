@@ -10,6 +10,8 @@ anything compiles:
   list where a tuple goes becomes a tuple, and nothing else is converted (no strings to
   numbers, no bools to ints);
 - unknown keys are named, with the known ones;
+- a renamed setting (a class's `RENAMED`, `{old: new}`) still reads under its old name, with
+  one line on stderr per old name and process (none for a run folder's stored config);
 - a dataclass's own checks (`__post_init__`) run as it is built; their `ValueError`s come
   out as `ConfigError` with the section's dotted path in front (so a check that names its
   field, "simulations must be …", reads "search.simulations must be …").
@@ -21,8 +23,10 @@ The run's `RunConfig` (train/run_config.py) and the experiment commands' configs
 from __future__ import annotations
 
 import dataclasses
+import sys
 import types
 import typing
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -52,7 +56,41 @@ def coerce(name: str, value: Any, hint: Any) -> Any:
     raise ConfigError(f"{name} must be {names}, got {value!r}")
 
 
-def from_mapping(cls: type, raw: Any, where: str = "", base: Any = None) -> Any:
+_TOLD: set[str] = set()  # the old names already reported in this process
+
+
+def _unset(value: Any) -> bool:
+    """A placeholder for an old name that the config keeps so that Hydra overrides of it
+    still compose: None, or a section of Nones."""
+    return value is None or (isinstance(value, Mapping)
+                             and all(v is None for v in value.values()))
+
+
+def renamed_keys(cls: type, raw: Mapping[str, Any], where: str = "",
+                 tell: bool = True) -> dict[str, Any]:
+    """`raw` with the old names of `cls.RENAMED` moved to their new ones. A set old name wins
+    over the new one (a composed config holds the new one's default); a section's set keys
+    go over the new section's. `tell`: one line on stderr per old name and process."""
+    out = dict(raw)
+    for old, new in getattr(cls, "RENAMED", {}).items():
+        if old not in out:
+            continue
+        value = out.pop(old)
+        if _unset(value):
+            continue
+        if isinstance(value, Mapping) and isinstance(out.get(new), Mapping):
+            value = {**out[new], **{k: v for k, v in value.items() if v is not None}}
+        out[new] = value
+        path = f"{where}." if where else ""
+        if tell and path + old not in _TOLD:
+            _TOLD.add(path + old)
+            print(f"warmjax: the setting {path}{old} is now {path}{new} (the old name still "
+                  "works for now)", file=sys.stderr)
+    return out
+
+
+def from_mapping(cls: type, raw: Any, where: str = "", base: Any = None,
+                 tell: bool = True) -> Any:
     """The frozen dataclass `cls` from the mapping `raw` (see the module docstring).
 
     Args:
@@ -62,6 +100,7 @@ def from_mapping(cls: type, raw: Any, where: str = "", base: Any = None) -> Any:
       where: the dotted path of `raw` in the whole config, for messages ("" at the top).
       base: an instance of `cls` whose values the missing keys keep; None: the class's
         defaults. (A section's base is its field's default in the enclosing dataclass.)
+      tell: report an old (renamed) setting's name on stderr (not for a stored config).
 
     Raises:
       ConfigError: an unknown key, a value of the wrong type, or a failed check.
@@ -70,6 +109,7 @@ def from_mapping(cls: type, raw: Any, where: str = "", base: Any = None) -> Any:
         raw = {}
     if not isinstance(raw, dict):
         raise ConfigError(f"config section {where!r} must be a mapping, got {raw!r}")
+    raw = renamed_keys(cls, raw, where, tell)
     hints = typing.get_type_hints(cls)
     fields = [f.name for f in dataclasses.fields(cls)]
     unknown = sorted(set(raw) - set(fields))
@@ -85,7 +125,7 @@ def from_mapping(cls: type, raw: Any, where: str = "", base: Any = None) -> Any:
         if dataclasses.is_dataclass(hint):
             inner = getattr(base, name) if base is not None else defaults[name]
             inner = inner if dataclasses.is_dataclass(inner) else None
-            values[name] = from_mapping(hint, value, path, inner)
+            values[name] = from_mapping(hint, value, path, inner, tell)
         else:
             values[name] = coerce(path, value, hint)
     try:

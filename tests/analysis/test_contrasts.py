@@ -16,7 +16,7 @@ from warmjax.analysis import contrasts, plots, report, study
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.tournament_folder import NetworkEntry
 from warmjax.train import run_folder
-from warmjax.train.run_variant import RunVariant
+from warmjax.train.run_id import RunId
 
 from .synthetic import ITERATIONS, write_run
 
@@ -115,8 +115,8 @@ def test_two_boards_ratings_never_mix(boards):
     def rated(offset):
         out = {}
         for seed in (0, 1, 2, 3):  # the 6×7 board has no seed 3: its rating matches nothing
-            out[RunVariant("connect_four", seed=seed)] = 1000.0 * seed
-            out[RunVariant("connect_four", "adaptive", "wrora", seed=seed)] = \
+            out[RunId("connect_four", seed=seed)] = 1000.0 * seed
+            out[RunId("connect_four", "adaptive", "wrora", seed=seed)] = \
                 1000.0 * seed + offset
         return out
 
@@ -140,9 +140,9 @@ def test_each_seed_block_is_rated_by_one_tournament(tmp_path):
         write_run(tmp_path, "adaptive", "wrora", seed, 0.0)
     whole = {}
     for seed in (0, 1):
-        whole[RunVariant("connect_four", seed=seed)] = 0.0
-        whole[RunVariant("connect_four", "adaptive", "wrora", seed=seed)] = 30.0
-    partial = {RunVariant("connect_four", seed=s): 500.0 for s in (0, 1)}
+        whole[RunId("connect_four", seed=seed)] = 0.0
+        whole[RunId("connect_four", "adaptive", "wrora", seed=seed)] = 30.0
+    partial = {RunId("connect_four", seed=s): 500.0 for s in (0, 1)}
     runs = run_folder.find_runs([tmp_path])
     for order in ([partial, whole], [whole, partial]):
         tournaments = [_tournament(f"t{i}", SMALL, r) for i, r in enumerate(order)]
@@ -189,8 +189,8 @@ def test_elo_against_the_reference_from_one_round_robin_per_seed(dropped):
     # offset); the paired Elo difference is theirs within it: 10, 20, 30, 40.
     ratings = {}
     for seed in (0, 1, 2, 3):
-        ratings[RunVariant("connect_four", seed=seed)] = 700.0 * seed
-        ratings[RunVariant("connect_four", "adaptive", "wrora",
+        ratings[RunId("connect_four", seed=seed)] = 700.0 * seed
+        ratings[RunId("connect_four", "adaptive", "wrora",
                            departures=("drop-warm-games",), seed=seed)] = \
             700.0 * seed + 10.0 * (seed + 1)
     tournaments = [_tournament("t", SMALL, ratings)]

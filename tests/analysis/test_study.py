@@ -19,7 +19,7 @@ from warmjax.analysis.tables import Tournament
 from warmjax.matches.round_robin import scheduled_pairs
 from warmjax.matches.tournament_folder import AnchorEntry, NetworkEntry
 from warmjax.train import run_folder
-from warmjax.train.run_variant import RunVariant
+from warmjax.train.run_id import RunId
 
 from ..helpers import ROOT, TEST_CACHE, compose_config
 from .synthetic import FIXED_OWN, ITERATIONS, NOISE, base_curve, write_run
@@ -73,10 +73,10 @@ def test_elo_is_centred_on_each_seed_block(tmp_path):
         write_run(tmp_path, "none", "rollout", seed, 0.0)
         write_run(tmp_path, "adaptive", "wrora", seed, 0.0)
     runs = run_folder.find_runs([tmp_path])
-    ratings = {RunVariant("connect_four", seed=0): 0.0,
-               RunVariant("connect_four", "adaptive", "wrora", seed=0): 20.0,
-               RunVariant("connect_four", seed=1): 1000.0,
-               RunVariant("connect_four", "adaptive", "wrora", seed=1): 1020.0}
+    ratings = {RunId("connect_four", seed=0): 0.0,
+               RunId("connect_four", "adaptive", "wrora", seed=0): 20.0,
+               RunId("connect_four", seed=1): 1000.0,
+               RunId("connect_four", "adaptive", "wrora", seed=1): 1020.0}
     players = {f"p{i}": NetworkEntry(f"r{i}", game=v.game, mode=v.mode,
                                      enhancement=v.enhancement, seed=v.seed)
                for i, v in enumerate(ratings)}
@@ -368,13 +368,13 @@ def test_one_rule_decides_every_way():
 
 
 @pytest.mark.parametrize("arm,expected", [
-    ("baseline", RunVariant("connect_four")),
-    ("adaptive_rora", RunVariant("connect_four", "adaptive", "rora")),
-    ("fixed_wrora", RunVariant("connect_four", "fixed", "wrora", 5)),
+    ("baseline", RunId("connect_four")),
+    ("adaptive_rora", RunId("connect_four", "adaptive", "rora")),
+    ("fixed_wrora", RunId("connect_four", "fixed", "wrora", 5)),
 ])
 def test_study_arms_compose_to_their_variants(arm, expected, tmp_path):
     config = compose_config(["+study=c4_cpu", f"+arm={arm}", "seed=3"], tmp_path)
-    assert RunVariant.of(config) == RunVariant(**{**expected.__dict__, "seed": 3})
+    assert RunId.of(config) == RunId(**{**expected.__dict__, "seed": 3})
     assert config.search.simulations == 100 and config.arena.games == 40  # the papers'
 
 
@@ -396,7 +396,7 @@ def test_study_configs_sweep_their_arms_and_seeds():
 @pytest.mark.parametrize("name,arm,expected", [
     ("c4_6x7_cpu", "adaptive_wrora", dict(game={"rows": 6, "cols": 7, "win_length": 4})),
     ("othello_8x8_cpu", "baseline", dict(game={"size": 8}, epochs=1)),
-    ("c4_gumbel", "fixed_wrora", dict(variant="gumbel")),
+    ("c4_gumbel", "fixed_wrora", dict(baseline_search="gumbel")),
     ("c4_cpu_departures_drop", "adaptive_wrora", dict(drop=True, fpu=1.0))])
 def test_issue_studies_change_only_what_they_name(tmp_path, name, arm, expected):
     # Each is c4_cpu's (or othello_cpu's) scale and algorithm with one change.
@@ -404,7 +404,7 @@ def test_issue_studies_change_only_what_they_name(tmp_path, name, arm, expected)
     base = compose_config([f"+study={'othello' if 'othello' in name else 'c4'}_cpu",
                            f"+arm={arm}", "seed=0"], tmp_path)
     assert config.game.params == expected.get("game", base.game.params)
-    assert config.search.variant == expected.get("variant", "mcts")
+    assert config.search.baseline_search == expected.get("baseline_search", "mcts")
     assert config.train.drop_warmstart_games == expected.get("drop", False)
     assert config.search.fpu == expected.get("fpu", 0.0)
     assert (config.train.iterations, config.train.games, config.search.simulations) == (
@@ -429,7 +429,7 @@ def test_confirmatory_study_is_c4_cpu_on_fresh_seeds_seed_by_seed(tmp_path):
 # --- a smoke-sized study, end to end -------------------------------------------------------
 
 SMOKE_SIZES = ["train.iterations=2", "train.games=4", "search.simulations=4", "arena.games=2",
-               "train.epochs=1", "model.channels=8", "model.fc=[16,16]", "oracle.positions=16",
+               "train.epochs=1", "model.channels=8", "model.fc=[16,16]", "probe.positions=16",
                "search.temperature_moves=4", "arena.temperature_moves=4",
                "stage_times=false", f"compilation_cache={TEST_CACHE}"]
 
@@ -513,4 +513,4 @@ def test_a_game_without_a_labelled_set_is_refused_with_the_way_out(tmp_path):
             assert "Hex 9×9 has no labelled perfect-play set" in str(error.value)
             assert "--tournaments" in str(error.value)
         else:
-            assert "logged no perfect-play probe; train with oracle.every=1" in str(error.value)
+            assert "logged no perfect-play probe; train with probe.every=1" in str(error.value)

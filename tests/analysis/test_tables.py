@@ -126,18 +126,18 @@ def fake_elo(folder: Path) -> Path:
 
 def test_elo_by_variant_and_sweep(tmp_path):
     t = tables.load_tournament(fake_elo(tmp_path / "c4"))
-    rows = tables.elo_by_variant(t)
-    assert [r.variant.label for r in rows] == [
+    rows = tables.elo_by_arm(t)
+    assert [r.arm.label for r in rows] == [
         "Baseline", "Rollout I′=1", "Rollout I′=3", "Rave I′=3", "Rave adaptive", "random"]
-    means = {r.variant.label: (r.mean, r.std, len(r.ratings)) for r in rows}
+    means = {r.arm.label: (r.mean, r.std, len(r.ratings)) for r in rows}
     assert means["Baseline"][:2] == (20.0, pytest.approx(math.sqrt(200.0)))
     assert means["Rollout I′=3"][0] == 50.0 and means["Rave adaptive"][2] == 1
-    assert "| Baseline | 2 | 20 ± 14 | 10 | 30 |" in tables.variant_elo_markdown(rows)
+    assert "| Baseline | 2 | 20 ± 14 | 10 | 30 |" in tables.arm_elo_markdown(rows)
     sweep = tables.elo_by_iprime(rows)
     assert list(sweep.curves) == ["rollout", "rave"]
     assert [(p, m, n) for p, m, _, n in sweep.curves["rollout"]] == [(1, -40.0, 2),
                                                                      (3, 50.0, 2)]
-    assert [r.variant.label for r in sweep.references] == ["Baseline", "Rave adaptive",
+    assert [r.arm.label for r in sweep.references] == ["Baseline", "Rave adaptive",
                                                            "random"]
     md = tables.iprime_elo_markdown(sweep)
     assert "| Rollout | -40 ± 14 | 50 ± 14 |" in md and "| Rave | — | 20 |" in md

@@ -41,12 +41,12 @@ def test_rejected_config_leaves_no_folder(tmp_path):
 def test_run_folder_name_and_last_lines(tmp_path):
     cache = tmp_path / "jax_cache"
     out = run_cli("+experiment=baseline_c4", "profile=smoke", "tensorboard=false",
-                  "stage_times=false", "oracle.positions=16", f"run_root={tmp_path}",
+                  "stage_times=false", "probe.positions=16", f"run_root={tmp_path}",
                   f"compilation_cache={cache}", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     (folder,) = (tmp_path / "baseline_c4").iterdir()
     # Neither run_root nor the compilation cache is part of the run's name.
-    assert folder.name == "oracle.positions=16,profile=smoke,stage_times=false,tensorboard=false"
+    assert folder.name == "probe.positions=16,profile=smoke,stage_times=false,tensorboard=false"
     # Without the stage clock's host callbacks the compiled iteration goes to the cache.
     assert any(path.name.startswith("jit_iteration") for path in cache.iterdir())
     assert (folder / "network.msgpack").exists()
@@ -102,7 +102,7 @@ def test_submitit_local_sweep(tmp_path):
     # The cluster path (method: a Hydra sweep through the submitit launcher), run locally.
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
     out = run_cli("-m", "+experiment=baseline_c4", "profile=smoke", "seed=0,1",
-                  "hydra/launcher=submitit_local", "tensorboard=false", "oracle.positions=16",
+                  "hydra/launcher=submitit_local", "tensorboard=false", "probe.positions=16",
                   f"run_root={tmp_path}", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     folders = sorted(p for p in (tmp_path / "baseline_c4").iterdir() if p.name.startswith("or"))

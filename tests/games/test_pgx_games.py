@@ -189,8 +189,8 @@ def ttt_run(tmp_path_factory):
     shared by the tests below (a 3×3 board: every convolution padded)."""
     run = tmp_path_factory.mktemp("ttt") / "run"
     config = compose_config(["+experiment=adaptive", "game=registered",
-                             "game.name=tic_tac_toe", "profile=smoke", "oracle.every=1",
-                             "oracle.positions=200"], run)
+                             "game.name=tic_tac_toe", "profile=smoke", "probe.every=1",
+                             "probe.positions=200"], run)
     train(config, log=lambda _: None)
     return run
 
@@ -198,7 +198,7 @@ def ttt_run(tmp_path_factory):
 @pytest.mark.slow
 def test_tic_tac_toe_trains_a_smoke_run_on_a_3x3_board(ttt_run):
     run = run_folder.read_run(ttt_run)
-    assert run.iterations == 2 and run.variant.game == "tic_tac_toe"
+    assert run.iterations == 2 and run.id.game == "tic_tac_toe"
     assert 5 <= run.metrics[0].selfplay_mean_plies <= 9
     assert run.metrics[0].selfplay_truncated == 0  # a full board is the rules' end
     assert all(r.oracle_policy is not None and 0 <= r.oracle_policy <= 1

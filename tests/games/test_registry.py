@@ -19,7 +19,7 @@ from warmjax.games import EMPTY, FIRST, GameEnv, make, registry
 from warmjax.train import run_folder
 from warmjax.train.loop import train
 from warmjax.train.run_config import ConfigError
-from warmjax.train.run_variant import RunVariant, game_name
+from warmjax.train.run_id import RunId, game_name
 
 from ..helpers import compose_config
 
@@ -135,7 +135,7 @@ def test_a_registered_game_is_made_named_and_read_everywhere(toy):
     # A game that states no readings gets the standard ones (orientation's defaults).
     assert orientation.paper_reading("toy_three", "rave_all_players") is False
     assert orientation.paper_reading("toy_three", "rhea_legal_first") is True
-    assert RunVariant("toy_three").order() > RunVariant("gobang").order()
+    assert RunId("toy_three").order() > RunId("gobang").order()
     with pytest.raises(ValueError, match="bad settings for toy_three"):
         make("toy_three", rows=3)
     with pytest.raises(ValueError, match="already registered"):
@@ -157,12 +157,12 @@ def test_a_toy_game_trains_a_smoke_run_through_the_generic_experiment(toy, tmp_p
     # (its registered settings): no file of the package knows it.
     config = compose_config(["+experiment=adaptive", "game=registered", "game.name=toy_three",
                              "profile=smoke",
-                             "train.iterations=2", "oracle.every=0"], tmp_path / "run")
+                             "train.iterations=2", "probe.every=0"], tmp_path / "run")
     assert config.experiment_name == "adaptive_toy_three"
     assert config.game.params == {} and config.warmstart.mode == "adaptive"
     train(config, log=lambda _: None)
     run = run_folder.read_run(tmp_path / "run")
-    assert run.iterations == 2 and run.variant.game == "toy_three"
+    assert run.iterations == 2 and run.id.game == "toy_three"
     first = run.metrics[0]
     assert first.warmstart_active and first.examples > 0  # warm start played the toy game
     # Its games were real games: every self-play game lasted at least 5 plies (three in a

@@ -68,7 +68,7 @@ def full(runs, tmp_path_factory):
 @pytest.mark.slow
 def test_names_and_mapping(full):
     out, result = full
-    # Players are named by their runs' variant labels (RunVariant.label) and seeds.
+    # Players are named by their runs' variant labels (RunId.label) and seeds.
     assert result.names == ("Baseline s0", "Rave I′=3 s0", "Rollout adaptive s1", "random")
     players = json.loads((out / "players.json").read_text())
     assert TournamentFolder(out).read_players() == result.players
@@ -77,7 +77,7 @@ def test_names_and_mapping(full):
     assert players["Rave I′=3 s0"]["label"] == "Rave I′=3"
     assert players["random"] == {"kind": "anchor", "player": "random", "playouts": None}
     rave = result.players["Rave I′=3 s0"]
-    assert isinstance(rave, NetworkEntry) and rave.variant().iprime == 3
+    assert isinstance(rave, NetworkEntry) and rave.id.iprime == 3
     assert result.players["random"] == AnchorEntry("random", None)
     settings = json.loads((out / "tournament.json").read_text())["settings"]
     # One common m and T′: the runs' own (they agree).

@@ -142,9 +142,9 @@ def test_training_probes_hex_on_its_board(tmp_path):
     config = compose_config(["+experiment=baseline", "game=hex", "game.params.size=7",
                              "profile=smoke"], tmp_path / "r")
     trainer = Trainer(config)
-    assert trainer.oracle is not None
-    states = trainer.oracle_states
+    assert trainer.probe is not None
+    states = trainer.probe_states
     labelled = positions.load(positions.path_for(make("hex", size=7))).subset(64)
-    assert int(states.current_player.shape[0]) == 64  # smoke: oracle.positions
+    assert int(states.current_player.shape[0]) == 64  # smoke: probe.positions
     np.testing.assert_array_equal(np.asarray(states.legal_action_mask),
                                   labelled.values != positions.ILLEGAL)

@@ -117,7 +117,7 @@ def test_immediate_wins_are_wins(shipped):
 def smoke_run(tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("oracle_run")
     overrides = ["+experiment=baseline_c4", "profile=smoke", "tensorboard=false",
-                 "oracle.positions=40", f"run_dir={run_dir}"]
+                 "probe.positions=40", f"run_dir={run_dir}"]
     with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
         config = to_run_config(compose(config_name="config", overrides=overrides))
     train(config, log=lambda _: None)
@@ -188,7 +188,7 @@ def test_oracle_refuses_other_games(tmp_path):
     with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
         config = to_run_config(compose(config_name="config", overrides=overrides))
     # Such a run has no oracle, so its metrics carry no oracle scores (train/loop.py).
-    assert Trainer(config).oracle is None
+    assert Trainer(config).probe is None
     run_dir = write_tiny_run(tmp_path / "gobang", game="gobang", params={"size": 5})
     with pytest.raises(ValueError, match="trained gobang 5x5, which has no labelled perfect-play"):
         oracle_body.oracle(run_dir)
@@ -217,7 +217,7 @@ def test_report_plots_oracle_curves_per_variant(tmp_path):
     assert "oracle_connect_four.png" in written
     table = (tmp_path / "out" / "oracle.md").read_text()
     # adaptive at iteration 2: search (0.7, 0.9) → 80.0 ± 14.1, policy (0.5, 0.7) → 60.0 ± 14.1
-    # The variants are named by RunVariant.label, as everywhere.
+    # The variants are named by RunId.label, as everywhere.
     assert "| Connect Four | Rollout adaptive | 2 | 2 | 80.0 ± 14.1 | 60.0 ± 14.1 |" in table
     assert "| Connect Four | Baseline | 1 | 1 | 55.0 | 45.0 |" in table
 
@@ -229,8 +229,8 @@ def test_oracle_in_every_game(tmp_path, game, short):
     # body scores a run folder of the game.
     config = compose_config([f"+experiment=baseline_{short}", "profile=smoke"], tmp_path / "r")
     trainer = Trainer(config)
-    assert trainer.oracle is not None
-    assert int(trainer.oracle_states.current_player.shape[0]) == 64  # smoke: oracle.positions
+    assert trainer.probe is not None
+    assert int(trainer.probe_states.current_player.shape[0]) == 64  # smoke: probe.positions
     run = write_tiny_run(tmp_path / "tiny", game=game)
     # Three of the five players (each compiles its own program): the search, the policy
     # head and random play; tests/perfect/test_oracle.py's command tests cover the others.

@@ -78,7 +78,7 @@ def test_player_equals_mctx_on_the_same_network_and_noise(setup, simulations, co
     env, net, params = setup
     states = opened(env, 8, 5, seed=simulations)
     config = SearchConfig(simulations=simulations, gumbel_considered=considered,
-                          gumbel_scale=scale, variant="gumbel")
+                          gumbel_scale=scale, baseline_search="gumbel")
     player = make_player("gumbel", env, net.apply, config)
     key = jax.random.PRNGKey(7)
     move = jax.jit(player.__call__)(params, key, states)
@@ -135,7 +135,7 @@ def test_improved_policy_is_the_papers_formula(setup):
     env, net, params = setup
     states = opened(env, 6, 7, seed=3)
     config = SearchConfig(simulations=20, gumbel_considered=4, gumbel_c_visit=c_visit,
-                          gumbel_c_scale=c_scale, variant="gumbel")
+                          gumbel_c_scale=c_scale, baseline_search="gumbel")
     out = jax.jit(make_gumbel_search(env, net.apply, config))(params, jax.random.PRNGKey(1),
                                                               states)
     expected = improved_by_hand(jax.device_get(out.tree), c_visit, c_scale)
@@ -153,7 +153,7 @@ def test_takes_a_win_in_one(setup):
     for action in (0, 1, 0, 1, 0, 1):
         state = env.step(state, action)
     states = jax.tree.map(lambda x: x[None], state)
-    config = SearchConfig(simulations=32, gumbel_considered=6, variant="gumbel")
+    config = SearchConfig(simulations=32, gumbel_considered=6, baseline_search="gumbel")
     search = jax.jit(make_gumbel_search(env, net.apply, config.without_noise()))
     out = search(params, jax.random.PRNGKey(0), states)
     assert int(out.selected[0]) == 0
@@ -181,8 +181,8 @@ def test_refused_settings(setup):
     with pytest.raises(ValueError, match=r"search.dirichlet_fraction, search.fpu"):
         make_player("gumbel", env, net.apply,
                     SearchConfig(dirichlet_fraction=0.25, fpu="parent"))
-    with pytest.raises(ValueError, match=r"variant must be one of mcts, gumbel .*'rave'"):
-        SearchConfig(variant="rave")
+    with pytest.raises(ValueError, match=r"baseline_search must be one of mcts, gumbel, got"):
+        SearchConfig(baseline_search="rave")
     with pytest.raises(ConfigError, match=r"^search.gumbel_target must be one of"):
-        compose_config(["+experiment=baseline_c4", "profile=smoke", "search.variant=gumbel",
+        compose_config(["+experiment=baseline_c4", "profile=smoke", "search.baseline_search=gumbel",
                         "search.gumbel_target=counts"], "unused")

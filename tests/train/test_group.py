@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 # No stage times, so that the session's persistent compilation cache holds the compiled
 # iterations: each program compiles once for all the tests here.
 FIXED = ["+experiment=fixed_c4", "profile=smoke", "train.iterations=2", "tensorboard=false",
-         "oracle.positions=16", "stage_times=false", f"compilation_cache={TEST_CACHE}"]
+         "probe.positions=16", "stage_times=false", f"compilation_cache={TEST_CACHE}"]
 # The two runs differ in both traced settings: the seed and I′.
 SETTINGS = [(0, 1), (1, 2)]
 # Metrics a group computes with other XLA batching than a lone run: float sums may differ in

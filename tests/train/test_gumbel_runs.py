@@ -1,4 +1,4 @@
-"""A run whose baseline is Gumbel AlphaZero's search (`search.variant=gumbel`): its players,
+"""A run whose baseline is Gumbel AlphaZero's search (`search.baseline_search=gumbel`): its players,
 its self-play targets (π′ wherever the Gumbel search moved), warm start composed with it, and
 its label."""
 
@@ -12,14 +12,14 @@ from warmjax.search import Inputs
 from warmjax.train import run_folder
 from warmjax.train.iteration import Trainer
 from warmjax.train.loop import train
-from warmjax.train.run_variant import RunVariant
+from warmjax.train.run_id import RunId
 from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 
 from ..helpers import compose_config
 
 # Adaptive warm start with Rollout, then the Gumbel search; two sampled plies, so that most
 # positions are past T′ and the two players' targets differ there.
-OVERRIDES = ["+experiment=adaptive_c4", "profile=smoke", "search.variant=gumbel",
+OVERRIDES = ["+experiment=adaptive_c4", "profile=smoke", "search.baseline_search=gumbel",
              "search.temperature_moves=2", "train.games=6", "tensorboard=false"]
 
 
@@ -31,7 +31,7 @@ def trainer(tmp_path_factory):
 def test_players_and_label(trainer):
     assert trainer.baseline.name == "gumbel" and trainer.baseline.policy_target
     assert trainer.enhancement.name == "rollout" and not trainer.enhancement.policy_target
-    assert RunVariant.of(trainer.config).label() == "Rollout adaptive + gumbel"
+    assert RunId.of(trainer.config).label() == "Rollout adaptive + gumbel"
 
 
 def one_hot_rows(policy: np.ndarray) -> np.ndarray:
@@ -78,4 +78,4 @@ def test_trains_with_warm_start_then_gumbel(trainer):
     # the balance r is the Gumbel side's total result over the E games.
     assert first.warmstart_active and abs(first.r_balance) <= config.train.games
     assert first.arena_wins + first.arena_draws + first.arena_losses == config.arena.games
-    assert run_folder.read_run(config.run_dir).variant.label() == "Rollout adaptive + gumbel"
+    assert run_folder.read_run(config.run_dir).id.label() == "Rollout adaptive + gumbel"

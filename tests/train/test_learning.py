@@ -22,7 +22,7 @@ from warmjax.train.loop import train
 
 SHORT = ["+experiment=adaptive_c4", "profile=quick", "tensorboard=false",
          "train.iterations=10", "train.games=64", "train.replay_iterations=4",
-         "search.simulations=24", "arena.games=20", "oracle.positions=300"]
+         "search.simulations=24", "arena.games=20", "probe.positions=300"]
 SIMS = 24
 SAMPLED_PLIES = 4  # the first plies of each game are sampled so that the 60 games differ
 
@@ -63,10 +63,10 @@ def test_trained_agent_beats_random_and_its_untrained_self(trained):
 
 def test_trained_agent_moves_closer_to_perfect_play(trained):
     trainer, state = trained
-    oracle = jax.jit(trainer.oracle)
+    oracle = jax.jit(trainer.probe)
     key = jax.random.PRNGKey(0)
-    before = jax.device_get(oracle(trainer.init_state().params, key, trainer.oracle_states))
-    after = jax.device_get(oracle(state.params, key, trainer.oracle_states))
+    before = jax.device_get(oracle(trainer.init_state().params, key, trainer.probe_states))
+    after = jax.device_get(oracle(state.params, key, trainer.probe_states))
     assert after["oracle_optimal"] >= before["oracle_optimal"] + 0.10, (before, after)
     assert after["oracle_policy"] >= before["oracle_policy"] + 0.10, (before, after)
 

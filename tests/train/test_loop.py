@@ -173,7 +173,7 @@ def test_two_identical_runs_count_the_same_and_as_worked_out(reference_run, tmp_
     assert [[getattr(r, k) for k in LEDGER] for r in ref] == \
         [[getattr(r, k) for k in LEDGER] for r in again]
     m, games, bs = config.search.simulations, config.train.games, config.train.batch_size
-    probe = config.oracle.positions
+    probe = config.probe.positions
     for row in ref:
         assert row.count_games_selfplay == games and row.count_games_arena == config.arena.games
         # Every ply of every self-play game was searched (no random openings): 1 + m each.

@@ -63,6 +63,50 @@ def test_unknown_keys_are_rejected():
         RunConfig.from_dict({"train": {"gamez": 3}})
 
 
+def test_old_setting_names_still_read_with_one_line_each(tmp_path, capfd):
+    """`search.variant` is now `search.baseline_search` and the `oracle` section `probe`: a
+    command line with the old names trains what the new names would, and says so once per
+    name; a run folder's stored config with the old names reads without a word."""
+    from warmjax.settings import _TOLD
+    _TOLD.clear()
+    capfd.readouterr()
+    old = compose_config(["+experiment=baseline_c4", "profile=smoke", "search.variant=gumbel",
+                          "oracle.every=0", "oracle.positions=7"], tmp_path / "run")
+    new = compose_config(["+experiment=baseline_c4", "profile=smoke",
+                          "search.baseline_search=gumbel", "probe.every=0",
+                          "probe.positions=7"], tmp_path / "run")
+    assert old == new and new.search.baseline_search == "gumbel" and new.probe.every == 0
+    told = [line for line in capfd.readouterr().err.splitlines() if "now" in line]
+    assert sorted(told) == [
+        "warmjax: the setting oracle is now probe (the old name still works for now)",
+        "warmjax: the setting search.variant is now search.baseline_search (the old name "
+        "still works for now)"]
+    # Once per name and process.
+    compose_config(["+experiment=baseline_c4", "search.variant=gumbel"], tmp_path / "r2")
+    assert "now" not in capfd.readouterr().err
+    # The defaults leave the old names unset: nothing is said.
+    _TOLD.clear()
+    assert compose_config(["+experiment=baseline_c4"], tmp_path / "r3").probe.every == 1
+    assert "now" not in capfd.readouterr().err
+    # A stored config (a run folder's, from before the renames) reads silently.
+    stored = new.to_dict()
+    stored["search"]["variant"] = stored["search"].pop("baseline_search")
+    stored["oracle"] = stored.pop("probe")
+    assert RunConfig.from_dict(stored, stored=True) == new
+    assert "now" not in capfd.readouterr().err
+
+
+def test_the_old_run_identity_module_still_imports(capfd):
+    import importlib
+    import sys
+
+    sys.modules.pop("warmjax.train.run_variant", None)
+    old = importlib.import_module("warmjax.train.run_variant")
+    from warmjax.train.run_id import RunId
+    assert old.RunVariant is RunId
+    assert "warmjax.train.run_variant is now warmjax.train.run_id" in capfd.readouterr().err
+
+
 def test_one_converter_types_paths_and_defaults():
     from warmjax.orientation import OrientationConfig
     from warmjax.search import SearchConfig

@@ -11,7 +11,7 @@ import pytest
 from warmjax.train import run_folder
 from warmjax.train.metrics import MetricRow
 from warmjax.train.run_config import ConfigError, RunConfig
-from warmjax.train.run_variant import RunVariant
+from warmjax.train.run_id import RunId
 
 from ..helpers import metric_row
 
@@ -29,7 +29,7 @@ def test_config_and_metrics_round_trip(tmp_path):
     run = run_folder.read_run(tmp_path)
     assert run.path == tmp_path and run.config == config
     assert run.metrics == (first, second) and run.iterations == 2
-    assert run.variant == RunVariant("connect_four", seed=3)
+    assert run.id == RunId("connect_four", seed=3)
     run_folder.write_metrics(tmp_path, run.metrics[:1])  # a resume rewrites the history
     assert run_folder.read_metrics(tmp_path) == (first,)
 
@@ -61,8 +61,8 @@ def test_an_older_run_folder_keeps_loading(tmp_path):
     run = run_folder.read_run(tmp_path)
     assert run.config.train == RunConfig().train and run.config.search.simulations == 16
     assert run.config.search.temperature_moves == 15  # the run config's default T′
-    assert run.variant == RunVariant("othello", "fixed", "rave", 3, (), 2)
-    assert run.variant.label(seed=True) == "Rave I′=3 s2"
+    assert run.id == RunId("othello", "fixed", "rave", 3, (), 2)
+    assert run.id.label(seed=True) == "Rave I′=3 s2"
     assert run.metrics[0].oracle_optimal is None and run.metrics[0].seconds_train is None
 
 

@@ -58,7 +58,7 @@ def test_drop_warmstart_games_empties_the_buffer_at_the_switch(tmp_path):
     # iteration 2 is the first after warm start. Without the setting the buffer would hold
     # iterations 1 and 2 then.
     config = compose_config(["+experiment=fixed_c4", "profile=smoke", "warmstart.iprime=1",
-                             "train.iterations=3", "tensorboard=false", "oracle.every=0",
+                             "train.iterations=3", "tensorboard=false", "probe.every=0",
                              "stage_times=false", f"compilation_cache={TEST_CACHE}",
                              "train.drop_warmstart_games=true"], tmp_path)
     train(config, log=lambda _: None)
@@ -68,4 +68,4 @@ def test_drop_warmstart_games_empties_the_buffer_at_the_switch(tmp_path):
     assert rows[0].examples == new[0]
     assert rows[1].examples == new[1]  # iteration 1's warm-start games are gone
     assert rows[2].examples == new[1] + new[2]  # then the ring fills as before
-    assert "drop-warm-games" in run_folder.read_run(tmp_path).variant.departures
+    assert "drop-warm-games" in run_folder.read_run(tmp_path).id.departures

@@ -243,7 +243,7 @@ class Contrast:
 
 
 def _same_arm(a: Arm, b: Arm) -> bool:
-    va, vb = a.variant, b.variant
+    va, vb = a.id, b.id
     return (va.mode, va.enhancement, va.iprime) == (vb.mode, vb.enhancement, vb.iprime)
 
 
@@ -283,7 +283,7 @@ def departure_contrasts(families: Sequence[Family], tournaments: Sequence[Tourna
         rows = []
         for a in f.all_arms():
             pairs = [ref.baseline] + [b for b in ref.arms
-                                      if _same_arm(a, b) and not a.variant.is_baseline]
+                                      if _same_arm(a, b) and not a.id.is_baseline]
             rows += [r for b in pairs if (r := _row(a, b, tournaments)) is not None]
         added = tuple(d for d in f.departures if d not in ref.departures)
         found.append(Contrast(f, ref, added, _adjust_rows(rows, delta)))

@@ -1,6 +1,6 @@
 """The papers' figures as PNG files (matplotlib, Agg backend), from `tables.py`'s aggregates.
 
-- `plot_elo_by_variant`: a tournament's Elo per variant, a bar at the mean over seeds with
+- `plot_elo_by_arm`: a tournament's Elo per variant, a bar at the mean over seeds with
   the sample std as error bar and each seed as a dot (the papers' tournament figures).
 - `plot_balance`: the baseline side's reward balance r per iteration before the switch,
   one thin line per seed and the mean over seeds still in warm start, per enhancement.
@@ -32,10 +32,10 @@ from matplotlib.ticker import MaxNLocator
 from warmjax.analysis.study import Estimate
 from warmjax.analysis.study import curve as run_curve
 from warmjax.analysis.tables import (
+    ArmElo,
     BalanceSeries,
     IprimeElo,
-    OracleCurve,
-    VariantElo,
+    ProbeCurve,
     enhancement_name,
     game_name,
 )
@@ -55,18 +55,18 @@ def _err(std: float) -> float:
     return 0.0 if math.isnan(std) else std
 
 
-def plot_elo_by_variant(rows: Sequence[VariantElo], title: str, path: Path | str) -> Path:
+def plot_elo_by_arm(rows: Sequence[ArmElo], title: str, path: Path | str) -> Path:
     """Bar (mean) with error bar (std over seeds) and a dot per seed for each variant."""
     fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(rows) + 1.5), 4.0))
     x = range(len(rows))
-    colours = ["0.6" if r.variant.mode == "anchor" else f"C{i % 10}" for i, r in enumerate(rows)]
+    colours = ["0.6" if r.arm.mode == "anchor" else f"C{i % 10}" for i, r in enumerate(rows)]
     ax.bar(x, [r.mean for r in rows], yerr=[_err(r.std) for r in rows], color=colours,
            alpha=0.6, capsize=4, edgecolor="black", linewidth=0.5)
     for i, row in enumerate(rows):
         ax.scatter([i] * len(row.ratings), row.ratings, color="black", s=12, zorder=3)
     ax.axhline(0.0, color="black", linewidth=0.5)
     ax.set_xticks(list(x))
-    ax.set_xticklabels([r.variant.label for r in rows], rotation=45, ha="right")
+    ax.set_xticklabels([r.arm.label for r in rows], rotation=45, ha="right")
     ax.set_ylabel("Bayesian Elo")
     ax.set_title(title)
     ax.grid(axis="y", alpha=0.3)
@@ -107,9 +107,9 @@ def plot_elo_by_iprime(sweep: IprimeElo, title: str, path: Path | str) -> Path:
         p, mean, std, _ = zip(*curve)
         ax.errorbar(p, mean, yerr=[_err(s) for s in std], marker="o", capsize=3,
                     color=f"C{i % 10}", label=enhancement_name(enh))
-    for j, ref in enumerate(r for r in sweep.references if r.variant.mode != "anchor"):
+    for j, ref in enumerate(r for r in sweep.references if r.arm.mode != "anchor"):
         ax.axhline(ref.mean, color=f"C{(len(sweep.curves) + j) % 10}", linestyle="--",
-                   linewidth=1.0, label=ref.variant.label)
+                   linewidth=1.0, label=ref.arm.label)
     ax.set_xticks(sweep.iprimes)
     ax.set_xlabel("warm-start iterations I′")
     ax.set_ylabel("Bayesian Elo")
@@ -119,7 +119,7 @@ def plot_elo_by_iprime(sweep: IprimeElo, title: str, path: Path | str) -> Path:
     return _save(fig, path)
 
 
-def plot_oracle_curves(curves: Sequence[OracleCurve], game: str, path: Path | str) -> Path:
+def plot_oracle_curves(curves: Sequence[ProbeCurve], game: str, path: Path | str) -> Path:
     """One game's learning curves against the perfect-play oracle."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     for ax, what, title in ((axes[0], "search", "search (argmax, run's m)"),
@@ -127,7 +127,7 @@ def plot_oracle_curves(curves: Sequence[OracleCurve], game: str, path: Path | st
         for curve in (c for c in curves if c.game == game):
             mean, std = getattr(curve, what), getattr(curve, f"{what}_std")
             n = int(curve.count.max())
-            line, = ax.plot(curve.iterations, 100 * mean, label=f"{curve.variant} ({n} runs)")
+            line, = ax.plot(curve.iterations, 100 * mean, label=f"{curve.label} ({n} runs)")
             band = np.nan_to_num(std)
             ax.fill_between(curve.iterations, 100 * (mean - band), 100 * (mean + band),
                             color=line.get_color(), alpha=0.2, linewidth=0)
@@ -153,7 +153,7 @@ def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
             iterations, mean, low, high = _mean_band(arm.runs, metric)
             for col, x in enumerate((iterations, iterations * family.games_per_iteration)):
                 ax = axes[row, col]
-                style = {"color": "black", "linewidth": 2} if arm.variant.is_baseline else {}
+                style = {"color": "black", "linewidth": 2} if arm.id.is_baseline else {}
                 line, = ax.plot(x, 100 * mean, label=f"{arm.label} ({len(arm.runs)})",
                                 **style)
                 ax.fill_between(x, 100 * low, 100 * high, color=line.get_color(), alpha=0.15,
@@ -203,7 +203,7 @@ def plot_board_curves(group, path: Path | str) -> Path:
         colour = f"C{i % 10}"
         for arm in shown:
             x, mean, low, high = _mean_band(arm.runs, "policy")
-            base = arm.variant.is_baseline
+            base = arm.id.is_baseline
             ax.plot(x, 100 * mean, color=colour, linestyle="-" if base else "--",
                     label=f"{board.name}: {arm.label} ({len(arm.runs)})")
             if base:
@@ -223,20 +223,20 @@ def plot_training(runs: Sequence, game: str, path: Path | str) -> Path:
     losses per iteration and the candidate's arena share (wins / decisive games, the
     acceptance threshold u dashed), one line per run; a dotted line after the iteration
     whose balance switched an adaptive run."""
-    runs = [r for r in runs if r.variant.game == game and r.metrics]
+    runs = [r for r in runs if r.id.game == game and r.metrics]
     fig, axes = plt.subplots(1, 3, figsize=(12.0, 3.3))
     for i, run in enumerate(runs):
         colour = f"C{i % 10}"
         its = [m.iteration for m in run.metrics]
         share = [m.arena_wins / (m.arena_wins + m.arena_losses)
                  if m.arena_wins + m.arena_losses else math.nan for m in run.metrics]
-        label = f"{run.variant.label()} seed {run.variant.seed}"
+        label = f"{run.id.label()} seed {run.id.seed}"
         axes[0].plot(its, [m.loss_policy for m in run.metrics], color=colour, marker=".",
                      label=label)
         axes[1].plot(its, [m.loss_value for m in run.metrics], color=colour, marker=".")
         axes[2].plot(its, share, color=colour, marker=".")
         switch = run.metrics[-1].switch_iteration
-        if run.variant.mode == "adaptive" and switch > 0:
+        if run.id.mode == "adaptive" and switch > 0:
             for ax in axes:
                 ax.axvline(switch + 0.5, color=colour, linestyle=":", linewidth=1.0)
     for u in sorted({r.config.arena.threshold for r in runs}):
@@ -263,7 +263,7 @@ def plot_against_compute(family, curves: dict, path: Path | str) -> Path:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True)
     sources = set()
     for index, arm in enumerate(family.all_arms()):
-        color = "black" if arm.variant.is_baseline else f"C{index}"
+        color = "black" if arm.id.is_baseline else f"C{index}"
         for n, run in enumerate(arm.runs):
             curve = curves[run.path]
             sources.add(curve.source)

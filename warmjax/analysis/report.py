@@ -29,7 +29,7 @@ from warmjax.matches.entrants import expand_runs
 from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
 from warmjax.train.run_config import run_identity
-from warmjax.train.run_variant import enhancement_name, game_name
+from warmjax.train.run_id import enhancement_name, game_name
 
 TOURNAMENT = "tournament"  # a study's round robin: <study folder>/tournament
 
@@ -92,9 +92,9 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
         t = tables.load_tournament(source)
         tag = _tag(t.tag, taken)
         game = tables.game_name(t.game)
-        rows = tables.elo_by_variant(t)
-        table = tables.variant_elo_markdown(rows)
-        plots.plot_elo_by_variant(rows, f"{game}: Elo per variant ({t.tag})",
+        rows = tables.elo_by_arm(t)
+        table = tables.arm_elo_markdown(rows)
+        plots.plot_elo_by_arm(rows, f"{game}: Elo per variant ({t.tag})",
                                   out_dir / f"elo_{tag}.png")
         written[f"elo_{tag}.png"] = out_dir / f"elo_{tag}.png"
         write(f"elo_{tag}.md", f"# {game}: Elo per variant\n\nTournament {t.path} "
@@ -136,9 +136,9 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
             lines += [f"![{tables.game_name(game)}]({name})", ""]
         lines += ["Mean r per iteration: [r_balance.md](r_balance.md).", ""]
 
-    curves = tables.oracle_curves(summaries)
+    curves = tables.probe_curves(summaries)
     if curves:
-        table = tables.oracle_markdown(curves)
+        table = tables.probe_markdown(curves)
         write("oracle.md", "# Optimal moves against perfect play (last logged iteration)\n\n"
               "Mean ± sample std over seeds; the labelled positions of warmjax.oracle.\n\n"
               + table)
@@ -154,7 +154,7 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
         write("training.md", "# Training per run\n\nEvery game, probed or not: the losses, "
               "the arena's decisions, the switch and the self-play games.\n\n" + training)
         lines += ["## Training curves", ""]
-        for game in dict.fromkeys(r.variant.game for r in summaries if r.metrics):
+        for game in dict.fromkeys(r.id.game for r in summaries if r.metrics):
             name = f"training_{game}.png"
             written[name] = plots.plot_training(summaries, game, out_dir / name)
             lines += [f"![{tables.game_name(game)}: training]({name})", ""]
@@ -187,7 +187,7 @@ def refuse_duplicates(runs, study_of) -> None:
         key = (study_of(run), run_identity(run.config))
         if key in seen:
             raise ValueError(
-                f"{seen[key]} and {run.path} hold the same run ({run.variant.label(seed=True)}"
+                f"{seen[key]} and {run.path} hold the same run ({run.id.label(seed=True)}"
                 f"): a study would count it as two seeds; move one of them out of the study "
                 "folder")
         seen[key] = run.path
@@ -195,7 +195,7 @@ def refuse_duplicates(runs, study_of) -> None:
 
 def random_rate(family: study.Family) -> float | None:
     """The optimal-move rate of a random legal move on the positions the family's probe
-    used (the first `oracle.positions` of its board's labelled set); None without one."""
+    used (the first `probe.positions` of its board's labelled set); None without one."""
     from warmjax.games import make
     from warmjax.perfect import positions
 
@@ -205,8 +205,8 @@ def random_rate(family: study.Family) -> float | None:
     if path is None:
         return None
     labelled = positions.load(path)
-    if config.oracle.positions is not None:
-        labelled = labelled.subset(config.oracle.positions)
+    if config.probe.positions is not None:
+        labelled = labelled.subset(config.probe.positions)
     return positions.random_move_rate(labelled.values)
 
 
@@ -375,8 +375,8 @@ def write_study(studies: Sequence[str], out: str = "report",
         if power:
             lines += ["### Power", "", power]
         sweep_enh, sweep_arms, sweep_seeds = study.iprime_series(family)
-        modes = [("adaptive", [a for a in family.main if a.variant.mode == "adaptive"]),
-                 ("fixed", [a for a in family.main if a.variant.mode == "fixed"]),
+        modes = [("adaptive", [a for a in family.main if a.id.mode == "adaptive"]),
+                 ("fixed", [a for a in family.main if a.id.mode == "fixed"]),
                  ("iprime", sweep_arms if family.sweep else [])]
         for mode, arms in modes:
             if not arms:
@@ -406,7 +406,7 @@ def write_study(studies: Sequence[str], out: str = "report",
                       "family (the round robin meets within seeds); differences paired by "
                       "seed.", "", elo]
         family_runs = [r for a in family.all_arms() for r in a.runs]
-        if any(a.variant.mode != "none" for a in family.arms):
+        if any(a.id.mode != "none" for a in family.arms):
             lines += ["### Warm start", "", study_tables.warm_markdown(family.arms)]
             spearman = study_tables.spearman_markdown(family.arms, family.final_iteration)
             if spearman:

@@ -82,7 +82,7 @@ def _arm_passages(arm, measure: str, threshold: float, axis: str, curves) -> dic
         times = _times(run, axis, curves)
         if times is None or not run.metrics:
             return None
-        out[run.variant.seed] = survival.first_passage(_values(run, measure), times, threshold)
+        out[run.id.seed] = survival.first_passage(_values(run, measure), times, threshold)
     return out
 
 
@@ -112,7 +112,7 @@ def time_to_strength(family: Family, curves: Mapping | None = None) -> dict | No
               "compute_source": ", ".join(sorted(sources)) if "compute" in axes else None,
               "axes": {}, "runs": []}
     for run in runs:
-        entry = {"arm": run.variant.label(), "seed": run.variant.seed}
+        entry = {"arm": run.id.label(), "seed": run.id.seed}
         for measure, steps in (("policy", ladder.policy), ("search", ladder.search)):
             its = [float(row.iteration) for row in run.metrics]
             seconds = _times(run, "compute", curves) if "compute" in axes else None

@@ -49,7 +49,7 @@ from warmjax.analysis.tables import Tournament, group_runs
 from warmjax.games import make, registry
 from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train.run_folder import Run
-from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
+from warmjax.train.run_id import RunId, enhancement_name, game_name
 
 CONFIDENCE = 0.95
 ALPHA = 0.05
@@ -290,7 +290,7 @@ def area(run: Run, metric: str, k: int) -> float:
     points = [v for it, v in curve(run, metric).items() if it <= k]
     if not points:
         raise ValueError(f"{run.path} logged no perfect-play probe in iterations 1-{k}; "
-                         "train with oracle.every=1")
+                         "train with probe.every=1")
     return float(np.mean(points))
 
 
@@ -356,10 +356,10 @@ class MetricSummary:
 
 @dataclasses.dataclass(frozen=True)
 class Arm:
-    """The runs of one variant (all seeds) and what the study measured of them.
+    """The runs of one arm (all seeds) and what the study measured of them.
 
     Attributes:
-      variant: the arm (`RunVariant` without seed).
+      id: the arm (`RunId` without seed).
       runs: its runs, by seed.
       metrics: `{"policy" | "search": MetricSummary}`.
       elo: the final networks' Bayesian Elo relative to their seed block's mean
@@ -368,7 +368,7 @@ class Arm:
       switches: adaptive arms: each run's switch iteration (None: never switched).
     """
 
-    variant: RunVariant
+    id: RunId
     runs: tuple[Run, ...]
     metrics: dict
     elo: Estimate | None = None
@@ -377,11 +377,11 @@ class Arm:
 
     @property
     def label(self) -> str:
-        return self.variant.label()
+        return self.id.label()
 
     @property
     def seeds(self) -> tuple[int, ...]:
-        return tuple(r.variant.seed for r in self.runs)
+        return tuple(r.id.seed for r in self.runs)
 
     @property
     def primary(self) -> MetricSummary:
@@ -415,7 +415,7 @@ class Family:
     final_iteration: int
     games_per_iteration: int
     baseline: Arm | None
-    arms: tuple[Arm, ...]  # the warm-start arms, in variant order
+    arms: tuple[Arm, ...]  # the warm-start arms, in arm order (`RunId.order`)
     board: str = ""  # "6×7" where the board is not the game's registered one (`board_of`)
     # The study folder's name where the report holds two studies of this game, board and
     # departures (a confirmatory study beside an exploratory one); "" otherwise.
@@ -447,23 +447,23 @@ class Family:
         return tuple(self.all_arms()[0].metrics)
 
     @property
-    def swept(self) -> set[RunVariant]:
-        """The I′ sweep's variants: fixed arms at I′ ≠ 5 of an enhancement that also ran
+    def swept(self) -> set[RunId]:
+        """The I′ sweep's arms: fixed arms at I′ ≠ 5 of an enhancement that also ran
         at 5."""
-        return _sweep_variants(self.arms)
+        return _swept_ids(self.arms)
 
     @property
     def sweep(self) -> tuple[Arm, ...]:
         """The I′ sweep's arms."""
         swept = self.swept
-        return tuple(a for a in self.arms if a.variant in swept)
+        return tuple(a for a in self.arms if a.id in swept)
 
     @property
     def main(self) -> tuple[Arm, ...]:
         """The main comparison's warm-start arms (adaptive, and fixed at I′ = 5 or of an
         enhancement without an I′ = 5 arm)."""
         swept = self.swept
-        return tuple(a for a in self.arms if a.variant not in swept)
+        return tuple(a for a in self.arms if a.id not in swept)
 
     def spread(self) -> float:
         """The root mean square of the SDs of the main arms' paired differences from the
@@ -478,17 +478,17 @@ class Family:
         return seeds_for(delta, self.spread())
 
 
-def _sweep_variants(arms: Sequence[Arm]) -> set[RunVariant]:
-    centred = {a.variant.enhancement for a in arms
-               if a.variant.mode == "fixed" and a.variant.iprime == MAIN_IPRIME}
-    return {a.variant for a in arms if a.variant.mode == "fixed"
-            and a.variant.iprime != MAIN_IPRIME and a.variant.enhancement in centred}
+def _swept_ids(arms: Sequence[Arm]) -> set[RunId]:
+    centred = {a.id.enhancement for a in arms
+               if a.id.mode == "fixed" and a.id.iprime == MAIN_IPRIME}
+    return {a.id for a in arms if a.id.mode == "fixed"
+            and a.id.iprime != MAIN_IPRIME and a.id.enhancement in centred}
 
 
 def game_of(run: Run):
     """The run's game (`warmjax.games.make` with its settings), built once per game and
     settings however many runs share them."""
-    return _game(run.variant.game, tuple(sorted(dict(run.config.game.params).items())))
+    return _game(run.id.game, tuple(sorted(dict(run.config.game.params).items())))
 
 
 @functools.lru_cache(maxsize=None)
@@ -501,39 +501,39 @@ def game_settings(run: Run) -> dict:
     it (`entrants.canonical_game`)."""
     from warmjax.matches.entrants import canonical_game
 
-    return canonical_game(game_of(run), run.variant.game, dict(run.config.game.params))
+    return canonical_game(game_of(run), run.id.game, dict(run.config.game.params))
 
 
-def ratings_of(tournament: Tournament, runs: Sequence[Run]) -> dict[RunVariant, float]:
-    """`{variant with seed: Elo}` of those of `runs` whose networks `tournament` rated: a
-    network matches a run by its variant and seed, and the tournament's game (name and every
+def ratings_of(tournament: Tournament, runs: Sequence[Run]) -> dict[RunId, float]:
+    """`{run id (with its seed): Elo}` of those of `runs` whose networks `tournament` rated: a
+    network matches a run by its id (seed included), and the tournament's game (name and every
     setting, where it recorded them) must be the run's, so that two boards of one game are
     never confused. A tournament played before the runs' folders moved still matches."""
     wanted = {}
     for r in runs:
-        if r.variant.game != tournament.game:
+        if r.id.game != tournament.game:
             continue
         if tournament.params is not None and game_settings(r)["params"] != dict(
                 tournament.params):
             continue
-        wanted[r.variant] = r
+        wanted[r.id] = r
     return {v: rating for name, rating in zip(tournament.names, tournament.ratings)
             if tournament.players[name].kind == "network"
-            and (v := tournament.players[name].variant()) in wanted}
+            and (v := tournament.players[name].id) in wanted}
 
 
-def _measured_arm(variant: RunVariant, arm_runs: Sequence[Run], k: int, common: int,
-                  centred: dict[RunVariant, float], measures: Sequence[str]) -> Arm:
+def _measured_arm(run_id: RunId, arm_runs: Sequence[Run], k: int, common: int,
+                  centred: dict[RunId, float], measures: Sequence[str]) -> Arm:
     """An arm's own measures (no comparison yet): AUC and final rate per measure, its
     centred Elo where every run was rated, its switches."""
     metrics = {m: MetricSummary({name: Estimate.of([summary.of(r, m, k, common)
                                                     for r in arm_runs])
                                  for name, summary in SUMMARIES.items()},
                                 dict.fromkeys(SUMMARIES)) for m in measures}
-    elos = [centred.get(r.variant) for r in arm_runs]
+    elos = [centred.get(r.id) for r in arm_runs]
     elo = Estimate.of(elos) if centred and all(e is not None for e in elos) else None
-    switches = tuple(r.switch_iteration for r in arm_runs) if variant.mode == "adaptive" else ()
-    return Arm(variant, tuple(arm_runs), metrics, elo, None, switches)
+    switches = tuple(r.switch_iteration for r in arm_runs) if run_id.mode == "adaptive" else ()
+    return Arm(run_id, tuple(arm_runs), metrics, elo, None, switches)
 
 
 def _against(arm: Arm, base: Arm) -> Arm:
@@ -565,8 +565,8 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
       ValueError: a run without the probe, or k beyond the runs' iterations.
     """
     name_of = study_of or (lambda r: "")
-    by_family = group_runs(runs, key=lambda r: (r.variant.game, board_of(r),
-                                                r.variant.departures, name_of(r)))
+    by_family = group_runs(runs, key=lambda r: (r.id.game, board_of(r),
+                                                r.id.departures, name_of(r)))
     shared = Counter(key[:3] for key in by_family)
     out = []
     for (game, board, departures, name), members in by_family.items():
@@ -579,19 +579,19 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
         measures = [m for m in METRICS if all(curve(r, m) for r in members)]
         if PRIMARY not in measures:
             raise ValueError(_no_probe(members))
-        measured = [_measured_arm(variant, arm_runs, k, common, centred, measures)
-                    for variant, arm_runs in group_runs(members).items()]
-        baseline = next((a for a in measured if a.variant.is_baseline), None)
-        warm = [a for a in measured if not a.variant.is_baseline]
+        measured = [_measured_arm(run_id, arm_runs, k, common, centred, measures)
+                    for run_id, arm_runs in group_runs(members).items()]
+        baseline = next((a for a in measured if a.id.is_baseline), None)
+        warm = [a for a in measured if not a.id.is_baseline]
         if baseline is not None:
             warm = [_against(a, baseline) for a in warm]
-        swept = _sweep_variants(warm)  # adjusted on its own: its own question (claim 4)
-        by_variant = {}
-        for part in ([a for a in warm if a.variant in swept],
-                     [a for a in warm if a.variant not in swept]):
-            by_variant.update((a.variant, a) for a in _with_adjusted(part))
+        swept = _swept_ids(warm)  # adjusted on its own: its own question (claim 4)
+        by_id = {}
+        for part in ([a for a in warm if a.id in swept],
+                     [a for a in warm if a.id not in swept]):
+            by_id.update((a.id, a) for a in _with_adjusted(part))
         out.append(Family(game, departures, k, common, members[0].config.train.games,
-                          baseline, tuple(by_variant[a.variant] for a in warm), board,
+                          baseline, tuple(by_id[a.id] for a in warm), board,
                           name if shared[game, board, departures] > 1 else ""))
     return out
 
@@ -602,11 +602,11 @@ def _no_probe(members: Sequence[Run]) -> str:
 
     run = members[0]
     board = board_of(run)
-    title = game_name(run.variant.game) + (f" {board}" if board else "")
+    title = game_name(run.id.game) + (f" {board}" if board else "")
     if path_for(game_of(run)) is None:
         return (f"{title} has no labelled perfect-play set, on which the study decides its "
                 "claims; report its round robin's Elo with --tournaments instead")
-    return f"a {title} run logged no perfect-play probe; train with oracle.every=1"
+    return f"a {title} run logged no perfect-play probe; train with probe.every=1"
 
 
 def _with_adjusted(arms: Sequence[Arm]) -> tuple[Arm, ...]:
@@ -635,7 +635,7 @@ def _with_adjusted(arms: Sequence[Arm]) -> tuple[Arm, ...]:
 
 
 def _centred_ratings(runs: Sequence[Run], tournaments: Sequence[Tournament]
-                     ) -> dict[RunVariant, float]:
+                     ) -> dict[RunId, float]:
     """Each rated run's Elo minus the mean Elo of the family's rated runs with its seed.
 
     A study's round robin meets within each seed (`--pairing seed`); the seed blocks are
@@ -646,8 +646,8 @@ def _centred_ratings(runs: Sequence[Run], tournaments: Sequence[Tournament]
     tournament that rated most of its runs (the first of equals)."""
     blocks: dict[int | None, list[Run]] = {}
     for r in runs:
-        blocks.setdefault(r.variant.seed, []).append(r)
-    out: dict[RunVariant, float] = {}
+        blocks.setdefault(r.id.seed, []).append(r)
+    out: dict[RunId, float] = {}
     for block in blocks.values():
         found = [ratings_of(t, block) for t in tournaments]
         best = max(found, key=len, default={})
@@ -664,19 +664,19 @@ def paired_ratings(a: Sequence[Run], b: Sequence[Run], tournaments: Sequence[Tou
     so that the paired difference is the difference within one round robin. Runs of two
     families (a Gumbel arm and the PUCT baseline that its seed's round robin included)
     compare this way; where several tournaments rated a pair, the first one is used."""
-    by_seed_b = {r.variant.seed: r for r in b}
+    by_seed_b = {r.id.seed: r for r in b}
     out_a: dict[int, float] = {}
     out_b: dict[int, float] = {}
     for ra in a:
-        rb = by_seed_b.get(ra.variant.seed)
+        rb = by_seed_b.get(ra.id.seed)
         if rb is None:
             continue
         for t in tournaments:
             found = ratings_of(t, [ra, rb])
-            if ra.variant in found and rb.variant in found and ra.variant != rb.variant:
-                mean = (found[ra.variant] + found[rb.variant]) / 2
-                out_a[ra.variant.seed] = found[ra.variant] - mean
-                out_b[ra.variant.seed] = found[rb.variant] - mean
+            if ra.id in found and rb.id in found and ra.id != rb.id:
+                mean = (found[ra.id] + found[rb.id]) / 2
+                out_a[ra.id.seed] = found[ra.id] - mean
+                out_b[ra.id.seed] = found[rb.id] - mean
                 break
     return out_a, out_b
 
@@ -861,14 +861,14 @@ def claim_wrora_best(family: Family, delta: float) -> Claim:
     name = "2. WRoRa is the best enhancement"
     tested = []
     for mode in ("adaptive", "fixed"):
-        arms = [a for a in family.main if a.variant.mode == mode
-                and (mode == "adaptive" or a.variant.iprime == MAIN_IPRIME)]
-        wrora = next((a for a in arms if a.variant.enhancement == "wrora"), None)
+        arms = [a for a in family.main if a.id.mode == mode
+                and (mode == "adaptive" or a.id.iprime == MAIN_IPRIME)]
+        wrora = next((a for a in arms if a.id.enhancement == "wrora"), None)
         if wrora is None:
             continue
         tested += [t for a in arms if a is not wrora
                    if (t := _pair(wrora, a, f"{mode} WRoRa − "
-                                  f"{enhancement_name(a.variant.enhancement)}")) is not None]
+                                  f"{enhancement_name(a.id.enhancement)}")) is not None]
     if not tested:
         return _not_tested(name, family,
                            "no two enhancements with WRoRa among them in one mode")
@@ -881,9 +881,9 @@ def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
     """Claim 3: the adaptive switch beats a fixed I′ = 5: adaptive − fixed per enhancement
     that ran in both modes."""
     name = "3. Adaptive beats fixed I′ = 5"
-    adaptive = {a.variant.enhancement: a for a in family.arms if a.variant.mode == "adaptive"}
-    fixed = {a.variant.enhancement: a for a in family.arms
-             if a.variant.mode == "fixed" and a.variant.iprime == MAIN_IPRIME}
+    adaptive = {a.id.enhancement: a for a in family.arms if a.id.mode == "adaptive"}
+    fixed = {a.id.enhancement: a for a in family.arms
+             if a.id.mode == "fixed" and a.id.iprime == MAIN_IPRIME}
     tested = [t for e in ENHANCEMENTS if e in adaptive and e in fixed
               if (t := _pair(adaptive[e], fixed[e])) is not None]
     if not tested:
@@ -898,10 +898,10 @@ def iprime_series(family: Family) -> tuple[str | None, list[Arm], list[int]]:
     ran at every one of them (claim 4's data)."""
     by_enh: dict[str, list[Arm]] = {}
     for a in family.arms:
-        if a.variant.mode == "fixed":
-            by_enh.setdefault(a.variant.enhancement, []).append(a)
+        if a.id.mode == "fixed":
+            by_enh.setdefault(a.id.enhancement, []).append(a)
     enh, arms = max(by_enh.items(), key=lambda kv: len(kv[1]), default=(None, []))
-    arms = sorted(arms, key=lambda a: a.variant.iprime)
+    arms = sorted(arms, key=lambda a: a.id.iprime)
     seeds = sorted(set.intersection(*(set(a.seeds) for a in arms))) if arms else []
     return enh, arms, seeds
 
@@ -941,8 +941,8 @@ def claim_iprime(family: Family, delta: float) -> Claim:
     for i, a in enumerate(arms):
         for b in arms[i + 1:]:
             c = compare_paired([b.by_seed()[s] for s in seeds], [a.by_seed()[s] for s in seeds])
-            tested.append(Tested(f"I′={b.variant.iprime} − I′={a.variant.iprime}", c))
-    means = ", ".join(f"I′={a.variant.iprime}: {100 * np.mean(v):.1f}%"
+            tested.append(Tested(f"I′={b.id.iprime} − I′={a.id.iprime}", c))
+    means = ", ".join(f"I′={a.id.iprime}: {100 * np.mean(v):.1f}%"
                       for a, v in zip(arms, values))
     omnibus = f"Friedman χ² = {stat:.2f}, p = {p:.3g} (means {means})"
     out = _claim(name, family, tested, delta, _measure(family),
@@ -951,7 +951,7 @@ def claim_iprime(family: Family, delta: float) -> Claim:
     if all(a.elo is not None for a in arms):
         elos = [[a.by_seed("elo")[s] for s in seeds] for a in arms]
         e_stat, e_p = friedman(elos)
-        elo_means = ", ".join(f"I′={a.variant.iprime}: {np.mean(v):+.0f}"
+        elo_means = ", ".join(f"I′={a.id.iprime}: {np.mean(v):+.0f}"
                               for a, v in zip(arms, elos))
         out = dataclasses.replace(out, papers=f"Elo per I′ ({elo_means}); Friedman χ² = "
                                   f"{e_stat:.2f}, p = {e_p:.3g}")
@@ -1015,8 +1015,8 @@ def _metric_json(m: MetricSummary) -> dict:
 def arm_json(arm: Arm, sweep: bool = False) -> dict:
     """An arm's entry of `study.json`: the primary measure's keys at the top, each measure
     in full under its name; `sweep`: the arm belongs to the family's I′ sweep."""
-    out = {"arm": arm.label, "mode": arm.variant.mode, "enhancement": arm.variant.enhancement,
-           "iprime": arm.variant.iprime, "sweep": sweep, "runs": len(arm.runs),
+    out = {"arm": arm.label, "mode": arm.id.mode, "enhancement": arm.id.enhancement,
+           "iprime": arm.id.iprime, "sweep": sweep, "runs": len(arm.runs),
            "seeds": list(arm.seeds),
            "folders": [str(r.path) for r in arm.runs]}
     out.update({k: v for k, v in _metric_json(arm.primary).items()
@@ -1026,7 +1026,7 @@ def arm_json(arm: Arm, sweep: bool = False) -> dict:
         "mean": num(arm.elo.mean), "ci": [num(x) for x in arm.elo.ci],
         "runs": [num(x) for x in arm.elo.values],
         "vs_baseline": comparison_json(arm.elo_vs_baseline, delta=None)}
-    if arm.variant.mode == "adaptive":
+    if arm.id.mode == "adaptive":
         out["switch_iterations"] = list(arm.switches)
     out["warm_iterations"] = list(arm.warm_iterations())
     return out
@@ -1069,7 +1069,7 @@ def study_json(study: Sequence[Family], found: Sequence[Claim], delta: float,
 def board_of(run: Run) -> str:
     """`"6×7"`: the run's board where its game settings differ from the game's registered
     ones (a size study's families), "" where they do not or the game is not registered."""
-    spec = registry.find(run.variant.game)
+    spec = registry.find(run.id.game)
     params = dict(run.config.game.params)
     if spec is None or {**spec.params, **params} == dict(spec.params):
         return ""
@@ -1086,7 +1086,7 @@ def family_json(f: Family, delta: float = DELTA) -> dict:
             "games_per_iteration": f.games_per_iteration,
             "spread": num(f.spread()), "seeds_for_delta": num(f.seeds_for(delta)),
             "baseline": None if f.baseline is None else arm_json(f.baseline),
-            "arms": [arm_json(a, a.variant in swept) for a in f.arms]}
+            "arms": [arm_json(a, a.id in swept) for a in f.arms]}
 
 
 # --- looks ---------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ def compact_markdown(family: Family) -> str:
     rows = []
     for arm in ((family.baseline,) if family.baseline else ()) + family.main:
         pol, sea = arm.metrics["policy"], arm.metrics["search"]
-        base = arm.variant.is_baseline
+        base = arm.id.is_baseline
         warm = "" if base else f"{np.mean(arm.warm_iterations()):.1f}"
         rows.append([
             arm.label, len(arm.runs), f"{100 * pol.auc.mean:.1f}%", _pts(pol.auc_vs_baseline),
@@ -133,13 +133,13 @@ def gaps_markdown(family: Family, metric: str = "policy") -> str:
     seed (its 95% interval where two or more seeds)."""
     if family.baseline is None or not family.main:
         return ""
-    base = {r.variant.seed: curve(r, metric) for r in family.baseline.runs}
+    base = {r.id.seed: curve(r, metric) for r in family.baseline.runs}
     iterations = sorted(set.intersection(*(set(c) for c in base.values())))
     rows = []
     for it in iterations:
         cells = [it, f"{100 * np.mean([c[it] for c in base.values()]):.1f}%"]
         for arm in family.main:
-            own = {r.variant.seed: curve(r, metric) for r in arm.runs}
+            own = {r.id.seed: curve(r, metric) for r in arm.runs}
             seeds = [s for s in own if s in base and it in own[s]]
             if len(seeds) < 2:
                 cells.append("")
@@ -158,7 +158,7 @@ def spearman_markdown(arms: Sequence[Arm], iteration: int) -> str:
 
     rows = []
     for arm in arms:
-        if arm.variant.mode != "adaptive" or len(arm.runs) < 3:
+        if arm.id.mode != "adaptive" or len(arm.runs) < 3:
             continue
         warm = arm.warm_iterations()
         finals = arm.primary.final.values
@@ -225,12 +225,12 @@ def warm_markdown(arms: Sequence[Arm]) -> str:
     iteration (mean ± population std over the seeds that switched, as the papers give it)."""
     rows = []
     for arm in arms:
-        if arm.variant.is_baseline:
+        if arm.id.is_baseline:
             continue
         warm = np.asarray(arm.warm_iterations(), float)
         switched = [s for s in arm.switches if s is not None]
         switch = "—"
-        if arm.variant.mode == "adaptive":
+        if arm.id.mode == "adaptive":
             switch = (f"{np.mean(switched):.1f} ± {np.std(switched):.1f}" if switched else
                       "never")
             if len(switched) < len(arm.runs):

@@ -1,8 +1,8 @@
 """The papers' tables from run folders and tournaments: data, aggregates and Markdown.
 
 Inputs are typed: runs as `run_folder.read_run` returns them (`Run`: the config, its
-`RunVariant`, the `MetricRow`s), and a tournament's `elo.json` (ratings plus the name → run
-mapping) as `load_tournament` returns it. Variants are named by `RunVariant.label()`.
+`RunId`, the `MetricRow`s), and a tournament's `elo.json` (ratings plus the name → run
+mapping) as `load_tournament` returns it. Variants are named by `RunId.label()`.
 
 Conventions (where the papers are silent):
 
@@ -10,9 +10,9 @@ Conventions (where the papers are silent):
   spread is shown (Markdown) or drawn (plots). The one exception is the switch-iteration
   table, which reports the population standard deviation (ddof = 0), as the PRICAI 2021
   paper's figures imply; its cells also carry the sample std (`SwitchCell.sample_std`).
-- A variant is a run's `RunVariant` without its seed (game, mode, enhancement, I′,
-  departures); anchors are variants of their own. Runs of different experiments or
-  profiles with the same variant are pooled.
+- An arm is a run's `RunId` without its seed (game, mode, enhancement, I′, departures);
+  anchors are arms of their own. Runs of different experiments or profiles of one arm
+  are pooled.
 - Switch iteration: the `switch_iteration` of a run's last metrics line (the iteration
   whose baseline balance r > 0 caused the switch). The mean ± std is over the seeds that
   switched; seeds that never switched are counted separately and shown as "> I", I the
@@ -42,7 +42,7 @@ from warmjax.matches.tournament_folder import (
 )
 from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train.run_folder import Run
-from warmjax.train.run_variant import RunVariant, enhancement_name, game_name
+from warmjax.train.run_id import RunId, enhancement_name, game_name
 
 __all__ = ["enhancement_name", "game_name"]
 
@@ -54,12 +54,12 @@ DDOF = 1
 
 def group_runs(runs: Sequence[Run], key: Callable[[Run], Any] | None = None,
                where: Callable[[Run], bool] | None = None) -> dict[Any, list[Run]]:
-    """Runs grouped by `key` (default: the variant without its seed), keys ordered by game
-    and variant (`RunVariant.order`), each group's runs by seed and folder; `where` keeps
+    """Runs grouped by `key` (default: the arm, the id without its seed), keys ordered by
+    game and arm (`RunId.order`), each group's runs by seed and folder; `where` keeps
     only some runs."""
-    key = key or (lambda run: run.variant.arm())
+    key = key or (lambda run: run.id.arm())
     out: dict[Any, list[Run]] = {}
-    for run in sorted(runs, key=lambda r: (r.variant.order(), str(r.path))):
+    for run in sorted(runs, key=lambda r: (r.id.order(), str(r.path))):
         if where is None or where(run):
             out.setdefault(key(run), []).append(run)
     return out
@@ -129,8 +129,8 @@ class SwitchCell:
 def switch_table(runs: Sequence[Run]) -> list[SwitchCell]:
     """One cell per (game, enhancement) of the adaptive runs, games and enhancements ordered."""
     cells = []
-    grouped = group_runs(runs, key=lambda r: (r.variant.game, r.variant.enhancement),
-                         where=lambda r: r.variant.mode == "adaptive")
+    grouped = group_runs(runs, key=lambda r: (r.id.game, r.id.enhancement),
+                         where=lambda r: r.id.mode == "adaptive")
     for (game, enhancement), members in grouped.items():
         switches = tuple(r.switch_iteration for r in members if r.switch_iteration is not None)
         never = [r.iterations for r in members if r.switch_iteration is None]
@@ -151,15 +151,15 @@ def switch_markdown(cells: Sequence[SwitchCell], runs: Sequence[Run] = ()) -> st
                  [[enhancement_name(enh), *(index[(g, enh)].text() if (g, enh) in index else "—"
                                             for g in games)] for enh in enhancements],
                  "l" + "r" * len(games))
-    adaptive = [r for r in runs if r.variant.mode == "adaptive"]
+    adaptive = [r for r in runs if r.id.mode == "adaptive"]
     if adaptive:
         rows = []
-        for r in sorted(adaptive, key=lambda r: (r.variant.game,
-                                                 _enhancement_order(r.variant.enhancement),
-                                                 r.variant.seed, str(r.path))):
+        for r in sorted(adaptive, key=lambda r: (r.id.game,
+                                                 _enhancement_order(r.id.enhancement),
+                                                 r.id.seed, str(r.path))):
             switch = r.switch_iteration
-            rows.append([r.path, r.variant.game, enhancement_name(r.variant.enhancement),
-                         r.variant.seed, switch if switch else f"> {r.iterations}",
+            rows.append([r.path, r.id.game, enhancement_name(r.id.enhancement),
+                         r.id.seed, switch if switch else f"> {r.iterations}",
                          r.iterations])
         text += "\n" + table(["Run", "Game", "Enhancement", "Seed", "Switch iteration",
                               "Iterations"], rows, "lllrrr")
@@ -188,16 +188,16 @@ class BalanceSeries:
 def balance_series(runs: Sequence[Run]) -> list[BalanceSeries]:
     """The r-balance series of the adaptive runs, per game and enhancement."""
     out = []
-    grouped = group_runs(runs, key=lambda r: (r.variant.game, r.variant.enhancement),
-                         where=lambda r: r.variant.mode == "adaptive" and bool(r_balance(r)))
+    grouped = group_runs(runs, key=lambda r: (r.id.game, r.id.enhancement),
+                         where=lambda r: r.id.mode == "adaptive" and bool(r_balance(r)))
     for (game, enhancement), members in grouped.items():
-        members = sorted(members, key=lambda r: (r.variant.seed, str(r.path)))
+        members = sorted(members, key=lambda r: (r.id.seed, str(r.path)))
         per_iteration: dict[int, list[float]] = {}
         for run in members:
             for it, r in r_balance(run):
                 per_iteration.setdefault(it, []).append(r)
         its = tuple(sorted(per_iteration))
-        labels = _unique_labels([f"s{r.variant.seed}" for r in members],
+        labels = _unique_labels([f"s{r.id.seed}" for r in members],
                                 [str(r.path) for r in members])
         out.append(BalanceSeries(
             game, enhancement, {label: list(r_balance(r)) for label, r in zip(labels, members)},
@@ -227,10 +227,10 @@ def _unique_labels(labels: list[str], extras: list[str]) -> list[str]:
 
 @dataclasses.dataclass(frozen=True)
 class PlayerArm:
-    """What the Elo figures group players by: a run's variant without its seed (`run`), or
+    """What the Elo figures group players by: a run's arm, its id without its seed (`run`), or
     an anchor (`anchor`, its name with the playouts)."""
 
-    run: RunVariant | None = None
+    run: RunId | None = None
     anchor: str | None = None
 
     @property
@@ -254,11 +254,11 @@ class PlayerArm:
         return (1, (), self.anchor) if self.run is None else (0, self.run.order(), "")
 
 
-def variant_of(entry: Entry) -> PlayerArm:
-    """The variant of a tournament player."""
+def arm_of(entry: Entry) -> PlayerArm:
+    """The arm of a tournament player."""
     if isinstance(entry, AnchorEntry):
         return PlayerArm(anchor=entry.name)
-    return PlayerArm(run=entry.variant().arm())
+    return PlayerArm(run=entry.id.arm())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -303,41 +303,41 @@ def journal_tournament(path: Path | str) -> Tournament:
 
 
 @dataclasses.dataclass(frozen=True)
-class VariantElo:
-    """The Elo of one variant's players (its seeds)."""
+class ArmElo:
+    """The Elo of one arm's players (its seeds)."""
 
-    variant: PlayerArm
+    arm: PlayerArm
     names: tuple[str, ...]
     ratings: tuple[float, ...]
     mean: float
     std: float
 
 
-def elo_by_variant(tournament: Tournament) -> list[VariantElo]:
-    """Players grouped by variant, with the mean and spread of their ratings, ordered."""
+def elo_by_arm(tournament: Tournament) -> list[ArmElo]:
+    """Players grouped by arm, with the mean and spread of their ratings, ordered."""
     groups: dict[PlayerArm, list[int]] = {}
     for i, name in enumerate(tournament.names):
-        groups.setdefault(variant_of(tournament.players[name]), []).append(i)
+        groups.setdefault(arm_of(tournament.players[name]), []).append(i)
     rows = []
-    for variant in sorted(groups, key=PlayerArm.order):
-        idx = groups[variant]
+    for arm in sorted(groups, key=PlayerArm.order):
+        idx = groups[arm]
         ratings = tuple(tournament.ratings[i] for i in idx)
         mean, std = mean_std(ratings)
-        rows.append(VariantElo(variant, tuple(tournament.names[i] for i in idx), ratings, mean,
+        rows.append(ArmElo(arm, tuple(tournament.names[i] for i in idx), ratings, mean,
                                std))
     return rows
 
 
-def variant_elo_markdown(rows: Sequence[VariantElo]) -> str:
+def arm_elo_markdown(rows: Sequence[ArmElo]) -> str:
     return table(["Variant", "Seeds", "Elo (mean ± std)", "Min", "Max"],
-                 [[row.variant.label, len(row.ratings), fmt_mean_std(row.mean, row.std, 0),
+                 [[row.arm.label, len(row.ratings), fmt_mean_std(row.mean, row.std, 0),
                    f"{min(row.ratings):.0f}", f"{max(row.ratings):.0f}"] for row in rows],
                  "lrrrr")
 
 
 @dataclasses.dataclass(frozen=True)
 class IprimeElo:
-    """Elo against I′ per enhancement (fixed runs), with the other variants as references.
+    """Elo against I′ per enhancement (fixed runs), with the other arms as references.
 
     Attributes:
       curves: `{enhancement: [(I′, mean, std, seeds)]}`, I′ ascending.
@@ -345,22 +345,22 @@ class IprimeElo:
     """
 
     curves: dict
-    references: tuple[VariantElo, ...]
+    references: tuple[ArmElo, ...]
 
     @property
     def iprimes(self) -> list[int]:
         return sorted({p for c in self.curves.values() for p, *_ in c})
 
 
-def elo_by_iprime(rows: Sequence[VariantElo]) -> IprimeElo:
+def elo_by_iprime(rows: Sequence[ArmElo]) -> IprimeElo:
     curves: dict[str, list] = {}
     for row in rows:
-        if row.variant.mode == "fixed":
-            curves.setdefault(row.variant.enhancement, []).append(
-                (row.variant.iprime, row.mean, row.std, len(row.ratings)))
+        if row.arm.mode == "fixed":
+            curves.setdefault(row.arm.enhancement, []).append(
+                (row.arm.iprime, row.mean, row.std, len(row.ratings)))
     curves = {k: sorted(v) for k, v in sorted(curves.items(),
                                                key=lambda kv: _enhancement_order(kv[0]))}
-    return IprimeElo(curves, tuple(r for r in rows if r.variant.mode != "fixed"))
+    return IprimeElo(curves, tuple(r for r in rows if r.arm.mode != "fixed"))
 
 
 def iprime_elo_markdown(sweep: IprimeElo) -> str:
@@ -372,7 +372,7 @@ def iprime_elo_markdown(sweep: IprimeElo) -> str:
     text = table(["Enhancement", *(f"I′={p}" for p in iprimes)], rows, "l" + "r" * len(iprimes))
     if sweep.references:
         text += "\nReferences in the same tournament: " + "; ".join(
-            f"{r.variant.label} {fmt_mean_std(r.mean, r.std, 0)}" for r in sweep.references) + "\n"
+            f"{r.arm.label} {fmt_mean_std(r.mean, r.std, 0)}" for r in sweep.references) + "\n"
     return text
 
 
@@ -380,8 +380,8 @@ def iprime_elo_markdown(sweep: IprimeElo) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class OracleCurve:
-    """Optimal-move rates against perfect play per iteration, one game and variant.
+class ProbeCurve:
+    """Optimal-move rates against perfect play per iteration, one game and arm.
 
     Attributes:
       iterations: `[T]` iterations logged by at least one run.
@@ -392,7 +392,7 @@ class OracleCurve:
     """
 
     game: str
-    variant: str
+    label: str
     iterations: np.ndarray
     search: np.ndarray
     policy: np.ndarray
@@ -402,8 +402,8 @@ class OracleCurve:
     runs: tuple[str, ...]
 
 
-def oracle_curves(runs: Sequence[Run]) -> list[OracleCurve]:
-    """The runs' oracle curves grouped by game and variant (seeds pooled)."""
+def probe_curves(runs: Sequence[Run]) -> list[ProbeCurve]:
+    """The runs' probe curves grouped by game and arm (seeds pooled)."""
     curves = []
     grouped = group_runs(runs, where=lambda r: bool(oracle_points(r)))
     for arm, members in grouped.items():
@@ -417,17 +417,17 @@ def oracle_curves(runs: Sequence[Run]) -> list[OracleCurve]:
                 stats[name].append(mean)
                 stats[f"{name}_std"].append(std)
             stats["count"].append(len(points))
-        curves.append(OracleCurve(arm.game, arm.label(), np.asarray(iterations),
+        curves.append(ProbeCurve(arm.game, arm.label(), np.asarray(iterations),
                                   *(np.asarray(stats[k]) for k in stats),
                                   runs=tuple(str(r.path) for r in members)))
     return curves
 
 
-def oracle_markdown(curves: Sequence[OracleCurve]) -> str:
+def probe_markdown(curves: Sequence[ProbeCurve]) -> str:
     """The last logged iteration of each curve: optimal-move rates, mean ± sample std."""
     return table(["game", "variant", "runs", "iteration", "search optimal %",
                   "policy head optimal %"],
-                 [[game_name(c.game), c.variant, c.count[-1], c.iterations[-1],
+                 [[game_name(c.game), c.label, c.count[-1], c.iterations[-1],
                    fmt_mean_std(100 * c.search[-1], 100 * c.search_std[-1]),
                    fmt_mean_std(100 * c.policy[-1], 100 * c.policy_std[-1])] for c in curves])
 
@@ -453,7 +453,7 @@ def judged_markdown(runs: Sequence[Run]) -> str:
         found = [j for r, j in judged if r in members]
         for run, j in ((r, j) for r, j in judged if r in members):
             players = j.players
-            rows.append([game_name(arm.game), arm.label(), run.variant.seed,
+            rows.append([game_name(arm.game), arm.label(), run.id.seed,
                          *(f"{100 * players[n].optimal:.1f}" if n in players else "—"
                            for n in names)])
         means = [np.mean([j.players[n].optimal for j in found]) if all(
@@ -478,7 +478,7 @@ def judged_markdown(runs: Sequence[Run]) -> str:
         counts = [s.extra["quiet_positions"] for s in j.players.values()
                   if "quiet_positions" in s.extra]
         if counts:
-            quiet_rows.append([game_name(run.variant.game), run.variant.label(seed=True),
+            quiet_rows.append([game_name(run.id.game), run.id.label(seed=True),
                                counts[0], *(f"{100 * j.players[n].extra['quiet_optimal']:.1f}"
                                             if n in j.players and "quiet_optimal"
                                             in j.players[n].extra else "—" for n in names)])
@@ -490,7 +490,7 @@ def judged_markdown(runs: Sequence[Run]) -> str:
     for run, _ in judged:
         v = read_versus(run.path)
         if v is not None:
-            versus_rows.append([game_name(run.variant.game), run.variant.label(seed=True),
+            versus_rows.append([game_name(run.id.game), run.id.label(seed=True),
                                 *(f"{v[o].wins}-{v[o].draws}-{v[o].losses}"
                                   if o in v else "—" for o in ("random", "untrained",
                                                                 "pure_mcts"))])
@@ -510,14 +510,14 @@ def training_markdown(runs: Sequence[Run]) -> str:
             continue
         first, last = run.metrics[0], run.metrics[-1]
         switch = "—"
-        if run.variant.mode == "adaptive":
+        if run.id.mode == "adaptive":
             switch = (f"after {last.switch_iteration}" if last.switch_iteration > 0
                       else "never")
         truncated = [m.selfplay_truncated for m in run.metrics]
         params = ", ".join(f"{k}={v}" for k, v in run.config.game.params.items()
                            if v is not None)
-        rows.append([game_name(run.variant.game) + (f" ({params})" if params else ""),
-                     run.variant.label(), run.variant.seed,
+        rows.append([game_name(run.id.game) + (f" ({params})" if params else ""),
+                     run.id.label(), run.id.seed,
                      run.iterations, f"{first.loss_policy:.2f} → {last.loss_policy:.2f}",
                      f"{first.loss_value:.2f} → {last.loss_value:.2f}",
                      f"{sum(m.accepted for m in run.metrics)} of {run.iterations}", switch,

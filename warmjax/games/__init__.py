@@ -16,6 +16,7 @@ from warmjax.games import connect_four  # noqa: F401
 from warmjax.games import gobang  # noqa: F401
 from warmjax.games import pgx_games  # noqa: F401 - pgx's two-player games
 from warmjax.games import registry
+from warmjax.games.conformance import GameCheckError, check_game
 from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv, board_from_ascii
 from warmjax.games.symmetry import augment, symmetry_tables
 
@@ -50,7 +51,9 @@ __all__ = [
     "SECOND",
     "GameEnv",
     "augment",
+    "GameCheckError",
     "board_from_ascii",
+    "check_game",
     "make",
     "registry",
     "symmetry_tables",

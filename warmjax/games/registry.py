@@ -4,7 +4,7 @@ A game is one module that builds a `GameEnv` (a `pgx.core.Env` with a board shap
 symmetry kind and, optionally, fast playout rules) and registers a `GameSpec` for it, plus
 one Hydra config (`conf/game/<name>.yaml`: `name` and `params`). Everything that needs to
 know about games reads the registry: `games.make`, the run identity and its labels
-(`train.run_variant.game_name`), the orientation experiment's per-game readings, the
+(`train.run_id.game_name`), the orientation experiment's per-game readings, the
 perfect-play labels and the oracle, and `tools/fingerprint.py`.
 
     from warmjax.games.registry import GameSpec, register

@@ -2,7 +2,7 @@
 
 `load_agent(run_dir, **search_overrides)` reads the run (typed, `run_folder.read_run`), its
 final network (`network_io`) and builds the player that the run's network plays: the run's
-baseline search (`search.variant`: PUCT MCTS, or Gumbel) with its own search settings (its
+baseline search (`search.baseline_search`: PUCT MCTS, or Gumbel) with its own search settings (its
 departures from the papers and tree reuse included) without self-play's root noise,
 changed by `search_overrides` (`SearchConfig` fields such as `simulations=200,
 temperature_moves=0`). versus, the oracle, play and tournaments all start here.
@@ -53,7 +53,7 @@ def load_agent(run_dir: Path | str, player: str | None = None, *, iteration: int
     Args:
       run_dir: a run folder with a final network.
       player: the search variant that plays the network (None: the run's baseline search,
-        `search.variant`); a network-free player ignores the network and the run's search
+        `search.baseline_search`); a network-free player ignores the network and the run's search
         settings but m.
       iteration: the best network after this iteration, which the run kept
         (`keep_networks`); None: the final network.
@@ -64,7 +64,7 @@ def load_agent(run_dir: Path | str, player: str | None = None, *, iteration: int
         player or search setting, each named.
     """
     run = read_run(run_dir)
-    player = run.search().variant if player is None else player
+    player = run.search().baseline_search if player is None else player
     env, network, variables = run.network(iteration)
     overrides = {k: v for k, v in search_overrides.items() if v is not None}
     if uses_network(player):

@@ -68,13 +68,13 @@ def expand_runs(patterns: Sequence[str]) -> list[Path]:
 def run_info(agent: Agent, info: dict) -> NetworkEntry:
     """The entry of a trained network (what the report groups by); `info` is its
     `network.json`."""
-    run, variant = agent.run, agent.run.variant
+    run, run_id = agent.run, agent.run.id
     return NetworkEntry(
         run_dir=str(run.path), network_sha256=info["sha256"],
         experiment=run.config.experiment_name, profile=run.config.profile_name,
-        game=variant.game, mode=variant.mode, enhancement=variant.enhancement,
-        iprime=variant.iprime, departures=tuple(variant.departures), seed=variant.seed,
-        label=variant.label(), iteration=info.get("iteration"), model=info.get("model"))
+        game=run_id.game, mode=run_id.mode, enhancement=run_id.enhancement,
+        iprime=run_id.iprime, departures=tuple(run_id.departures), seed=run_id.seed,
+        label=run_id.label(), iteration=info.get("iteration"), model=info.get("model"))
 
 
 def unique_names(bases: list[str], extras: list[list[str]]) -> list[str]:
@@ -132,7 +132,7 @@ def load_runs(run_dirs: Sequence[Path], iteration: int | None = None):
                 f"{run_dir} plays {game_text(this_game)}")
         agents.append(agent)
 
-    bases = [agent.run.variant.label(seed=True) for agent in agents]
+    bases = [agent.run.id.label(seed=True) for agent in agents]
     extras = [[agent.run.config.profile_name, agent.run.path.name] for agent in agents]
     names = unique_names(bases, extras)
     entrants = []

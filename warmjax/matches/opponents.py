@@ -3,7 +3,7 @@
     python -m warmjax.versus runs/adaptive_c4/profile=quick \
         --opponents random untrained pure_mcts --games 100
 
-The trained network plays the run's baseline search, PUCT MCTS or Gumbel (`search.variant`;
+The trained network plays the run's baseline search, PUCT MCTS or Gumbel (`search.baseline_search`;
 m from the run's config unless `--simulations`;
 first-play urgency and the win check as the run's `search.fpu` and `search.win_check`).
 Opponents: `random`; `untrained`, the same search with a freshly initialised network of the

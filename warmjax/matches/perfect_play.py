@@ -5,7 +5,7 @@
 Every player picks one move (argmax, nothing sampled) in each labelled position of the
 run's game (`warmjax.perfect`: 1,000 positions of 6×6 Connect Four, Othello or Gobang from
 random play, each move labelled win / draw / loss by the game's exact solver). Players: the
-run's network with the run's baseline search (PUCT MCTS, or Gumbel: `search.variant`) at
+run's network with the run's baseline search (PUCT MCTS, or Gumbel: `search.baseline_search`) at
 the run's m (or `--simulations`); its policy head alone;
 the same search with an untrained network of the same architecture (drawn with `--seed`,
 default the run's seed); network-free MCTS with `--playouts` random playouts (100); uniform
@@ -88,14 +88,14 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         log(f"{name}: {results[name]['optimal']:.1%} optimal")
     settings = dict(run_dir=str(run_dir), simulations=search.simulations, playouts=playouts,
                     seed=seed, positions=len(labelled), labelled_set=str(labelled_path),
-                    fpu=search.fpu, win_check=search.win_check, search=search.variant)
+                    fpu=search.fpu, win_check=search.win_check, search=search.baseline_search)
     return {"settings": settings, "players": results}
 
 
 NAMES = {"search": "trained network + {search}", "policy_head": "policy head alone (argmax)",
          "untrained_search": "untrained network + {search}", "pure_mcts": "network-free MCTS",
          "random": "uniform random"}
-# The run's search as the tables name it (`search.variant`; files before it: MCTS).
+# The run's search as the tables name it (`search.baseline_search`; files before it: MCTS).
 SEARCH_NAMES = {"mcts": "MCTS", "gumbel": "Gumbel search"}
 
 

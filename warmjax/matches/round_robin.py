@@ -26,7 +26,7 @@ Settings (the choices where the papers are silent):
 - All players must play the same game (same board settings, defaults spelled out or not);
   a run folder without a readable network, or with a network of another game, is an error
   naming the folder.
-- Player names are the runs' variant labels with their seeds (`RunVariant.label`):
+- Player names are the runs' labels with their seeds (`RunId.label`):
   `Baseline s0`, `Rollout I′=3 s1`, `WRoRa adaptive s2`, departures from the papers after a
   `+`; where two runs would share a name, the profile and then the folder name are appended.
   Anchors are `random`, `pure_mcts(<playouts>)` etc. The mapping is in `players.json`.

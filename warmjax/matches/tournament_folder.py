@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warmjax.fileio import atomic_write
-from warmjax.train.run_variant import RunVariant
+from warmjax.train.run_id import RunId
 
 FORMAT = "warmjax-tournament-v1"
 
@@ -113,12 +113,13 @@ class NetworkEntry:
     def source(self) -> str:
         return self.run_dir
 
-    def variant(self) -> RunVariant:
+    @property
+    def id(self) -> RunId:
         """The run's identity (older files have no departures)."""
-        return RunVariant(game=self.game, mode=self.mode,
-                          enhancement=self.enhancement if self.mode != "none" else None,
-                          iprime=self.iprime if self.mode == "fixed" else None,
-                          departures=tuple(self.departures), seed=self.seed)
+        return RunId(game=self.game, mode=self.mode,
+                     enhancement=self.enhancement if self.mode != "none" else None,
+                     iprime=self.iprime if self.mode == "fixed" else None,
+                     departures=tuple(self.departures), seed=self.seed)
 
 
 @dataclasses.dataclass(frozen=True)

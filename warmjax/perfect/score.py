@@ -1,7 +1,7 @@
 """Scoring moves against perfect play, batched over a labelled set (method.md §9).
 
 `replay` turns the set's move sequences into one batch of game states; `judge` compares the
-moves a player chose with the labels; `make_oracle` builds the cheap in-training probe (one
+moves a player chose with the labels; `make_probe` builds the cheap in-training probe (one
 batched search and one network call over the whole set) that the training loop logs as
 `oracle_optimal` and `oracle_policy`, and as `oracle_optimal_quiet` and
 `oracle_policy_quiet` on the set's quiet positions (`positions.quiet`: no win to take and no
@@ -100,14 +100,14 @@ def policy_head_actions(apply_fn: Callable, params, states) -> jax.Array:
     return jnp.argmax(masked_prior(logits, states.legal_action_mask), axis=-1).astype(jnp.int32)
 
 
-def make_oracle(env: Any, labelled: LabelledSet, player: Player, apply_fn: Callable):
-    """Builds the probe: `(oracle, states)`, with
-    `oracle(params, key, states) -> {"oracle_optimal", "oracle_policy",
+def make_probe(env: Any, labelled: LabelledSet, player: Player, apply_fn: Callable):
+    """Builds the probe: `(probe, states)`, with
+    `probe(params, key, states) -> {"oracle_optimal", "oracle_policy",
     "oracle_optimal_quiet", "oracle_policy_quiet"}` (device scalars).
 
     `player` should play argmax (no sampled plies); its optimal-move rate is
     `oracle_optimal`, and the network's policy head's is `oracle_policy`. `states` are the
-    set's positions; pass them to the jitted `oracle` as an argument (closed-over arrays
+    set's positions; pass them to the jitted `probe` as an argument (closed-over arrays
     would be constant-folded by XLA, slowly). Pure and jit-able.
     """
     optimal = jnp.asarray(labelled.optimal)
@@ -118,7 +118,7 @@ def make_oracle(env: Any, labelled: LabelledSet, player: Player, apply_fn: Calla
     def on_quiet(hits):  # NaN where the set has no quiet position
         return jnp.where(count > 0, jnp.sum(hits * calm) / jnp.maximum(count, 1.0), jnp.nan)
 
-    def oracle(params, key, states):
+    def probe(params, key, states):
         search_hits = optimal[rows, player(params, key, states).action]
         head_hits = optimal[rows, policy_head_actions(apply_fn, params, states)]
         return {
@@ -128,4 +128,4 @@ def make_oracle(env: Any, labelled: LabelledSet, player: Player, apply_fn: Calla
             "oracle_policy_quiet": on_quiet(head_hits),
         }
 
-    return oracle, replay(env, labelled)
+    return probe, replay(env, labelled)

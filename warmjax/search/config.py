@@ -8,13 +8,14 @@ a search uses is not a setting here but the variant's parts (`variants.py`).
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from warmjax.settings import setting
 
 TIE_BREAKS = ("first", "random")
 # The searches a run's baseline can use (`variant`): the papers' PUCT MCTS, or Gumbel
 # AlphaZero's (`gumbel.py`). The enhancements are warm start's (`warmstart.enhancement`).
-BASELINE_VARIANTS = ("mcts", "gumbel")
+BASELINE_SEARCHES = ("mcts", "gumbel")
 GUMBEL_TARGETS = ("improved", "visits")
 GUMBEL_ACTS = ("selected", "policy")
 
@@ -48,7 +49,7 @@ class SearchConfig:
       win_check: play a move that wins at once whenever one exists (the first such),
         whatever the visits say; the policy (the training target) stays the visit
         distribution. A named departure.
-      variant: the search of a run's baseline (its self-play after warm start, its arena and
+      baseline_search: the search of a run's baseline (its self-play after warm start, its arena and
         its evaluation): "mcts", the papers' PUCT, or "gumbel", Gumbel AlphaZero's
         (`gumbel.py`). A named departure.
       gumbel_considered: the Gumbel search's considered actions at the root (m in the paper's
@@ -79,13 +80,16 @@ class SearchConfig:
     dirichlet_fraction: float = setting(0.0, departure="root-noise")
     dirichlet_alpha: float = 1.0
     win_check: bool = setting(False, departure="win-check")
-    variant: str = setting("mcts", departure="gumbel")
+    baseline_search: str = setting("mcts", departure="gumbel")
     gumbel_considered: int | None = None
     gumbel_scale: float = 1.0
     gumbel_c_visit: float = 50.0
     gumbel_c_scale: float = 0.1
     gumbel_target: str = "improved"
     gumbel_act: str = "selected"
+
+    # Old names that still read (`settings.renamed_keys`).
+    RENAMED: ClassVar[dict[str, str]] = {"variant": "baseline_search"}
 
     def __post_init__(self):
         # Each message starts with the field's name: the config loader puts "search." in
@@ -107,9 +111,9 @@ class SearchConfig:
             raise ValueError("dirichlet_fraction must be in [0, 1] and dirichlet_alpha "
                              f"positive, got {self.dirichlet_fraction} and "
                              f"{self.dirichlet_alpha}")
-        if self.variant not in BASELINE_VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(BASELINE_VARIANTS)} (the "
-                             f"baseline's search), got {self.variant!r}; RAVE and rollouts "
+        if self.baseline_search not in BASELINE_SEARCHES:
+            raise ValueError(f"baseline_search must be one of {', '.join(BASELINE_SEARCHES)}, "
+                             f"got {self.baseline_search!r}; RAVE and rollouts "
                              "are warm start's enhancements (warmstart.enhancement)")
         if self.gumbel_considered is not None and self.gumbel_considered < 2:
             raise ValueError(f"gumbel_considered must be at least 2, got "
@@ -132,7 +136,7 @@ class SearchConfig:
         """The same search without root noise (Dirichlet, or Gumbel for the Gumbel search):
         how the arena, the oracle and the evaluation commands play a run's search (the noise
         is for self-play only)."""
-        gumbel_scale = 0.0 if self.variant == "gumbel" else self.gumbel_scale
+        gumbel_scale = 0.0 if self.baseline_search == "gumbel" else self.gumbel_scale
         return dataclasses.replace(self, dirichlet_fraction=0.0, gumbel_scale=gumbel_scale)
 
     @property

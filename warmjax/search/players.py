@@ -18,8 +18,8 @@ Moves are sampled from the policy while a game is in its first T′ plies
 (`state._step_count < config.temperature_moves`) and are its argmax after that (method.md §2).
 Every player is built from a `SearchConfig` (settings) and a name: the tree-search variants
 of `variants.py` (mcts, rollout, rave, rora, wro, wrora, pure_mcts, pure_rave), Gumbel
-AlphaZero's search (`gumbel.py`), RHEA (`rhea.py`) and the uniformly random player. Which of
-them need a network is the variant table's `uses_network`, and the Gumbel search's
+AlphaZero's search (`gumbel.py`), RHEA (`rhea.py`) and the uniformly random player.
+`KINDS`, one table of player kinds, says how each is built and whether it needs a network
 (`uses_network(name)`).
 
 The Gumbel player's policy is π′ (or its visit distribution, `gumbel_target`), its value the
@@ -46,21 +46,11 @@ from warmjax.search.search import visit_policy
 from warmjax.search.tree import init_tree
 from warmjax.search.variants import SEARCH_VARIANTS, variant_search
 
-# The players that are not variants of the one tree search (`variants.py`); of them only the
-# Gumbel search needs a network.
-OTHER_PLAYERS = ("gumbel", "rhea", "random")
-PLAYERS = (*SEARCH_VARIANTS, *OTHER_PLAYERS)
-
 
 def uses_network(name: str) -> bool:
-    """Whether the player `name` needs a network (the variant table says, `variants.py`;
-    of the other players, the Gumbel search)."""
-    if name in SEARCH_VARIANTS:
-        return SEARCH_VARIANTS[name].uses_network
-    return name == "gumbel"
-
-
-NETWORK_FREE = tuple(name for name in PLAYERS if not uses_network(name))
+    """Whether the player `name` needs a network (`KINDS`; False for a name it lacks)."""
+    kind = KINDS.get(name)
+    return kind is not None and kind.uses_network
 
 
 class Move(NamedTuple):
@@ -169,7 +159,7 @@ def make_player(
     rhea: RheaConfig | None = None,
     **settings: Any,
 ) -> Player:
-    """Builds a player by name.
+    """Builds a player by name (a key of `KINDS`).
 
     Args:
       name: one of PLAYERS.
@@ -190,64 +180,89 @@ def make_player(
         raise ValueError(f"unknown search setting(s) {', '.join(unknown)}; known: "
                          f"{', '.join(sorted(known))}")
     config = dataclasses.replace(config or SearchConfig(), **settings)
-    if name not in PLAYERS:
+    if name not in KINDS:
         raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYERS)}")
-    if uses_network(name) and apply_fn is None:
+    kind = KINDS[name]
+    if kind.uses_network and apply_fn is None:
         raise ValueError(f"player {name!r} needs a network")
-    if name == "random":
+    return kind.build(Recipe(name, env, apply_fn if kind.uses_network else None, config,
+                             weight, rhea))
 
-        def random_move(inputs, key, states, memory):
-            del inputs
-            keys = jax.random.split(key, states.current_player.shape[0])
-            legal = states.legal_action_mask
-            actions = jax.vmap(random_legal_action)(keys, legal)
-            return Move(actions, legal / jnp.sum(legal, axis=-1, keepdims=True),
-                        no_value(states), memory)
 
-        return Player(name, config, random_move, weight)
+class Recipe(NamedTuple):
+    """What a player kind builds its player from (`make_player`'s arguments, checked)."""
 
-    if name == "rhea":
-        evolve = jax.vmap(make_rhea(env, (rhea or RheaConfig()).with_budget(config.simulations)))
+    name: str
+    env: Any
+    apply_fn: Callable | None
+    config: SearchConfig
+    weight: float
+    rhea: RheaConfig | None
 
-        def rhea_move(inputs, key, states, memory):
-            del inputs
-            keys = jax.random.split(key, states.current_player.shape[0])
-            actions = evolve(keys, states).action
-            return Move(actions, jax.nn.one_hot(actions, env.num_actions, dtype=jnp.float32),
-                        no_value(states), memory)
 
-        return Player(name, config, rhea_move, weight)
+def _random_player(r: Recipe) -> Player:
+    def random_move(inputs, key, states, memory):
+        del inputs
+        keys = jax.random.split(key, states.current_player.shape[0])
+        legal = states.legal_action_mask
+        actions = jax.vmap(random_legal_action)(keys, legal)
+        return Move(actions, legal / jnp.sum(legal, axis=-1, keepdims=True),
+                    no_value(states), memory)
 
-    def with_win_check(states, actions):
-        if config.win_check:
-            wins = winning_moves(env, states)
-            actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)
-        return actions.astype(jnp.int32)
+    return Player(r.name, r.config, random_move, r.weight)
 
-    if name == "gumbel":
-        gumbel = make_gumbel_search(env, apply_fn, config)
 
-        def gumbel_move(inputs, key, states, memory):
-            search_key, act_key = jax.random.split(key)
-            out = gumbel(inputs.params, search_key, states)
-            policy = (out.improved if config.gumbel_target == "improved"
-                      else visit_policy(out.visits, states.legal_action_mask))
-            later = out.selected if config.gumbel_act == "selected" else jnp.argmax(
-                out.improved, axis=-1)
-            sampled = choose_actions(act_key, out.improved,
-                                     jnp.ones_like(states.terminated), config.tie_break)
-            early = states._step_count < config.temperature_moves
-            actions = with_win_check(states, jnp.where(early, sampled, later))
-            return Move(actions, policy, out.value, memory)
+def _rhea_player(r: Recipe) -> Player:
+    evolve = jax.vmap(make_rhea(r.env, (r.rhea or RheaConfig()).with_budget(r.config.simulations)))
 
-        return Player(name, config, gumbel_move, weight, policy_target=True)
+    def rhea_move(inputs, key, states, memory):
+        del inputs
+        keys = jax.random.split(key, states.current_player.shape[0])
+        actions = evolve(keys, states).action
+        return Move(actions, jax.nn.one_hot(actions, r.env.num_actions, dtype=jnp.float32),
+                    no_value(states), memory)
 
-    search = variant_search(name, env, apply_fn if uses_network(name) else None, config)
+    return Player(r.name, r.config, rhea_move, r.weight)
+
+
+def _with_win_check(r: Recipe, states, actions):
+    """`actions`, or a move that wins at once where one exists (`win_check`)."""
+    if r.config.win_check:
+        wins = winning_moves(r.env, states)
+        actions = jnp.where(jnp.any(wins, axis=-1), jnp.argmax(wins, axis=-1), actions)
+    return actions.astype(jnp.int32)
+
+
+def _gumbel_player(r: Recipe) -> Player:
+    config = r.config
+    gumbel = make_gumbel_search(r.env, r.apply_fn, config)
+
+    def gumbel_move(inputs, key, states, memory):
+        search_key, act_key = jax.random.split(key)
+        out = gumbel(inputs.params, search_key, states)
+        policy = (out.improved if config.gumbel_target == "improved"
+                  else visit_policy(out.visits, states.legal_action_mask))
+        later = out.selected if config.gumbel_act == "selected" else jnp.argmax(
+            out.improved, axis=-1)
+        sampled = choose_actions(act_key, out.improved,
+                                 jnp.ones_like(states.terminated), config.tie_break)
+        early = states._step_count < config.temperature_moves
+        actions = _with_win_check(r, states, jnp.where(early, sampled, later))
+        return Move(actions, policy, out.value, memory)
+
+    return Player(r.name, config, gumbel_move, r.weight, policy_target=True)
+
+
+def _tree_player(r: Recipe) -> Player:
+    """A variant of the one tree search (`variants.py`), keeping its tree between moves
+    where `reuse_tree`."""
+    config = r.config
+    search = variant_search(r.name, r.env, r.apply_fn, config)
 
     def decide(key, states, out):
         sample = states._step_count < config.temperature_moves
         actions = choose_actions(key, out.policy, sample, config.tie_break)
-        return with_win_check(states, actions)
+        return _with_win_check(r, states, actions)
 
     def tree_move(inputs, key, states, memory):
         search_key, act_key = jax.random.split(key)
@@ -262,15 +277,35 @@ def make_player(
                     out.playout_steps)
 
     if not config.reuse_tree:
-        return Player(name, config, tree_move, weight)
+        return Player(r.name, config, tree_move, r.weight)
 
     def empty_memory(states):
         batch, num_actions = states.legal_action_mask.shape
         tree = init_tree(states, jnp.zeros((batch, num_actions), jnp.float32), config.capacity)
         return reuse.Memory(tree, jnp.zeros(batch, jnp.int32))
 
-    return Player(name, config, tree_move, weight, keep=config.capacity - config.simulations,
-                  empty_memory=empty_memory)
+    return Player(r.name, config, tree_move, r.weight,
+                  keep=config.capacity - config.simulations, empty_memory=empty_memory)
+
+
+class PlayerKind(NamedTuple):
+    """One kind of player: how it is built, and whether it needs a network."""
+
+    build: Callable[[Recipe], Player]
+    uses_network: bool
+
+
+# Every player by name: the tree-search variants (their table says which need a network),
+# then the players that are not variants of the one tree search.
+KINDS: dict[str, PlayerKind] = {
+    **{name: PlayerKind(_tree_player, variant.uses_network)
+       for name, variant in SEARCH_VARIANTS.items()},
+    "gumbel": PlayerKind(_gumbel_player, True),
+    "rhea": PlayerKind(_rhea_player, False),
+    "random": PlayerKind(_random_player, False),
+}
+PLAYERS = tuple(KINDS)
+NETWORK_FREE = tuple(name for name, kind in KINDS.items() if not kind.uses_network)
 
 
 def no_value(states) -> jax.Array:

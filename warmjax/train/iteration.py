@@ -27,7 +27,7 @@ from flax import struct
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.perfect import positions
-from warmjax.perfect.score import make_oracle
+from warmjax.perfect.score import make_probe
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import make_player
 from warmjax.train import warmstart
@@ -112,17 +112,17 @@ class Trainer:
         self.optimizer = optax.adam(c.train.learning_rate)
         apply = self.network.apply
         # Self-play searches with the run's search settings, root noise included; the arena
-        # and the oracle judge without it.
+        # and the probe judge without it.
         judging = c.search.without_noise()
-        # The baseline's search: the papers' PUCT MCTS, or Gumbel AlphaZero's (search.variant).
-        self.baseline = make_player(c.search.variant, self.env, apply, c.search)
+        # The baseline's search (search.baseline_search): the papers' PUCT MCTS, or Gumbel's.
+        self.baseline = make_player(c.search.baseline_search, self.env, apply, c.search)
         self.enhancement = None
         if c.warmstart.mode != "none":
             self.enhancement = make_player(c.warmstart.enhancement, self.env, apply, c.search)
-        arena_player = make_player(c.search.variant, self.env, apply, judging,
+        arena_player = make_player(c.search.baseline_search, self.env, apply, judging,
                                    temperature_moves=c.arena.temperature_moves)
-        self.probe_evaluations = 0  # network evaluations of one probe (`_make_oracle`)
-        self.oracle, self.oracle_states = self._make_oracle(judging)
+        self.probe_evaluations = 0  # network evaluations of one probe (`_make_probe`)
+        self.probe, self.probe_states = self._make_probe(judging)
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
                                       c.train.random_opening, c.train.value_mix)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
@@ -132,21 +132,21 @@ class Trainer:
         self.slot_size = self.env.max_plies * c.train.games * self.num_symmetries
         self.clock = StageClock(c.stage_times)
 
-    def _make_oracle(self, search):
-        """`(oracle, states)` of `score.make_oracle` on the game's shipped labelled set, or
+    def _make_probe(self, search):
+        """`(probe, states)` of `score.make_probe` on the game's shipped labelled set, or
         `(None, None)` where it has none (`positions.path_for`)."""
         c = self.config
         path = positions.path_for(self.env)
-        if c.oracle.every == 0 or path is None:
+        if c.probe.every == 0 or path is None:
             return None, None
         labelled = positions.load(path)
-        if c.oracle.positions is not None:
-            labelled = labelled.subset(c.oracle.positions)
-        player = make_player(c.search.variant, self.env, self.network.apply, search,
+        if c.probe.positions is not None:
+            labelled = labelled.subset(c.probe.positions)
+        player = make_player(c.search.baseline_search, self.env, self.network.apply, search,
                              temperature_moves=0)
         # The ledger: per position, the search's 1 + m and the policy head's one.
         self.probe_evaluations = len(labelled) * (player.evaluations_per_search + 1)
-        return make_oracle(self.env, labelled, player, self.network.apply)
+        return make_probe(self.env, labelled, player, self.network.apply)
 
     def init_state(self, seed: int | None = None) -> TrainState:
         """The state before iteration 1: a random network and an empty buffer (for `seed`,

@@ -4,7 +4,7 @@ Outputs in the run folder:
 
 - `config.yaml`: the resolved configuration (a later run in the same folder must match it);
 - `metrics.jsonl`: one JSON line per iteration, a `metrics.MetricRow`: the iteration's
-  metrics, its wall seconds (per stage too with `stage_times`), and every `oracle.every`
+  metrics, its wall seconds (per stage too with `stage_times`), and every `probe.every`
   iterations `oracle_optimal` and `oracle_policy`, the optimal-move rates of the current
   best network's search (argmax, the run's m) and of its policy head on the game's labelled
   positions (`warmjax.perfect`), where the game has them;
@@ -45,7 +45,7 @@ from warmjax.train.iteration import Trainer, TrainState
 from warmjax.train.metrics import MetricRow
 from warmjax.train.network_io import save_network
 from warmjax.train.run_config import ConfigError, RunConfig
-from warmjax.train.run_variant import enhancement_name
+from warmjax.train.run_id import enhancement_name
 
 
 def progress_line(row: MetricRow, total: int, config: RunConfig) -> str:
@@ -319,15 +319,15 @@ def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutput
         compiled = jax.jit(jax.vmap(trainer.iteration), donate_argnums=0).lower(
             state, iprimes).compile()
         step = lambda s: compiled(s, iprimes)  # noqa: E731
-        oracle = (jax.jit(jax.vmap(trainer.oracle, in_axes=(0, None, None)))
-                  if trainer.oracle is not None else None)
+        probe_fn = (jax.jit(jax.vmap(trainer.probe, in_axes=(0, None, None)))
+                  if trainer.probe is not None else None)
         split = unstack
         log(f"compiled the iteration of {runs} runs in {time.perf_counter() - tic:.1f}s ({game}"
             + (f", sharded over {len(jax.devices())} devices)" if sharding is not None else ")"))
     else:
         state = states[0]
         step = jax.jit(trainer.iteration, donate_argnums=0).lower(state).compile()
-        oracle = jax.jit(trainer.oracle) if trainer.oracle is not None else None
+        probe_fn = jax.jit(trainer.probe) if trainer.probe is not None else None
         split = lambda tree, r: tree  # noqa: E731
         log(f"compiled the iteration in {time.perf_counter() - tic:.1f}s ({game})")
 
@@ -343,14 +343,14 @@ def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutput
             metrics = jax.device_get(metrics)
             stages = trainer.clock.durations()
             seconds = time.perf_counter() - tic
-            probe, oracle_seconds = None, None
+            probe, probe_seconds = None, None
             it = int(split(metrics["iteration"], 0))
-            if oracle is not None and it % first.oracle.every == 0:
+            if probe_fn is not None and it % first.probe.every == 0:
                 # The search is deterministic (argmax, network leaves), so the key is fixed.
                 tic = time.perf_counter()
-                probe = jax.device_get(oracle(state.params, jax.random.PRNGKey(0),
-                                              trainer.oracle_states))
-                oracle_seconds = time.perf_counter() - tic
+                probe = jax.device_get(probe_fn(state.params, jax.random.PRNGKey(0),
+                                              trainer.probe_states))
+                probe_seconds = time.perf_counter() - tic
             host = jax.device_get(state) if vmapped else state
             for r, out in enumerate(outputs):
                 row = MetricRow.from_device({k: split(v, r) for k, v in metrics.items()},
@@ -359,7 +359,7 @@ def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutput
                                                                trainer.probe_evaluations))
                 if probe is not None:
                     row = row.with_values(**{k: split(v, r) for k, v in probe.items()},
-                                          seconds_oracle=oracle_seconds)
+                                          seconds_oracle=probe_seconds)
                 out.record(split(host, r), row, prune=not vmapped)
                 prefix = f"[{out.dir.name}] " if vmapped else ""
                 log(prefix + progress_line(row, total, configs[r]))

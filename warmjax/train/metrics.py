@@ -7,7 +7,7 @@ study reports — reads the attributes.
 
 The iteration's own metrics (`Trainer.iteration`) are always there; the wall times of the
 stages are there when the run logged them (`stage_times`), and the perfect-play probe's
-rates on the iterations that ran it (`oracle.every`). A row that lacks one of those has
+rates on the iterations that ran it (`probe.every`). A row that lacks one of those has
 None there, and `to_json` leaves it out, so the file keeps the keys the run wrote.
 """
 

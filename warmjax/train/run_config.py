@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from warmjax.games import make, registry
 from warmjax.nets import PRESETS
@@ -20,7 +20,7 @@ from warmjax.search.variants import ENHANCEMENTS
 from warmjax.settings import PER_RUN, RESUMABLE, ConfigError, from_mapping, marked, setting
 from warmjax.train.warmstart import MODES
 
-__all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "OracleConfig",
+__all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "ProbeConfig",
            "RunConfig", "SearchConfig", "TrainConfig", "WarmstartConfig", "validate"]
 
 
@@ -73,7 +73,7 @@ class ModelConfig:
 
 
 @dataclasses.dataclass(frozen=True)
-class OracleConfig:
+class ProbeConfig:
     """The perfect-play probe of runs of a game with a labelled set (method.md §9)."""
 
     # Log oracle_optimal / oracle_policy every k iterations; 0: never.
@@ -133,7 +133,7 @@ class RunConfig:
     warmstart: WarmstartConfig = WarmstartConfig()
     train: TrainConfig = TrainConfig()
     arena: ArenaConfig = ArenaConfig()
-    oracle: OracleConfig = OracleConfig()
+    probe: ProbeConfig = ProbeConfig()
     seed: int = setting(0, per_run=True)
     run_dir: str = setting("runs/default", resumable=True, per_run=True)
     profile_name: str = "paper"
@@ -151,16 +151,20 @@ class RunConfig:
     # compiled iteration; false: only seconds_total, and the iteration is cached).
     stage_times: bool = setting(True, resumable=True)
 
+    # Old names that still read (`settings.renamed_keys`).
+    RENAMED: ClassVar[dict[str, str]] = {"oracle": "probe"}
+
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> "RunConfig":
+    def from_dict(cls, raw: dict[str, Any], stored: bool = False) -> "RunConfig":
         """Builds and validates the config from plain nested dicts (e.g.
-        `OmegaConf.to_container`, or a run folder's config.yaml).
+        `OmegaConf.to_container`, or a run folder's config.yaml). `stored`: a run folder's
+        saved config, whose old setting names (`RENAMED`) are read without a message.
 
         Raises:
           ConfigError: an unknown key, a value of the wrong type or an impossible setting,
             named.
         """
-        config = from_mapping(cls, raw)
+        config = from_mapping(cls, raw, tell=not stored)
         validate(config)
         return config
 
@@ -276,8 +280,8 @@ def validate(config: RunConfig) -> None:
     if c.train.final_learning_rate is not None and c.train.final_learning_rate <= 0:
         problems.append(f"train.final_learning_rate must be positive (or null), "
                         f"got {c.train.final_learning_rate}")
-    if c.oracle.every < 0 or (c.oracle.positions is not None and c.oracle.positions < 1):
-        problems.append("oracle.every must be ≥ 0 and oracle.positions ≥ 1 (or null)")
+    if c.probe.every < 0 or (c.probe.positions is not None and c.probe.positions < 1):
+        problems.append("probe.every must be ≥ 0 and probe.positions ≥ 1 (or null)")
     if any(i < 1 for i in c.keep_networks):
         problems.append(f"keep_networks must hold iterations of at least 1, got "
                         f"{list(c.keep_networks)}")

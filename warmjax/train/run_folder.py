@@ -8,7 +8,7 @@ A training run leaves in its folder
 - `checkpoints/` and `tb/` (`checkpoint.py`, TensorBoard).
 
 `read_run(folder)` returns it typed: a `Run` with the validated `RunConfig`, its
-`RunVariant` and its `MetricRow`s (and the network on request, `Run.network()`). Training
+`RunId` and its `MetricRow`s (and the network on request, `Run.network()`). Training
 writes through `claim` (the config, checked against a run already there), `write_metrics`
 and `append_metrics`. Nothing else in warmjax parses `config.yaml` or `metrics.jsonl`. A
 missing or corrupt file is a `ValueError` that names it; settings an older run did not save
@@ -31,7 +31,7 @@ from warmjax.settings import ConfigError, flatten
 from warmjax.train.metrics import MetricRow
 from warmjax.train.network_io import load_network
 from warmjax.train.run_config import RunConfig, resumable_paths
-from warmjax.train.run_variant import RunVariant
+from warmjax.train.run_id import RunId
 
 CONFIG = "config.yaml"
 METRICS = "metrics.jsonl"
@@ -45,8 +45,8 @@ class Run(NamedTuple):
     metrics: tuple[MetricRow, ...]  # one row per finished iteration, in order
 
     @property
-    def variant(self) -> RunVariant:
-        return RunVariant.of(self.config)
+    def id(self) -> RunId:
+        return RunId.of(self.config)
 
     @property
     def iterations(self) -> int:
@@ -124,7 +124,7 @@ def read_config(run_dir: Path | str) -> RunConfig:
     """
     raw = _read_config_mapping(run_dir)
     try:
-        return RunConfig.from_dict(raw)
+        return RunConfig.from_dict(raw, stored=True)
     except ConfigError as err:
         raise ValueError(f"{Path(run_dir) / CONFIG}: {err}") from None
 
@@ -164,7 +164,7 @@ def find_runs(folders: Iterable[Path | str]) -> list[Run]:
             key = candidate.resolve()
             if key not in found and is_run_folder(candidate):
                 found[key] = read_run(candidate)
-    return sorted(found.values(), key=lambda r: (r.variant.order(), str(r.path)))
+    return sorted(found.values(), key=lambda r: (r.id.order(), str(r.path)))
 
 
 LOCK = ".lock"

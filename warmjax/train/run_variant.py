@@ -1,100 +1,12 @@
-"""What a run is, in the terms of the papers: its game, warm start, departures and seed.
+"""The old name of `warmjax.train.run_id` (`RunVariant` is now `RunId`); importing it still
+works, with a one-line message."""
 
-`RunVariant.of(config)` derives it from a `RunConfig`, once; `label()` is the one name of a
-variant that progress lines, tables, plots, tournaments and Elo files print ("Baseline",
-"Rollout I′=3", "WRoRa adaptive", with "+ fpu, noise" for departures from the papers and
-" s2" for a seed where asked). `arm()` drops the seed: the runs of one arm are its seeds.
+import sys as _sys
 
-The departures are the config fields marked as such where they are declared
-(`settings.setting(..., departure=tag)`) whose value differs from the papers' (the field's
-default): a new departure needs only that mark.
-"""
+from warmjax.train.run_id import RunId, enhancement_name, game_name
 
-from __future__ import annotations
+RunVariant = RunId
+print("warmjax: warmjax.train.run_variant is now warmjax.train.run_id (RunVariant is RunId)",
+      file=_sys.stderr)
 
-import dataclasses
-from typing import Any
-
-from warmjax.games import registry
-from warmjax.search.variants import ENHANCEMENTS
-from warmjax.settings import departures_of
-
-ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
-                     "wrora": "WRoRa"}
-MODE_ORDER = {"none": 0, "fixed": 1, "adaptive": 2}
-
-
-def enhancement_name(enhancement: str | None) -> str:
-    """`Rollout`, `RoRa`, …, or `Baseline` for None."""
-    if enhancement is None:
-        return "Baseline"
-    return ENHANCEMENT_NAMES.get(enhancement, enhancement)
-
-
-def game_name(game: str) -> str:
-    """The registered game's title (`games.registry`), or `game` itself where unknown."""
-    spec = registry.find(game)
-    return spec.title if spec is not None else game
-
-
-@dataclasses.dataclass(frozen=True)
-class RunVariant:
-    """A run's identity for comparisons.
-
-    Attributes:
-      game: the game's name (`connect_four`, …).
-      mode: `none` (the Baseline), `fixed` or `adaptive` warm start.
-      enhancement: the warm-start enhancement; None for the Baseline.
-      iprime: I′ of the fixed mode; None otherwise.
-      departures: tags of the departures from the papers that the run switches on.
-      seed: the run's seed; None for an arm (all its seeds).
-    """
-
-    game: str
-    mode: str = "none"
-    enhancement: str | None = None
-    iprime: int | None = None
-    departures: tuple[str, ...] = ()
-    seed: int | None = None
-
-    @classmethod
-    def of(cls, config: Any) -> "RunVariant":
-        """The variant of a `RunConfig`."""
-        ws = config.warmstart
-        return cls(game=config.game.name, mode=ws.mode,
-                   enhancement=None if ws.mode == "none" else ws.enhancement,
-                   iprime=ws.iprime if ws.mode == "fixed" else None,
-                   departures=departures_of(config), seed=config.seed)
-
-    def arm(self) -> "RunVariant":
-        """The variant without its seed."""
-        return dataclasses.replace(self, seed=None)
-
-    @property
-    def is_baseline(self) -> bool:
-        return self.mode == "none"
-
-    def label(self, seed: bool = False) -> str:
-        """The variant's one name: `Baseline`, `Rollout I′=3`, `WRoRa adaptive`; departures
-        after a `+`, the seed (if asked and known) last: `Baseline + fpu, noise s0`."""
-        if self.mode == "none":
-            text = "Baseline"
-        elif self.mode == "fixed":
-            text = f"{enhancement_name(self.enhancement)} I′={self.iprime}"
-        else:
-            text = f"{enhancement_name(self.enhancement)} {self.mode}"
-        if self.departures:
-            text += " + " + ", ".join(self.departures)
-        if seed and self.seed is not None:
-            text += f" s{self.seed}"
-        return text
-
-    def order(self) -> tuple:
-        """A sort key: game, then the Baseline, then by enhancement (fixed by I′, then
-        adaptive), departures after the papers' algorithm, then the seed."""
-        enhancement = (ENHANCEMENTS.index(self.enhancement) if self.enhancement in ENHANCEMENTS
-                       else len(ENHANCEMENTS))
-        games = list(registry.names())
-        return (games.index(self.game) if self.game in games else len(games), self.game,
-                self.mode != "none", enhancement, MODE_ORDER.get(self.mode, 3),
-                self.iprime or 0, self.departures, -1 if self.seed is None else self.seed)
+__all__ = ["RunId", "RunVariant", "enhancement_name", "game_name"]
