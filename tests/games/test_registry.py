@@ -4,127 +4,39 @@ needs to know it. Here a toy game defined in this test alone trains a smoke run.
 from __future__ import annotations
 
 import dataclasses
-import itertools
-from typing import ClassVar
+import importlib.util
+import os
+import subprocess
+import sys
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
-from flax.struct import dataclass
-from pgx import core
 
 from warmjax import orientation
-from warmjax.games import EMPTY, FIRST, GameEnv, make, registry
+from warmjax.games import check_game, make, registry
 from warmjax.train import run_folder
 from warmjax.train.loop import train
 from warmjax.train.run_config import ConfigError
 from warmjax.train.run_id import RunId, game_name
 
-from ..helpers import compose_config
+from ..helpers import ROOT, compose_config
+
+EXAMPLE = ROOT / "examples" / "toy_three.py"
 
 
-@dataclass
-class ToyState(core.State):
-    current_player: jax.Array
-    observation: jax.Array
-    rewards: jax.Array
-    terminated: jax.Array
-    truncated: jax.Array
-    legal_action_mask: jax.Array
-    _step_count: jax.Array
-    _board: jax.Array  # [size*size] int8 of EMPTY/FIRST/SECOND
-    _colour: jax.Array  # [] int8, the colour to move
-
-    @property
-    def env_id(self) -> str:
-        return "toy_three"
-
-
-def _windows(size: int, length: int) -> np.ndarray:
-    """Every line of `length` cells on a `size`×`size` board, as cell indices."""
-    out = []
-    for r, c in itertools.product(range(size), repeat=2):
-        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            cells = [(r + k * dr, c + k * dc) for k in range(length)]
-            if all(0 <= x < size and 0 <= y < size for x, y in cells):
-                out.append([x * size + y for x, y in cells])
-    return np.asarray(out, np.int32)
-
-
-class ToyThree(GameEnv):
-    """Three in a row on a small square board: a game the package has never heard of."""
-
-    name: ClassVar[str] = "toy_three"
-    symmetry: ClassVar[str] = "dihedral"
-
-    def __init__(self, size: int = 5):
-        super().__init__()
-        self._size = int(size)
-        self._lines = jnp.asarray(_windows(self._size, 3))
-
-    def _init(self, key):
-        n = self._size
-        return ToyState(current_player=jnp.int32(jax.random.bernoulli(key)),
-                        observation=jnp.zeros((n, n, 2), jnp.bool_),
-                        rewards=jnp.zeros(2, jnp.float32), terminated=jnp.bool_(False),
-                        truncated=jnp.bool_(False),
-                        legal_action_mask=jnp.ones(n * n, jnp.bool_),
-                        _step_count=jnp.int32(0), _board=jnp.zeros(n * n, jnp.int8),
-                        _colour=jnp.int8(FIRST))
-
-    def _step(self, state, action, key):
-        del key
-        board = state._board.at[action].set(state._colour)
-        won = jnp.any(jnp.all(board[self._lines] == state._colour, axis=1))
-        legal = board == EMPTY
-        winner = state.current_player
-        rewards = jnp.where(won, jnp.where(jnp.arange(2) == winner, 1.0, -1.0), 0.0)
-        return state.replace(current_player=1 - state.current_player,
-                             rewards=rewards.astype(jnp.float32),
-                             terminated=won | ~legal.any(), legal_action_mask=legal,
-                             _board=board, _colour=(3 - state._colour).astype(jnp.int8))
-
-    def _observe(self, state, player_id):
-        colour = jnp.where(player_id == state.current_player, state._colour, 3 - state._colour)
-        board = state._board.reshape(self._size, self._size)
-        return jnp.stack([board == colour, board == 3 - colour], axis=-1)
-
-    @property
-    def id(self):
-        return self.name
-
-    @property
-    def version(self):
-        return "v0"
-
-    @property
-    def num_actions(self):
-        return self._size * self._size
-
-    @property
-    def observation_shape(self):
-        return (self._size, self._size, 2)
-
-    @property
-    def board_shape(self):
-        return (self._size, self._size)
-
-    def board_array(self, state):
-        return np.asarray(state._board, np.int8).reshape(self._size, self._size)
-
-    def colour_to_move(self, state):
-        return int(state._colour)
-
-    def from_board(self, board, to_move, current_player=0):
-        raise NotImplementedError
+def load_example():
+    """Imports examples/toy_three.py (a module outside the package), which registers it."""
+    spec = importlib.util.spec_from_file_location("toy_three", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture
 def toy():
-    spec = registry.register(registry.GameSpec("toy_three", "Toy three", ToyThree,
-                                               {"size": 5}))
-    yield spec
+    module = load_example()
+    yield module.SPEC
     registry.unregister("toy_three")
 
 
@@ -139,12 +51,15 @@ def test_a_registered_game_is_made_named_and_read_everywhere(toy):
     with pytest.raises(ValueError, match="bad settings for toy_three"):
         make("toy_three", rows=3)
     with pytest.raises(ValueError, match="already registered"):
-        registry.register(registry.GameSpec("toy_three", "Another", ToyThree))
+        registry.register(registry.GameSpec("toy_three", "Another", toy.build))
 
 
 def test_unknown_game_is_one_clear_error():
     with pytest.raises(ValueError, match="unknown game 'checkers'; choose one of othello, "
                                          "connect_four, gobang, tic_tac_toe"):
+        make("checkers")
+    with pytest.raises(ValueError, match=r"game.module=<module>, or an entry point in the "
+                                         r"group warmjax.games\)$"):
         make("checkers")
     # The papers' games keep their settings and readings.
     assert registry.get("connect_four").short == "c4"
@@ -174,6 +89,63 @@ def test_unregistered_game_in_a_config_names_the_registered_ones(tmp_path):
     with pytest.raises((ConfigError, ValueError), match="unknown game 'toy_three'"):
         compose_config(["+experiment=adaptive", "game=registered", "game.name=toy_three",
                         "profile=smoke"], tmp_path / "run")
+
+
+@pytest.mark.slow
+def test_a_game_outside_the_package_trains_with_one_command(tmp_path, monkeypatch):
+    """examples/toy_three.py, which no file of warmjax imports, trains a smoke run named by
+    `game.module`; the run folder records the module, so a later reader imports it too."""
+    env = dict(os.environ, JAX_PLATFORMS="cpu", PYTHONPATH=str(ROOT / "examples"))
+    out = subprocess.run(
+        [sys.executable, "-m", "warmjax.run", "+experiment=adaptive", "game=registered",
+         "game.name=toy_three", "game.module=toy_three", "profile=smoke",
+         "train.iterations=1", "tensorboard=false", f"run_root={tmp_path}"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    try:
+        (run,) = run_folder.find_runs([tmp_path])
+        assert run.config.game.module == "toy_three" and run.id.game == "toy_three"
+        assert run.iterations == 1 and run.metrics[0].examples > 0
+    finally:
+        registry.unregister("toy_three")
+        sys.modules.pop("toy_three", None)
+
+
+def test_a_game_module_that_does_not_import_is_one_line(tmp_path):
+    with pytest.raises(ConfigError, match=r"^game.module: cannot import the game module "
+                                          r"'no_such_game' \(ModuleNotFoundError"):
+        compose_config(["+experiment=adaptive", "game=registered", "game.name=toy_three",
+                        "game.module=no_such_game"], tmp_path / "run")
+
+
+def test_an_installed_packages_entry_point_registers_its_game(tmp_path, monkeypatch):
+    # A package's metadata (a .dist-info folder on sys.path) names the module in the group
+    # warmjax.games; the registry imports it the first time it meets an unknown name.
+    info = tmp_path / "toyplug-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toyplug\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[warmjax.games]\ntoy = toy_three\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    try:
+        assert registry.find("toy_three") is not None
+        assert make("toy_three").board_shape == (5, 5)
+    finally:
+        registry.unregister("toy_three")
+        sys.modules.pop("toy_three", None)
+
+
+def test_the_example_game_passes_the_conformance_check(toy):
+    # Its symmetries (dihedral) are checked by replaying transformed moves: it scripts no
+    # positions. As a game with no symmetry declared (`none`) it passes too.
+    env = make("toy_three")
+    assert check_game(env, games=8) > 0
+    plain = make("toy_three")
+    plain.symmetry = "none"
+    assert plain.symmetry_tables()[0].shape == (1, 25)
+    check_game(plain, games=8)
 
 
 def test_none_symmetry_is_the_identity_alone():

@@ -22,6 +22,9 @@ def test_generate_small_sets_and_round_trip(tmp_path, name, params, low, high):
     np.testing.assert_array_equal(again.values, made.values)
     np.testing.assert_array_equal(again.moves, made.moves)
     assert again.game == {"name": name, **params}
+    # The quiet flags travel with the set: those of a fresh computation.
+    np.testing.assert_array_equal(again.calm, positions.quiet(made))
+    assert made.calm is None and again.subset(4).calm.shape == (4,)
     # Every kept position's moves differ in value, and each label is a fresh solve's.
     solver = positions._solver(again.game)
     for m, n, values in zip(again.moves, again.plies, again.values):
@@ -62,6 +65,38 @@ def test_shipped_sets_replay_in_the_env(name, depth):
     for i in np.random.default_rng(0).choice(len(shipped), 8, replace=False):
         own, other = solver.position(shipped.moves[i, :shipped.plies[i]])
         np.testing.assert_array_equal(solver.move_values(own, other), shipped.values[i])
+
+
+@pytest.mark.slow
+def test_every_shipped_set_stores_the_quiet_flags_a_fresh_solve_gives():
+    import dataclasses
+
+    from warmjax.perfect import positions
+
+    files = sorted(positions.DATA_DIR.glob("*.json"))
+    assert len(files) == 8
+    for path in files:
+        stored = positions.load(path)
+        fresh = positions.quiet(dataclasses.replace(stored, calm=None))
+        np.testing.assert_array_equal(stored.calm, fresh, err_msg=path.name)
+
+
+def test_a_trainer_starts_without_running_a_solver(tmp_path, monkeypatch):
+    # The probe's quiet flags come with the labelled set: no solver runs at start-up.
+    from warmjax.perfect import positions
+    from warmjax.train.iteration import Trainer
+
+    from ..helpers import compose_config
+
+    def no_solver(*args, **kwargs):
+        raise AssertionError("a solver ran")
+
+    monkeypatch.setattr(positions, "_wins_in_one", no_solver)
+    monkeypatch.setattr(positions, "_solver", no_solver)
+    for game in ("connect_four", "othello", "gobang"):
+        config = compose_config([f"+experiment=adaptive_{'c4' if game == 'connect_four' else game}",
+                                 "profile=smoke"], tmp_path / game)
+        assert Trainer(config).probe is not None
 
 
 @pytest.mark.slow

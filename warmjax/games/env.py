@@ -153,7 +153,12 @@ class GameEnv(pgx.core.Env):
 
     @abc.abstractmethod
     def from_board(self, board: np.ndarray, to_move: int, current_player: int = 0):
-        """Builds a State from `[rows, cols]` EMPTY/FIRST/SECOND and the colour to move."""
+        """Builds a State from `[rows, cols]` EMPTY/FIRST/SECOND and the colour to move.
+
+        It keeps pgx's conventions, as `step` does: a board that is over gives a terminated
+        state whose legal mask is all true and whose rewards are those of the move that
+        ended it (zero-sum, in {−1, 0, 1}). A game that cannot script positions raises
+        `NotImplementedError`. `warmjax.games.check_game` tests all of this."""
 
     # ----------------------------------------------------------------------------------
     # Random playouts (`warmjax.search.rollout`).

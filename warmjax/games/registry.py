@@ -9,20 +9,30 @@ perfect-play labels and the oracle, and `tools/fingerprint.py`.
 
     from warmjax.games.registry import GameSpec, register
 
-    register(GameSpec("toy", "Toy", build=Toy))       # in the game's module
-    python -m warmjax.run +experiment=adaptive game=registered game.name=toy profile=smoke
+    register(GameSpec("toy", "Toy", build=Toy))       # in the game's module, my_toy.py
+    python -m warmjax.run +experiment=adaptive game=registered game.name=toy \
+        game.module=my_toy profile=smoke
 
 (`game=registered` takes the game's registered settings; a game with a config of its own,
-`conf/game/<name>.yaml`, is named as `game=<name>`.)
+`conf/game/<name>.yaml`, is named as `game=<name>`.) A game kept outside warmjax is found in
+one of two ways, with no edit to warmjax:
+
+- `game.module=<module>`: the run imports that module (on `PYTHONPATH`, or installed)
+  before it looks the game up, and records it in its config, so that every later command
+  on the run folder imports it too (`examples/toy_three.py` is such a module);
+- an entry point in the group `warmjax.games` of an installed package, e.g. in its
+  pyproject.toml `[project.entry-points."warmjax.games"] toy = "my_toy"`: the registry
+  imports every such module the first time it is asked for a game it does not know.
 
 The three games of the papers register themselves in their modules; `warmjax.games`
-imports them.
+imports them. Before training a new game, check it: `warmjax.games.check_game(env)`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.metadata
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -121,6 +131,35 @@ class GameSpec:
 
 
 _REGISTRY: dict[str, GameSpec] = {}
+ENTRY_POINTS = "warmjax.games"  # the entry-point group of games kept outside warmjax
+_entry_points_loaded = False
+
+
+def import_game_module(module: str) -> None:
+    """Imports a module that registers games (`game.module`).
+
+    Raises:
+      ValueError: the module cannot be imported, naming it and why.
+    """
+    try:
+        importlib.import_module(module)
+    except Exception as err:  # any failure of a user's module is one line
+        raise ValueError(f"cannot import the game module {module!r} ({type(err).__name__}: "
+                         f"{err}); is its folder on PYTHONPATH?") from None
+
+
+def _load_entry_points() -> None:
+    """Imports, once, every module of the `warmjax.games` entry points."""
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    for point in importlib.metadata.entry_points(group=ENTRY_POINTS):
+        try:
+            point.load()
+        except Exception as err:
+            raise ValueError(f"the game entry point {point.name!r} ({point.value}) does not "
+                             f"load: {type(err).__name__}: {err}") from None
 
 
 def register(spec: GameSpec, replace: bool = False) -> GameSpec:
@@ -148,19 +187,31 @@ def get(name: str) -> GameSpec:
     Raises:
       ValueError: an unknown name, listing the registered ones.
     """
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(names())}") from None
+    spec = find(name)
+    if spec is None:
+        raise ValueError(unknown_message(name))
+    return spec
+
+
+def unknown_message(name: str) -> str:
+    """One line for a game nobody registered: the registered ones, and how a game of one's
+    own is found."""
+    return (f"unknown game {name!r}; choose one of {', '.join(names())} (a game of your own "
+            f"registers when its module is imported: game.module=<module>, or an entry point "
+            f"in the group {ENTRY_POINTS})")
 
 
 def find(name: str) -> GameSpec | None:
-    """The registered game `name`, or None."""
+    """The registered game `name`, or None (after loading the entry points, if it is not
+    registered yet)."""
+    if name not in _REGISTRY:
+        _load_entry_points()
     return _REGISTRY.get(name)
 
 
 def names() -> tuple[str, ...]:
-    """The registered games' names, in registration order."""
+    """The registered games' names, in registration order (the entry points' included)."""
+    _load_entry_points()
     return tuple(_REGISTRY)
 
 

@@ -65,6 +65,8 @@ class LabelledSet:
       game: the game, `{"name", **constructor settings}` (older Connect Four files hold
         `{"rows", "cols", "win_length"}`; `load` adds the name).
       meta: how the set was made.
+      calm: `[P]` bool, the quiet positions (`quiet`) as stored with the set; None where
+        the file holds none (they are then computed, with the game's solver).
     """
 
     moves: np.ndarray
@@ -72,6 +74,7 @@ class LabelledSet:
     values: np.ndarray
     game: dict
     meta: dict
+    calm: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.plies.shape[0])
@@ -98,12 +101,14 @@ class LabelledSet:
     def subset(self, count: int) -> "LabelledSet":
         """The first `count` positions (the set's order is random already)."""
         return dataclasses.replace(self, moves=self.moves[:count], plies=self.plies[:count],
-                                   values=self.values[:count])
+                                   values=self.values[:count],
+                                   calm=None if self.calm is None else self.calm[:count])
 
     def take(self, mask: np.ndarray) -> "LabelledSet":
         """The positions where `mask [P]` (bool) is set, in the set's order."""
         return dataclasses.replace(self, moves=self.moves[mask], plies=self.plies[mask],
-                                   values=self.values[mask])
+                                   values=self.values[mask],
+                                   calm=None if self.calm is None else self.calm[mask])
 
 
 def random_position(solver: Solver, rng: np.random.Generator, min_ply: int, max_ply: int):
@@ -169,7 +174,8 @@ def save(labelled: LabelledSet, path: Path) -> None:
 
     rows = [{"moves": text(m[:n]), "values": v.tolist()}
             for m, n, v in zip(labelled.moves, labelled.plies, labelled.values)]
-    doc = {"game": labelled.game, "meta": labelled.meta, "positions": rows}
+    doc = {"game": labelled.game, "meta": labelled.meta,
+           "quiet": flags_text(quiet(labelled)), "positions": rows}
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(doc, indent=None, separators=(",", ":"))
     path.write_text(text.replace('},{"moves"', '},\n{"moves"') + "\n")
@@ -188,7 +194,8 @@ def load(path: str | Path | None = None) -> LabelledSet:
         doc = json.loads(path.read_text())
         game = dict(doc["game"])
         game.setdefault("name", "connect_four")
-        actions = _solver(game).num_actions
+        actions = make(game["name"], **{k: v for k, v in game.items() if k != "name"}
+                       ).num_actions  # the game's, with no solver built
         moves = [[int(a) for a in row["moves"]] for row in doc["positions"]]
         values = [[int(v) for v in row["values"]] for row in doc["positions"]]
         if not moves or any(len(v) != actions for v in values):
@@ -197,7 +204,18 @@ def load(path: str | Path | None = None) -> LabelledSet:
         raise ValueError(f"{path}: no such labelled position file") from None
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise ValueError(f"{path}: not a labelled position file ({err})") from None
-    return _pack(moves, values, game, doc.get("meta", {}))
+    labelled = _pack(moves, values, game, doc.get("meta", {}))
+    if "quiet" in doc:
+        calm = np.array([c == "1" for c in doc["quiet"]], bool)
+        if calm.shape != (len(labelled),) or set(doc["quiet"]) - {"0", "1"}:
+            raise ValueError(f"{path}: its quiet flags are not one 0 or 1 per position")
+        labelled = dataclasses.replace(labelled, calm=calm)
+    return labelled
+
+
+def flags_text(flags: np.ndarray) -> str:
+    """`[P]` bool as a string of 0s and 1s (how a labelled set stores its quiet flags)."""
+    return "".join("1" if f else "0" for f in np.asarray(flags, bool))
 
 
 def immediate_wins(labelled: LabelledSet) -> np.ndarray:
@@ -217,7 +235,10 @@ def quiet(labelled: LabelledSet, immediate: np.ndarray | None = None) -> np.ndar
     """`[P]` bool: the quiet positions, where the player to move has no move that wins at
     once and no immediate loss to block (`immediate_wins`, which may be passed in if already
     computed, and `threats`). A search with a win check scores the others with little
-    understanding of the game."""
+    understanding of the game. The flags stored with the set, where it has them (no solver
+    runs); else computed with the game's solver."""
+    if labelled.calm is not None:
+        return labelled.calm
     immediate = immediate_wins(labelled) if immediate is None else immediate
     return ~immediate.any(axis=1) & ~threats(labelled)
 

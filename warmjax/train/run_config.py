@@ -30,16 +30,23 @@ class GameConfig:
 
     name: str = "connect_four"
     params: dict = dataclasses.field(default_factory=dict)  # constructor settings
+    # A module that registers the game (one kept outside warmjax), imported first; None:
+    # the game is warmjax's, pgx's or an entry point's (`games.registry`).
+    module: str | None = None
 
     def __post_init__(self):
+        if self.module is not None:
+            try:
+                registry.import_game_module(self.module)
+            except ValueError as err:
+                raise ValueError(f"module: {err}") from None
         if registry.find(self.name) is None:
             from warmjax.games.pgx_games import refused_message
 
             refused = refused_message(self.name)
             if refused is not None:
                 raise ValueError(f"name: {refused}")
-            raise ValueError(f"name: unknown game {self.name!r} (choose from "
-                             f"{', '.join(registry.names())})")
+            raise ValueError(f"name: {registry.unknown_message(self.name)}")
         try:
             make(self.name, **self.params)  # cheap (no compiling)
         except (TypeError, ValueError) as err:
