@@ -16,19 +16,10 @@ import dataclasses
 from typing import Any
 
 from warmjax.games import registry
-from warmjax.search.variants import ENHANCEMENTS
+from warmjax.names import ENHANCEMENTS, enhancement_name
 from warmjax.settings import departures_of
 
-ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
-                     "wrora": "WRoRa"}
 MODE_ORDER = {"none": 0, "fixed": 1, "adaptive": 2}
-
-
-def enhancement_name(enhancement: str | None) -> str:
-    """`Rollout`, `RoRa`, …, or `Baseline` for None."""
-    if enhancement is None:
-        return "Baseline"
-    return ENHANCEMENT_NAMES.get(enhancement, enhancement)
 
 
 def game_name(game: str) -> str:
