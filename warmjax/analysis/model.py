@@ -138,6 +138,9 @@ class Arm:
         (`_centred_ratings`), over seeds (None without a tournament).
       elo_vs_baseline: against the baseline's, paired by seed (`compare_paired`).
       switches: adaptive arms: each run's switch iteration (None: never switched).
+      spearman: adaptive arms of three or more runs: Spearman's ρ and p of the runs'
+        warm-start iterations against their final primary rate (`stats.spearman`; nan
+        without spread); None otherwise.
     """
 
     id: RunId
@@ -146,6 +149,7 @@ class Arm:
     elo: Estimate | None = None
     elo_vs_baseline: Comparison | None = None
     switches: tuple[int | None, ...] = ()
+    spearman: tuple[float, float] | None = None
 
     @property
     def label(self) -> str:
@@ -178,6 +182,16 @@ def study_suffix(name: str) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
+class Gap:
+    """One iteration of a family's primary learning curves: the baseline's mean rate and
+    each main arm's gap to it, paired by seed (`Family.main` order; None below two seeds)."""
+
+    iteration: int
+    baseline: float
+    arms: tuple[Comparison | None, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class Family:
     """One game and set of departures: a baseline arm and the warm-start arms."""
 
@@ -194,6 +208,8 @@ class Family:
     study: str = ""
     # How reports name the game ("Connect Four"); None: the game registry's title.
     game_title: str | None = None
+    # Per iteration that every baseline run probed: the main arms' gaps (primary measure).
+    gaps: tuple[Gap, ...] = ()
 
     @property
     def title(self) -> str:

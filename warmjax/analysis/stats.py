@@ -231,6 +231,15 @@ def adjusted(p_values: Sequence[float]) -> list[float]:
     return [float(p) for p in stats.false_discovery_control(np.asarray(p_values, np.float64))]
 
 
+def spearman(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+    """Spearman's rank correlation of `x` and `y` with its two-sided p
+    (`scipy.stats.spearmanr`); nan, nan where either has no spread."""
+    if len(set(x)) < 2 or len(set(y)) < 2:
+        return math.nan, math.nan
+    test = stats.spearmanr(x, y)
+    return float(test.statistic), float(test.pvalue)
+
+
 def friedman(groups: Sequence[Sequence[float]]) -> tuple[float, float]:
     """Friedman's test over repeated measures (`groups[i][j]`: treatment i on block j), as
     `(statistic, p)` (`scipy.stats.friedmanchisquare`); nan without spread."""

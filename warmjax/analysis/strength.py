@@ -36,9 +36,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from scipy import stats
 
-from warmjax.analysis import study, survival
+from warmjax.analysis import survival
+from warmjax.analysis.claims import Claim
 from warmjax.analysis.compute import ComputeCurve
-from warmjax.analysis.study import ALPHA, NOT_INFORMATIVE, Claim, Decision, Family
+from warmjax.analysis.model import Family, final
+from warmjax.analysis.stats import ALPHA, CONTRADICTED, NOT_INFORMATIVE, Decision, adjusted
 
 SPEEDUP_DELTA = 1.25  # the smallest speed-up worth finding
 MEASURES = {"policy": "oracle_policy", "search": "oracle_optimal"}
@@ -160,7 +162,7 @@ def adjust(records: Sequence[dict], measure: str = "policy") -> None:
     for axis in ("iterations", "compute"):
         rows = [c for r in records if axis in r["axes"] for c in r["axes"][axis]["comparisons"]
                 if c["measure"] == measure]
-        for c, p in zip(rows, study.adjusted([c["logrank_p"] for c in rows])):
+        for c, p in zip(rows, adjusted([c["logrank_p"] for c in rows])):
             c["p_adjusted"] = p
     for r in records:
         for block in r["axes"].values():
@@ -223,7 +225,7 @@ def verdict_text(verdict: str, decision: Decision | None) -> str:
     """A verdict with the rule's reason where it has one that tells verdicts apart:
     "contradicted (no gain)", "contradicted (opposite)"."""
     reason = "" if decision is None else decision.reason
-    if verdict == study.CONTRADICTED and reason in ("no gain", "opposite"):
+    if verdict == CONTRADICTED and reason in ("no gain", "opposite"):
         return f"{verdict} ({reason})"
     return verdict
 
@@ -240,7 +242,7 @@ def floor(family: Family, random_rate: float) -> Floor | None:
     if family.baseline is None:
         return None
     last = family.final_iteration
-    rates = tuple(float(study.final(run, "policy", last)) for run in family.baseline.runs)
+    rates = tuple(float(final(run, "policy", last)) for run in family.baseline.runs)
     if len(rates) >= 2 and np.std(rates) > 0:
         p = float(stats.ttest_1samp(rates, random_rate, alternative="greater").pvalue)
     else:  # a constant sample: above the rate for sure, or not at all

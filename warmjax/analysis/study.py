@@ -34,6 +34,7 @@ from warmjax.analysis.model import (
     SUMMARIES,
     Arm,
     Family,
+    Gap,
     MetricSummary,
     _swept_ids,
     curve,
@@ -47,6 +48,8 @@ from warmjax.analysis.stats import (
     Estimate,
     adjusted,
     compare_by_seed,
+    compare_paired,
+    spearman,
 )
 from warmjax.analysis.tables import Tournament, group_runs
 from warmjax.games import make, registry
@@ -102,7 +105,29 @@ def _measured_arm(run_id: RunId, arm_runs: Sequence[Run], k: int, common: int,
     elos = [centred.get(r.id) for r in arm_runs]
     elo = Estimate.of(elos) if centred and all(e is not None for e in elos) else None
     switches = tuple(r.switch_iteration for r in arm_runs) if run_id.mode == "adaptive" else ()
-    return Arm(run_id, tuple(arm_runs), metrics, elo, None, switches)
+    arm = Arm(run_id, tuple(arm_runs), metrics, elo, None, switches)
+    if run_id.mode == "adaptive" and len(arm_runs) >= 3:
+        arm = dataclasses.replace(arm, spearman=spearman(arm.warm_iterations(),
+                                                         arm.primary.final.values))
+    return arm
+
+
+def gaps(family: Family, metric: str = PRIMARY) -> tuple[Gap, ...]:
+    """Per iteration that every baseline run probed: the baseline's mean rate and each main
+    arm's mean gap to it, paired by seed (`compare_paired`; None below two seeds)."""
+    if family.baseline is None or not family.main:
+        return ()
+    base = {r.id.seed: curve(r, metric) for r in family.baseline.runs}
+    own = [{r.id.seed: curve(r, metric) for r in arm.runs} for arm in family.main]
+    out = []
+    for it in sorted(set.intersection(*(set(c) for c in base.values()))):
+        cells = []
+        for arm_curves in own:
+            seeds = [s for s in arm_curves if s in base and it in arm_curves[s]]
+            cells.append(None if len(seeds) < 2 else compare_paired(
+                [arm_curves[s][it] for s in seeds], [base[s][it] for s in seeds]))
+        out.append(Gap(it, float(np.mean([c[it] for c in base.values()])), tuple(cells)))
+    return tuple(out)
 
 
 def _against(arm: Arm, base: Arm) -> Arm:
@@ -159,10 +184,10 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
         for part in ([a for a in warm if a.id in swept],
                      [a for a in warm if a.id not in swept]):
             by_id.update((a.id, a) for a in _with_adjusted(part))
-        out.append(Family(game, departures, k, common, members[0].config.train.games,
-                          baseline, tuple(by_id[a.id] for a in warm), board,
-                          name if shared[game, board, departures] > 1 else "",
-                          game_name(game)))
+        family = Family(game, departures, k, common, members[0].config.train.games,
+                        baseline, tuple(by_id[a.id] for a in warm), board,
+                        name if shared[game, board, departures] > 1 else "", game_name(game))
+        out.append(dataclasses.replace(family, gaps=gaps(family)))
     return out
 
 
@@ -306,6 +331,9 @@ def arm_json(arm: Arm, sweep: bool = False) -> dict:
         "vs_baseline": comparison_json(arm.elo_vs_baseline, delta=None)}
     if arm.id.mode == "adaptive":
         out["switch_iterations"] = list(arm.switches)
+    if arm.spearman is not None:
+        out["spearman_warm_vs_final"] = {"rho": num(arm.spearman[0]),
+                                         "p": num(arm.spearman[1])}
     out["warm_iterations"] = list(arm.warm_iterations())
     return out
 
@@ -364,7 +392,10 @@ def family_json(f: Family, delta: float = DELTA) -> dict:
             "games_per_iteration": f.games_per_iteration,
             "spread": num(f.spread()), "seeds_for_delta": num(f.seeds_for(delta)),
             "baseline": None if f.baseline is None else arm_json(f.baseline),
-            "arms": [arm_json(a, a.id in swept) for a in f.arms]}
+            "arms": [arm_json(a, a.id in swept) for a in f.arms],
+            "gaps": [{"iteration": g.iteration, "baseline": num(g.baseline),
+                      "arms": [None if c is None else {"arm": a.label, **comparison_json(c)}
+                               for a, c in zip(f.main, g.arms)]} for g in f.gaps]}
 
 
 # --- looks ---------------------------------------------------------------------------------

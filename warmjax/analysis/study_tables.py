@@ -20,8 +20,6 @@ from warmjax.analysis.study import (
     Estimate,
     Family,
     MetricSummary,
-    compare_paired,
-    curve,
     iprime_series,
     on_seeds,
 )
@@ -128,45 +126,28 @@ def compact_markdown(family: Family) -> str:
                  "lrrrrrrrrrrrr")
 
 
-def gaps_markdown(family: Family, metric: str = "policy") -> str:
+def gaps_markdown(family: Family) -> str:
     """Per iteration: the baseline's mean rate and each main arm's mean gap to it, paired by
-    seed (its 95% interval where two or more seeds)."""
-    if family.baseline is None or not family.main:
+    seed (its 95% interval where two or more seeds; `Family.gaps`)."""
+    if not family.gaps:
         return ""
-    base = {r.id.seed: curve(r, metric) for r in family.baseline.runs}
-    iterations = sorted(set.intersection(*(set(c) for c in base.values())))
-    rows = []
-    for it in iterations:
-        cells = [it, f"{100 * np.mean([c[it] for c in base.values()]):.1f}%"]
-        for arm in family.main:
-            own = {r.id.seed: curve(r, metric) for r in arm.runs}
-            seeds = [s for s in own if s in base and it in own[s]]
-            if len(seeds) < 2:
-                cells.append("")
-                continue
-            c = compare_paired([own[s][it] for s in seeds], [base[s][it] for s in seeds])
-            cells.append(_pts(c) + ("*" if c.p < 0.05 else ""))
-        rows.append(cells)
+    rows = [[g.iteration, f"{100 * g.baseline:.1f}%",
+             *("" if c is None else _pts(c) + ("*" if c.p < 0.05 else "") for c in g.arms)]
+            for g in family.gaps]
     return table(["iteration", "baseline", *[f"{a.label} − baseline" for a in family.main]],
                  rows, "r" * (2 + len(family.main)))
 
 
 def spearman_markdown(arms: Sequence[Arm], iteration: int) -> str:
     """Per adaptive arm: does a run's warm-start length predict its final policy-head rate?
-    Spearman's ρ over the arm's seeds (`scipy.stats.spearmanr`)."""
-    from scipy import stats
-
+    Spearman's ρ over the arm's seeds (`Arm.spearman`)."""
     rows = []
     for arm in arms:
-        if arm.id.mode != "adaptive" or len(arm.runs) < 3:
+        if arm.spearman is None:
             continue
-        warm = arm.warm_iterations()
-        finals = arm.primary.final.values
-        if len(set(warm)) < 2 or len(set(finals)) < 2:
-            rows.append([arm.label, len(arm.runs), "—", "—"])
-            continue
-        test = stats.spearmanr(warm, finals)
-        rows.append([arm.label, len(arm.runs), f"{test.statistic:+.2f}", _p(test.pvalue)])
+        rho, p = arm.spearman
+        rows.append([arm.label, len(arm.runs), "—" if math.isnan(rho) else f"{rho:+.2f}",
+                     "—" if math.isnan(rho) else _p(p)])
     if not rows:
         return ""
     return table(["Arm", "Runs", f"Spearman ρ (warm-start iterations, policy rate at it. "

@@ -40,7 +40,7 @@ from warmjax.matches.tournament_folder import (
     read_oracle,
     read_versus,
 )
-from warmjax.search.variants import ENHANCEMENTS
+from warmjax.names import ENHANCEMENTS
 from warmjax.train.run_folder import Run
 from warmjax.train.run_id import RunId, enhancement_name, game_name
 
