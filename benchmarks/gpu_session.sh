@@ -10,7 +10,7 @@
 #   RUNS_512=32 RUNS_64=64 PRECISIONS=mixed C4PAPER_S=170 LIMIT_study512=150 ...  # narrower
 #
 # All parts together take longer than ten minutes: split them with PARTS.
-# Measured on an H100 on 26 November 2026: docs/results.md §5.
+# Measured on an H100 on 26 November 2026: results.md §5.
 set -u
 OUT=${OUT:-/tmp/gpu_session}
 mkdir -p "$OUT"

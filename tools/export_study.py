@@ -7,7 +7,7 @@ No networks or checkpoints; runs still training (fewer metrics rows than iterati
 left out unless `--partial` (a device session's runs, cut off by its time limit, come back
 with the iterations they finished). Existing files are overwritten; nothing else is touched.
 
-    python tools/export_study.py runs/study_c4_cpu docs/results/study/c4_cpu
+    python tools/export_study.py runs/study_c4_cpu results/study/c4_cpu
     python tools/export_study.py --partial /tmp/c4paper "$OUT/runs"    # on a GPU machine
 """
 

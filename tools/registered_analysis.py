@@ -1,5 +1,5 @@
 """The confirmatory Connect Four study's analysis exactly as registered
-(docs/results/study/c4_confirm/REGISTRATION.md), written next to the study's data.
+(results/study/c4_confirm/REGISTRATION.md), written next to the study's data.
 
 Three hypotheses on the policy head's optimal-move rate, each paired by seed
 (`scipy.stats.ttest_rel` via `warmjax.analysis.study.compare_by_seed`, two-sided):
@@ -20,7 +20,7 @@ The registration allows no interim analysis: the tool refuses a study whose arms
 have the registered seeds with every iteration, unless `--incomplete`, which labels the
 output incomplete and claims no verdict.
 
-    python tools/registered_analysis.py docs/results/study/c4_confirm
+    python tools/registered_analysis.py results/study/c4_confirm
     python tools/registered_analysis.py DIR --seeds 0 1 2 3 --incomplete   # a dry run
 """
 
@@ -145,7 +145,7 @@ def _pts(x: float | None) -> str:
 def markdown(result: dict) -> str:
     lines = ["# The confirmatory Connect Four study: the registered analysis", "",
              ("Computed by `python tools/registered_analysis.py "
-              f"{result['folder']}` as docs/results/study/c4_confirm/REGISTRATION.md "
+              f"{result['folder']}` as results/study/c4_confirm/REGISTRATION.md "
               f"registers it; δ = {100 * result['delta']:g} points; seeds "
               f"{result['seeds'][0]}–{result['seeds'][-1]} ({len(result['seeds'])})."), ""]
     if not result["complete"]:

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = "docs/results/study"
+DATA = "results/study"
 
 # Each committed report: its folder under DATA and the study folders it reads.
 REPORTS = {

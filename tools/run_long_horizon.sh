@@ -1,5 +1,5 @@
 #!/bin/bash
-# The registered long-horizon study (docs/results/study/REGISTRATION_long_horizon.md): its
+# The registered long-horizon study (results/study/REGISTRATION_long_horizon.md): its
 # three studies one after the other, each seed by seed through tools/run_study.sh, at the
 # papers' I = 100 with round robins at iterations 15, 30, 60 and 100. Rerun it to resume:
 # committed seeds are skipped quickly (their runs are complete), a run resumes from its last

@@ -64,7 +64,7 @@ ORIENTATION_PLAYERS = ("random", "pure_mcts", "pure_rave", "rhea")
 
 # The papers do not say whose moves AMAF counts or whether RHEA's plans start with a legal
 # move. Per game, the reading that reproduces PPSN 2020 Table 1 best at 500 games per pair
-# (docs/results.md §3) is the default of conf/orientation.yaml; a setting given wins. Each
+# (results.md §3) is the default of conf/orientation.yaml; a setting given wins. Each
 # game states its readings when it registers (`GameSpec.readings`); a game that states none
 # gets the standard ones (`registry.STANDARD_READINGS`).
 

@@ -33,7 +33,7 @@ class VmapLauncherConf:
     _target_: str = "hydra_plugins.warmjax_vmap_launcher.vmap_launcher.VmapLauncher"
     # Most runs per compiled program; null: 32 on an accelerator, 1 on a CPU (lone runs: on
     # two CPU cores a vmapped group of three quick Gobang runs took about 100 s per
-    # iteration against 8-11 s per run alone, docs/results.md §5).
+    # iteration against 8-11 s per run alone, results.md §5).
     max_runs: Optional[int] = None
     # Train the sweep seed by seed (every run of the lowest seed first, in the sweep's order),
     # so that a study stopped part-way leaves complete seed blocks behind.

@@ -413,7 +413,7 @@ def test_issue_studies_change_only_what_they_name(tmp_path, name, arm, expected)
 
 
 def test_confirmatory_study_is_c4_cpu_on_fresh_seeds_seed_by_seed(tmp_path):
-    """The registered study (docs/results/study/c4_confirm/REGISTRATION.md) keeps c4_cpu's
+    """The registered study (results/study/c4_confirm/REGISTRATION.md) keeps c4_cpu's
     scale, trains seed by seed (the seed swept first) and shares no seed with c4_cpu."""
     import yaml
 

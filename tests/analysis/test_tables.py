@@ -21,7 +21,7 @@ from ..helpers import ROOT, fabricate_run, metric_row
 
 # A tournament as the code wrote it, committed with its study: three seeds each of the
 # baseline, fixed I′ = 5 and adaptive arms (its elo.json and players.json).
-COMMITTED = ROOT / "docs/results/c4_repro/tournament"
+COMMITTED = ROOT / "results/c4_repro/tournament"
 
 
 def adaptive_metrics(balances: list[float], switch: int | None,

@@ -228,7 +228,7 @@ def test_compose_defaults():
     assert config.out_path == "orientation_gobang.json"
     assert config.players == ("random", "pure_mcts", "pure_rave", "rhea")
     # The readings the papers leave open: per game, the one closest to their table
-    # (docs/results.md §3) unless a setting says otherwise.
+    # (results.md §3) unless a setting says otherwise.
     search = config.search
     assert (search.c_puct, search.rave_rollout_moves, search.reuse_tree) == (1.0, True, False)
     assert search.temperature_moves == 0

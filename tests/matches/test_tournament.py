@@ -182,8 +182,8 @@ def test_compressed_journal_reads_and_resumes_as_the_plain_one(full, runs, tmp_p
         folder.read_journal()
 
 
-SHIPPED = sorted(ROOT.glob("docs/results/*/tournament")) + sorted(
-    ROOT.glob("docs/results/study/*/tournament"))
+SHIPPED = sorted(ROOT.glob("results/*/tournament")) + sorted(
+    ROOT.glob("results/study/*/tournament"))
 
 
 def test_committed_tournament_folders_are_found():

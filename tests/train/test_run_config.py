@@ -37,7 +37,7 @@ def test_hydra_compose_smoke_and_experiments(tmp_path):
     assert compose_config(["model=azg64"], tmp_path).model.preset == "azg64"
     wide = compose_config(["+experiment=adaptive_c4", "profile=quick", "model=medium"], tmp_path)
     assert (wide.model.preset, wide.train.games) == ("medium", 160)
-    # The quick profile's departures (conf/profile/quick.yaml, docs/results.md §2).
+    # The quick profile's departures (conf/profile/quick.yaml, results.md §2).
     assert (wide.search.fpu, wide.search.win_check, wide.train.value_mix) == (1.0, True, 0.5)
     net = make_network(7, (6, 7, 2), wide.model.preset)
     assert (net.module.channels, net.module.fc) == (64, (256, 128))

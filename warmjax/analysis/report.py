@@ -370,7 +370,7 @@ def write_study(studies: Sequence[str], out: str = "report",
                   (f"{sum(len(a.runs) for a in family.all_arms())} runs, "
                    f"{family.final_iteration} iterations of {family.games_per_iteration} "
                    f"self-play games; AUC over iterations 1-{family.auc_iterations}."), "",
-                  "### Summary (docs/results.md §1)", "", study_tables.compact_markdown(family)]
+                  "### Summary (results.md §1)", "", study_tables.compact_markdown(family)]
         power = study_tables.power_markdown(family, delta)
         if power:
             lines += ["### Power", "", power]

@@ -94,7 +94,7 @@ def _padj(c: Comparison | None) -> str:
 
 
 def compact_markdown(family: Family) -> str:
-    """docs/results.md §1's table of a family: per arm the policy head's AUC and final rate
+    """results.md §1's table of a family: per arm the policy head's AUC and final rate
     against the baseline (paired by seed, p with its Benjamini–Hochberg adjustment), the
     search's differences, the warm-start iterations and Elo."""
     rows = []

@@ -131,7 +131,7 @@ class Network:
     def train_conv_impl(self) -> str:
         """The convolution of `apply_train`: for "auto", patches @ kernel on a CPU and a GPU
         (measured faster on both: on an H100, 0.72 against 0.87 ms per 512-channel
-        training step, see docs/results.md §5) and XLA's convolution on a TPU (not
+        training step, see results.md §5) and XLA's convolution on a TPU (not
         measured); else the one `train_conv` names."""
         if self.train_conv != "auto":
             return self.train_conv
@@ -196,7 +196,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # For CPU work: same layers, far fewer units.
     "small": dict(channels=32, fc=(128, 64)),
     # Twice as wide as "small": on Connect Four its policy head scores about 4 points higher
-    # against perfect play (docs/results.md §2), for about 2.5 times the quick profile's
+    # against perfect play (results.md §2), for about 2.5 times the quick profile's
     # wall time on a 2-core CPU.
     "medium": dict(channels=64, fc=(256, 128)),
 }
