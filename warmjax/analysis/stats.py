@@ -284,7 +284,7 @@ class Decision:
 
 def decide(tested: Sequence[Tested], delta: float, omnibus_p: float | None = None,
            p_adjusted: Sequence[float] | None = None) -> Decision:
-    """The one verdict rule every claim uses (docs/experiments.md, "The verdict rule").
+    """The one verdict rule every claim uses (docs/method.md §13, "The verdict rule").
 
     The comparisons' p-values are adjusted by Benjamini–Hochberg within the claim, unless
     `p_adjusted` gives them adjusted over a larger set (a registered family of hypotheses,
