@@ -131,7 +131,7 @@ class Network:
     def train_conv_impl(self) -> str:
         """The convolution of `apply_train`: for "auto", patches @ kernel on a CPU and a GPU
         (measured faster on both: on an H100, 0.72 against 0.87 ms per 512-channel
-        training step, see results.md §5) and XLA's convolution on a TPU (not
+        training step, see docs/performance.md §1) and XLA's convolution on a TPU (not
         measured); else the one `train_conv` names."""
         if self.train_conv != "auto":
             return self.train_conv

@@ -11,7 +11,7 @@ the same moves from the same key:
   operations), Othello's own `_step` without pgx's observation and checks; in a loop of
   fixed length (the board's cells), then a loop for whatever is left (only games with
   passes can go on). On a GPU the fixed loop needs no host round trip per ply: 1.4-1.6x
-  faster playouts on an H100 (results.md §5).
+  faster playouts on an H100 (docs/performance.md §1).
 
 `rollout` uses the second where the game has rules, else the first.
 """
