@@ -11,7 +11,7 @@ import sys
 
 from ..helpers import ROOT
 
-PURE = ("stats", "model", "claims", "survival", "compute", "strength")
+PURE = ("stats", "model", "claims", "record", "registered", "survival", "compute", "strength")
 HEAVY = ("jax", "pgx", "flax", "mctx", "warmjax.games", "warmjax.search", "warmjax.perfect")
 
 

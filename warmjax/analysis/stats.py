@@ -145,6 +145,17 @@ def seeds_for(delta: float, sd: float, paired: bool = True) -> float:
     return float(max(2, math.ceil(n - 1e-9)))
 
 
+def power_at(c: Comparison | None, delta: float) -> float:
+    """A paired comparison's power at a true difference `delta`, at its observed SD
+    (`statsmodels.stats.power.TTestPower`); nan where unknown."""
+    from statsmodels.stats.power import TTestPower
+
+    if c is None or math.isnan(c.sd) or c.sd == 0 or c.n < 2:
+        return math.nan
+    return float(TTestPower().power(effect_size=delta / c.sd, nobs=c.n, alpha=ALPHA,
+                                    alternative="two-sided"))
+
+
 def _mean_difference(x, y, axis):
     return np.mean(x, axis=axis) - np.mean(y, axis=axis)
 
