@@ -34,6 +34,7 @@ from pathlib import Path
 
 from warmjax.analysis import registered, study, tables
 from warmjax.analysis.model import Arm, Family
+from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
 
 SEEDS = tuple(range(8, 40))
@@ -80,7 +81,7 @@ def analyse(folder: Path, seeds: tuple[int, ...] = SEEDS, iterations: int = ITER
     """The registered analysis of the study in `folder` (its runs and `tournament/`)."""
     runs = [r for r in run_folder.find_runs([folder]) if r.id.seed in seeds]
     found = []
-    if (folder / "tournament" / "tournament.json").exists():
+    if TournamentFolder(folder / "tournament").has_header():
         found.append(tables.journal_tournament(folder / "tournament"))
     (family,) = study.families(runs, found, AUC_ITERATIONS)
     plan = design(seeds, iterations, delta)

@@ -174,6 +174,20 @@ class Arm:
         """How many iterations each run self-played with the enhancement."""
         return tuple(sum(row.warmstart_active for row in run.metrics) for run in self.runs)
 
+    @property
+    def warm_mean(self) -> float:
+        """The mean of `warm_iterations` over the arm's runs."""
+        return float(np.mean(self.warm_iterations())) if self.runs else math.nan
+
+    @property
+    def switch_summary(self) -> tuple[float, float, int] | None:
+        """Adaptive arms: the mean and population SD of the switch iteration over the runs
+        that switched (as the papers give it), and how many did; None where none did."""
+        switched = [s for s in self.switches if s is not None]
+        if not switched:
+            return None
+        return float(np.mean(switched)), float(np.std(switched)), len(switched)
+
 
 def study_suffix(name: str) -> str:
     """" (c4_confirm)" after a family's or board's name where the report holds two studies

@@ -65,10 +65,14 @@ def arm_json(arm: Arm, sweep: bool = False) -> dict:
         "vs_baseline": comparison_json(arm.elo_vs_baseline, delta=None)}
     if arm.id.mode == "adaptive":
         out["switch_iterations"] = list(arm.switches)
+        summary = arm.switch_summary
+        out["switch_mean"] = None if summary is None else num(summary[0])
+        out["switch_std"] = None if summary is None else num(summary[1])
     if arm.spearman is not None:
         out["spearman_warm_vs_final"] = {"rho": num(arm.spearman[0]),
                                          "p": num(arm.spearman[1])}
     out["warm_iterations"] = list(arm.warm_iterations())
+    out["warm_iterations_mean"] = num(arm.warm_mean)
     return out
 
 

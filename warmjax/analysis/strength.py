@@ -214,10 +214,15 @@ class Floor:
     def reason(self) -> str:
         return "the baseline did not learn" if not self.learned else ""
 
+    @property
+    def mean(self) -> float | None:
+        """The baseline runs' mean rate (None without runs)."""
+        return float(np.mean(self.rates)) if self.rates else None
+
     def to_json(self) -> dict:
         return {"family": self.family, "random_rate": self.random_rate,
                 "iteration": self.iteration, "baseline_rates": list(self.rates),
-                "baseline_mean": float(np.mean(self.rates)) if self.rates else None,
+                "baseline_mean": self.mean,
                 "p": self.p, "learned": self.learned}
 
 

@@ -101,7 +101,7 @@ def compact_markdown(family: Family) -> str:
     for arm in ((family.baseline,) if family.baseline else ()) + family.main:
         pol, sea = arm.metrics["policy"], arm.metrics["search"]
         base = arm.id.is_baseline
-        warm = "" if base else f"{np.mean(arm.warm_iterations()):.1f}"
+        warm = "" if base else f"{arm.warm_mean:.1f}"
         rows.append([
             arm.label, len(arm.runs), f"{100 * pol.auc.mean:.1f}%", _pts(pol.auc_vs_baseline),
             _padj(pol.auc_vs_baseline),
@@ -208,15 +208,14 @@ def warm_markdown(arms: Sequence[Arm]) -> str:
     for arm in arms:
         if arm.id.is_baseline:
             continue
-        warm = np.asarray(arm.warm_iterations(), float)
-        switched = [s for s in arm.switches if s is not None]
+        summary = arm.switch_summary
         switch = "—"
         if arm.id.mode == "adaptive":
-            switch = (f"{np.mean(switched):.1f} ± {np.std(switched):.1f}" if switched else
-                      "never")
-            if len(switched) < len(arm.runs):
-                switch += f" ({len(switched)}/{len(arm.runs)} switched)"
-        rows.append([arm.label, len(arm.runs), f"{warm.mean():.1f}", switch,
+            switch = "never" if summary is None else f"{summary[0]:.1f} ± {summary[1]:.1f}"
+            switched = 0 if summary is None else summary[2]
+            if switched < len(arm.runs):
+                switch += f" ({switched}/{len(arm.runs)} switched)"
+        rows.append([arm.label, len(arm.runs), f"{arm.warm_mean:.1f}", switch,
                      ", ".join(str(s) if s is not None else "—" for s in arm.switches)])
     return table(["Arm", "Runs", "Warm-start iterations (mean)",
                   "Switch iteration (mean ± pop. std)", "Per seed"], rows, "lrrrl")
@@ -339,7 +338,7 @@ def contrast_markdown(contrast: Contrast, delta: float) -> str:
 
 def floor_markdown(floors) -> str:
     """Each family's baseline against a random legal move (the floor rule)."""
-    rows = [[f.family, f.iteration, percent(float(np.mean(f.rates))), percent(f.random_rate),
+    rows = [[f.family, f.iteration, percent(f.mean), percent(f.random_rate),
              _p(f.p), "learned" if f.learned else "**did not learn**"] for f in floors]
     return table(["family", "last iteration", "baseline's policy head, %", "random move, %",
                   "p (one-sided)", "floor"], rows, "lrrrrl")
