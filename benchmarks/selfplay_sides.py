@@ -1,6 +1,6 @@
 """Self-play cost when the enhancement plays the baseline (adaptive warm start).
 
-Each side searches only the half of the games where it is to move (`search.match.side_moves`).
+Each side searches only the half of the games where it is to move (`search.game_loop.side_moves`).
 The reference, measured in the same run, is the way self-play used to do it: both players
 search the whole batch every ply and each game keeps its own side's move. The baseline-only
 self-play is printed too, as the floor. All three play the same number of games with the
@@ -22,7 +22,7 @@ import jax.numpy as jnp
 
 from warmjax.games import make
 from warmjax.nets import make_network
-from warmjax.search import match
+from warmjax.search import game_loop
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import Move, make_player
 from warmjax.train.selfplay import make_selfplay
@@ -56,7 +56,7 @@ def whole_batch_reference(env, baseline, enhancement, num_games):
     def selfplay(params, key):
         key, init_key = jax.random.split(key)
         states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-        return match.play_out(env, states, key, BothSearch(params), keep_examples=True)
+        return game_loop.play_out(env, states, key, BothSearch(params), keep_examples=True)
 
     return selfplay
 

@@ -11,7 +11,7 @@ import pytest
 
 from warmjax.games import FIRST, SECOND, make, registry
 from warmjax.games.pgx_games import KINDS, PgxGame, make_pgx
-from warmjax.search import match
+from warmjax.search import game_loop
 from warmjax.search.players import Move
 from warmjax.train import run_folder
 from warmjax.train.loop import train
@@ -323,7 +323,7 @@ def test_play_versus_and_tournament_run_on_an_adapted_game(ttt_run, tmp_path):
 
 
 class _RandomTurn:
-    """A match turn (`search.match`) that plays uniformly random legal moves."""
+    """A match turn (`search.game_loop`) that plays uniformly random legal moves."""
 
     def start(self, states):
         return ()
@@ -347,8 +347,8 @@ def test_games_ended_by_the_step_cap_are_counted_as_truncated():
     tic-tac-toe, whose 9-ply bound is the full board, never truncates."""
     env = make("go", size=5, max_terminal_steps=12)
     states = jax.vmap(env.init)(jax.random.split(jax.random.key(3), 64))
-    played = match.play_out(env, states, jax.random.key(4), _RandomTurn(), keep_actions=True)
-    got = np.asarray(match.truncated(env, played.states))
+    played = game_loop.play_out(env, states, jax.random.key(4), _RandomTurn(), keep_actions=True)
+    got = np.asarray(game_loop.truncated(env, played.states))
     actions = np.asarray(played.record.actions)
     live = np.asarray(played.record.live)
     from pgx.go import Go
@@ -369,9 +369,9 @@ def test_games_ended_by_the_step_cap_are_counted_as_truncated():
 
     env = make("tic_tac_toe")
     states = jax.vmap(env.init)(jax.random.split(jax.random.key(5), 64))
-    played = match.play_out(env, states, jax.random.key(6), _RandomTurn())
+    played = game_loop.play_out(env, states, jax.random.key(6), _RandomTurn())
     assert (np.asarray(played.states._step_count) == 9).any()
-    assert not np.asarray(match.truncated(env, played.states)).any()
+    assert not np.asarray(game_loop.truncated(env, played.states)).any()
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
 """Running matches for the evaluation commands.
 
-The match itself (`make_match`, `MatchResult`) is the game loop of `warmjax.search.match`,
+The match itself (`make_match`, `MatchResult`) is the game loop of `warmjax.search.game_loop`,
 re-exported here. `play_pair` plays a pair's games in chunks of one compiled match (the
 experiment commands' runner).
 """
@@ -16,7 +16,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from warmjax.search.match import NO_MOVE, MatchResult, make_match
+from warmjax.search.game_loop import NO_MOVE, MatchResult, make_match
 from warmjax.search.players import Player
 
 __all__ = ["NO_MOVE", "MatchResult", "PairOutcome", "chunking", "make_match", "mean_score",

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from warmjax.search.match import make_match
+from warmjax.search.game_loop import make_match
 from warmjax.search.players import Player
 
 

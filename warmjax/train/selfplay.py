@@ -10,10 +10,10 @@ A stored position's value target z is the game's final result for the player to 
 with `value_mix` λ > 0 (a departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's
 root search value.
 
-The games are played by the one game loop, `warmjax.search.match.play_out`. When one player
+The games are played by the one game loop, `warmjax.search.game_loop.play_out`. When one player
 plays every game, it searches the whole batch (under `lax.cond`, only when some game needs
 a search); when the enhancement plays the baseline, each side searches only the half of the
-games where it is to move (`match.side_moves`), as in a match.
+games where it is to move (`game_loop.side_moves`), as in a match.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from warmjax.search import match
+from warmjax.search import game_loop
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import Move, Player
 from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
@@ -110,7 +110,7 @@ def make_selfplay(
             inputs = self.inputs
             if enhancement is None:
                 move = baseline(inputs, k_base, states, mem_base)
-                action, policy, value, steps = match.move_parts(move)
+                action, policy, value, steps = game_loop.move_parts(move)
                 mem_base = move.memory
             else:
                 def only(player, key, memory):
@@ -118,20 +118,20 @@ def make_selfplay(
 
                 def enhanced():
                     move = only(enhancement, k_enh, mem_enh)
-                    return (*match.move_parts(move), mem_base, move.memory)
+                    return (*game_loop.move_parts(move), mem_base, move.memory)
 
                 def base():
                     move = only(baseline, k_base, mem_base)
-                    return (*match.move_parts(move), move.memory, mem_enh)
+                    return (*game_loop.move_parts(move), move.memory, mem_enh)
 
                 def versus():
                     # The enhancement moves first in games [0, E/2): at even plies it is to
                     # move there, and the baseline in the other half.
                     even = ply % 2 == 0
-                    enh = match.side_moves(enhancement, inputs, k_enh, states, mem_enh, even)
-                    base = match.side_moves(baseline, inputs, k_base, states, mem_base, ~even)
-                    parts = match.interleave(even, match.move_parts(enh),
-                                             match.move_parts(base))
+                    enh = game_loop.side_moves(enhancement, inputs, k_enh, states, mem_enh, even)
+                    base = game_loop.side_moves(baseline, inputs, k_base, states, mem_base, ~even)
+                    parts = game_loop.interleave(even, game_loop.move_parts(enh),
+                                             game_loop.move_parts(base))
                     return (*parts, base.memory, enh.memory)
 
                 branches = [None] * 3
@@ -162,7 +162,7 @@ def make_selfplay(
             key, k_open = jax.random.split(key)
             opening = jax.random.randint(k_open, (games,), 0, random_opening + 1)
         turn = SelfPlayTurn(inputs, jnp.asarray(kind, jnp.int32), opening)
-        played = match.play_out(env, states, key, turn, keep_examples=True)
+        played = game_loop.play_out(env, states, key, turn, keep_examples=True)
         record = played.record
         # The stored target is π while the moves are sampled (the first T′ plies), the move
         # played one-hot after; π throughout where the baseline moved and its target is
@@ -200,7 +200,7 @@ def make_selfplay(
             value=jnp.where(record.valid, value, 0.0),
             valid=record.valid, actions=record.actions, results=results,
             baseline_balance=balance, plies=played.states._step_count,
-            truncated=match.truncated(env, played.states),
+            truncated=game_loop.truncated(env, played.states),
             evaluations=evaluations,
             playout_steps=jnp.sum(played.playout_steps, dtype=jnp.int32),
         )
