@@ -1,7 +1,8 @@
-"""The analysis flows one way: its statistics, model, claims and the time-to-strength
+"""The analysis flows one way: its statistics, model, claims, record and the time-to-strength
 measures are pure (numpy, scipy, statsmodels), so that importing them loads neither JAX
-nor the games, the search or the solvers; and no module of `warmjax.analysis` imports
-those packages by name at its top."""
+nor the games, the search or the solvers; and no module of `warmjax.analysis` imports the
+games, the search or the solvers at all (it reads runs' games through
+`matches.run_games`)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,20 @@ def test_the_pure_modules_import_no_game_search_or_solver():
                     if m.split(".")[:2] in (["warmjax", "games"], ["warmjax", "search"],
                                             ["warmjax", "perfect"])
                     or m.split(".")[0] in ("jax", "pgx", "flax")}, module
+
+
+def test_no_analysis_module_imports_the_games_search_or_solvers():
+    offenders = {}
+    for path in sorted((ROOT / "warmjax" / "analysis").glob("*.py")):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module)
+                names |= {f"{node.module}.{alias.name}" for alias in node.names}
+        bad = sorted(n for n in names if n.split(".")[:2] in (
+            ["warmjax", "games"], ["warmjax", "search"], ["warmjax", "perfect"]))
+        if bad:
+            offenders[path.name] = bad
+    assert offenders == {}

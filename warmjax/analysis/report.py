@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from warmjax.analysis import compute, contrasts, plots, strength, study, study_tables, tables
+from warmjax.matches import run_games
 from warmjax.matches.entrants import expand_runs
 from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
@@ -195,19 +196,9 @@ def refuse_duplicates(runs, study_of) -> None:
 
 def random_rate(family: study.Family) -> float | None:
     """The optimal-move rate of a random legal move on the positions the family's probe
-    used (the first `probe.positions` of its board's labelled set); None without one."""
-    from warmjax.games import make
-    from warmjax.perfect import positions
-
+    used (`run_games.random_rate`); None without a labelled set."""
     runs = [r for a in family.all_arms() for r in a.runs]
-    config = runs[0].config
-    path = positions.path_for(make(config.game.name, **config.game.params))
-    if path is None:
-        return None
-    labelled = positions.load(path)
-    if config.probe.positions is not None:
-        labelled = labelled.subset(config.probe.positions)
-    return positions.random_move_rate(labelled.values)
+    return run_games.random_rate(runs[0].config)
 
 
 def compute_curves(runs, calibration: str | None, device: str | None, log

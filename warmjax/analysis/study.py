@@ -15,7 +15,6 @@ render.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import math
 from collections import Counter
@@ -47,28 +46,14 @@ from warmjax.analysis.stats import (
     spearman,
 )
 from warmjax.analysis.tables import Tournament, group_runs
-from warmjax.games import make, registry
+from warmjax.matches.run_games import (  # noqa: F401 - game_of: also the contrasts'
+    board_of,
+    game_of,
+    game_settings,
+    labelled_path,
+)
 from warmjax.train.run_folder import Run
 from warmjax.train.run_id import RunId, game_name
-
-
-def game_of(run: Run):
-    """The run's game (`warmjax.games.make` with its settings), built once per game and
-    settings however many runs share them."""
-    return _game(run.id.game, tuple(sorted(dict(run.config.game.params).items())))
-
-
-@functools.lru_cache(maxsize=None)
-def _game(name: str, params: tuple):
-    return make(name, **dict(params))
-
-
-def game_settings(run: Run) -> dict:
-    """The run's game with every constructor setting spelled out, as a tournament records
-    it (`entrants.canonical_game`)."""
-    from warmjax.matches.entrants import canonical_game
-
-    return canonical_game(game_of(run), run.id.game, dict(run.config.game.params))
 
 
 def ratings_of(tournament: Tournament, runs: Sequence[Run]) -> dict[RunId, float]:
@@ -188,12 +173,10 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
 
 def _no_probe(members: Sequence[Run]) -> str:
     """Why a family cannot be studied: its game has no labelled set, or a run did not probe."""
-    from warmjax.perfect.positions import path_for
-
     run = members[0]
     board = board_of(run)
     title = game_name(run.id.game) + (f" {board}" if board else "")
-    if path_for(game_of(run)) is None:
+    if labelled_path(run.config) is None:
         return (f"{title} has no labelled perfect-play set, on which the study decides its "
                 "claims; report its round robin's Elo with --tournaments instead")
     return f"a {title} run logged no perfect-play probe; train with probe.every=1"
@@ -272,18 +255,6 @@ def paired_ratings(a: Sequence[Run], b: Sequence[Run], tournaments: Sequence[Tou
 
 
 # --- study.json ---------------------------------------------------------------------------
-
-
-def board_of(run: Run) -> str:
-    """`"6×7"`: the run's board where its game settings differ from the game's registered
-    ones (a size study's families), "" where they do not or the game is not registered."""
-    spec = registry.find(run.id.game)
-    params = dict(run.config.game.params)
-    if spec is None or {**spec.params, **params} == dict(spec.params):
-        return ""
-    rows, cols = game_of(run).board_shape
-    return f"{rows}×{cols}"
-
 
 
 # --- looks ---------------------------------------------------------------------------------
