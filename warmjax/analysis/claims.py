@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from warmjax.analysis.model import DELTA, MAIN_IPRIME, Arm, Family
+from warmjax.analysis.model import DELTA, MAIN_IPRIME, Arm, Family, IprimeRow, PowerRow
 from warmjax.analysis.stats import (
     ALPHA,
     CONTRADICTED,
@@ -183,6 +183,34 @@ def iprime_series(family: Family) -> tuple[str | None, list[Arm], list[int]]:
 def on_seeds(arm: Arm, values: Sequence[float], seeds: Sequence[int]) -> list[float]:
     """An arm's per-run values (in `arm.runs` order) restricted to `seeds`."""
     return [v for s, v in zip(arm.seeds, values) if s in seeds]
+
+
+def iprime_rows(family: Family) -> tuple[IprimeRow, ...]:
+    """Claim 4's data: the fixed arms of the swept enhancement by I′, and the baseline, each
+    on the seeds that ran at every I′ (means; Elo relative to the seed's round robin); none
+    below three I′ values."""
+    _, arms, seeds = iprime_series(family)
+    if len(arms) < 3 or not seeds:
+        return ()
+    rows = []
+    for arm in ([family.baseline] if family.baseline else []) + arms:
+        means = [float(np.mean(on_seeds(arm, getattr(arm.metrics[m], which).values, seeds)))
+                 for m in ("policy", "search") for which in ("auc", "final")]
+        elo = on_seeds(arm, arm.elo.values, seeds) if arm.elo is not None else []
+        rows.append(IprimeRow(arm.label, len(on_seeds(arm, arm.seeds, seeds)), *means,
+                              float(np.mean(elo)) if elo else None))
+    return tuple(rows)
+
+
+def power_rows(family: Family, delta: float) -> tuple[PowerRow, ...]:
+    """The main comparison's power (`PowerRow`): per main arm compared with the baseline,
+    then the family's row; none without a comparison."""
+    rows = [PowerRow(arm.label, c.n, c.sd, c.effect80, c.seeds_for(delta))
+            for arm in family.main if (c := arm.primary.auc_vs_baseline) is not None]
+    if not rows:
+        return ()
+    return (*rows, PowerRow("family (RMS of the SDs)", 0, family.spread(), math.nan,
+                            family.seeds_for(delta)))
 
 
 def claim_iprime(family: Family, delta: float) -> Claim:

@@ -206,6 +206,34 @@ class Gap:
 
 
 @dataclasses.dataclass(frozen=True)
+class PowerRow:
+    """The main comparison's power for one arm (or, `pairs` 0, the family: the RMS of the
+    arms' SDs): the SD of the paired differences from the baseline (primary AUC), the
+    effect 80% power detects at its seeds, and the seeds 80% power at δ needs."""
+
+    label: str
+    pairs: int
+    sd: float
+    effect80: float
+    seeds: float
+
+
+@dataclasses.dataclass(frozen=True)
+class IprimeRow:
+    """Claim 4's data for one arm, on the seeds that ran at every I′: the means of the
+    policy head's and the search's AUC and final rate, and of the Elo relative to the seed's
+    round robin (None without one)."""
+
+    label: str
+    runs: int
+    policy_auc: float
+    policy_final: float
+    search_auc: float
+    search_final: float
+    elo: float | None
+
+
+@dataclasses.dataclass(frozen=True)
 class Family:
     """One game and set of departures: a baseline arm and the warm-start arms."""
 
@@ -224,6 +252,11 @@ class Family:
     game_title: str | None = None
     # Per iteration that every baseline run probed: the main arms' gaps (primary measure).
     gaps: tuple[Gap, ...] = ()
+    # The main comparison's power at δ = `power_delta` (the arms', then the family's row).
+    power: tuple[PowerRow, ...] = ()
+    power_delta: float = DELTA
+    # Claim 4's data: the baseline and the swept enhancement's fixed arms by I′.
+    iprime: tuple[IprimeRow, ...] = ()
 
     @property
     def title(self) -> str:

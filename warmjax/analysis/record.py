@@ -120,6 +120,13 @@ def family_json(f: Family, delta: float = DELTA) -> dict:
             "spread": num(f.spread()), "seeds_for_delta": num(f.seeds_for(delta)),
             "baseline": None if f.baseline is None else arm_json(f.baseline),
             "arms": [arm_json(a, a.id in swept) for a in f.arms],
+            "power": [{"arm": r.label, "pairs": r.pairs, "sd": num(r.sd),
+                       "effect80": num(r.effect80), "seeds_for_delta": num(r.seeds)}
+                      for r in f.power],
+            "iprime": [{"arm": r.label, "runs": r.runs, "policy_auc": num(r.policy_auc),
+                        "policy_final": num(r.policy_final), "search_auc": num(r.search_auc),
+                        "search_final": num(r.search_final), "elo": num(r.elo)}
+                       for r in f.iprime],
             "gaps": [{"iteration": g.iteration, "baseline": num(g.baseline),
                       "arms": [None if c is None else {"arm": a.label, **comparison_json(c)}
                                for a, c in zip(f.main, g.arms)]} for g in f.gaps]}

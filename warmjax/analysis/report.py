@@ -231,7 +231,7 @@ def robustness(runs, found, study_of, delta: float, windows: Sequence[int],
     (the floor rule applied): `{"claims": {claim | family: {k: verdict}}, "boards": ...}`."""
     out: dict = {"claims": {}, "boards": {}}
     for k in windows:
-        fams = study.families(runs, found, k, study_of)
+        fams = study.families(runs, found, k, study_of, delta)
         for c in strength.floored_claims(study.claims(fams, delta), floors):
             out["claims"].setdefault(f"{c.claim} | {c.family}", {})[k] = \
                 strength.verdict_text(c.verdict, c.decision)
@@ -288,7 +288,7 @@ def write_study(studies: Sequence[str], out: str = "report",
 
     refuse_duplicates(runs, study_of)
 
-    measured = study.families(runs, found, auc_iterations, study_of)
+    measured = study.families(runs, found, auc_iterations, study_of, delta)
     floors = {}
     for family in measured:
         rate = random_rate(family) if family.baseline is not None else None
@@ -362,7 +362,7 @@ def write_study(studies: Sequence[str], out: str = "report",
                    f"{family.final_iteration} iterations of {family.games_per_iteration} "
                    f"self-play games; AUC over iterations 1-{family.auc_iterations}."), "",
                   "### Summary (results.md §1)", "", study_tables.compact_markdown(family)]
-        power = study_tables.power_markdown(family, delta)
+        power = study_tables.power_markdown(family)
         if power:
             lines += ["### Power", "", power]
         sweep_enh, sweep_arms, sweep_seeds = study.iprime_series(family)

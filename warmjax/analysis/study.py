@@ -24,8 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from warmjax.analysis.claims import *  # noqa: F401,F403 - the claims, under their old home
+from warmjax.analysis.claims import iprime_rows, power_rows
 from warmjax.analysis.model import *  # noqa: F401,F403 - the model, under its old home
 from warmjax.analysis.model import (
+    DELTA,
     METRICS,
     PRIMARY,
     SUMMARIES,
@@ -121,7 +123,8 @@ def _against(arm: Arm, base: Arm) -> Arm:
 
 def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
              auc_iterations: int | None = None,
-             study_of: Callable[[Run], str] | None = None) -> list[Family]:
+             study_of: Callable[[Run], str] | None = None,
+             delta: float = DELTA) -> list[Family]:
     """The study's families, each with its arms' statistics: one per game, board and set
     of departures, and per study (`study_of`) where two studies share those.
 
@@ -167,7 +170,9 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
         family = Family(game, departures, k, common, members[0].config.train.games,
                         baseline, tuple(by_id[a.id] for a in warm), board,
                         name if shared[game, board, departures] > 1 else "", game_name(game))
-        out.append(dataclasses.replace(family, gaps=gaps(family)))
+        out.append(dataclasses.replace(family, gaps=gaps(family),
+                                       power=power_rows(family, delta), power_delta=delta,
+                                       iprime=iprime_rows(family)))
     return out
 
 

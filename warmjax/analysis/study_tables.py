@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
 from warmjax.analysis import strength, study
 from warmjax.analysis.contrasts import SWITCH_DELTA, BoardSteps, Contrast
 from warmjax.analysis.study import (
@@ -20,8 +18,6 @@ from warmjax.analysis.study import (
     Estimate,
     Family,
     MetricSummary,
-    iprime_series,
-    on_seeds,
 )
 from warmjax.markdown import percent, table
 
@@ -154,24 +150,19 @@ def spearman_markdown(arms: Sequence[Arm], iteration: int) -> str:
                   f"{iteration})", "p"], rows, "lrrr")
 
 
-def power_markdown(family: Family, delta: float) -> str:
-    """The main comparison's power: per arm the SD of its paired differences from the
-    baseline (policy AUC), the effect 80% power detects at its seeds, and the seeds 80%
-    power at δ needs; last row the family's (root mean square of the SDs)."""
-    rows = []
-    for arm in family.main:
-        c = arm.primary.auc_vs_baseline
-        if c is None:
-            continue
-        rows.append([arm.label, c.n, f"{100 * c.sd:.2f}", f"{100 * c.effect80:.1f}",
-                     _n(c.seeds_for(delta))])
-    if not rows:
+def power_markdown(family: Family) -> str:
+    """The main comparison's power (`Family.power`): per arm the SD of its paired
+    differences from the baseline (policy AUC), the effect 80% power detects at its seeds,
+    and the seeds 80% power at δ needs; last row the family's (root mean square of the
+    SDs)."""
+    if not family.power:
         return ""
-    rows.append(["family (RMS of the SDs)", "", f"{100 * family.spread():.2f}", "",
-                 _n(family.seeds_for(delta))])
+    rows = [[r.label, r.pairs or "", f"{100 * r.sd:.2f}",
+             "" if not r.pairs else f"{100 * r.effect80:.1f}", _n(r.seeds)]
+            for r in family.power]
     return table(["Arm", "Pairs", "SD of paired differences (points)",
                   "80%-power effect (points)", f"seeds for 80% power at δ = "
-                  f"{100 * delta:.0f} points"], rows, "lrrrr")
+                  f"{100 * family.power_delta:.0f} points"], rows, "lrrrr")
 
 
 def _n(x: float) -> str:
@@ -179,22 +170,14 @@ def _n(x: float) -> str:
 
 
 def iprime_markdown(family: Family) -> str:
-    """Claim 4's data: the fixed arms of the swept enhancement by I′, and the baseline, each
-    on the seeds that ran at every I′ (means; Elo relative to the seed's round robin)."""
-    _, arms, seeds = iprime_series(family)
-    if len(arms) < 3 or not seeds:
+    """Claim 4's data (`Family.iprime`): the fixed arms of the swept enhancement by I′, and
+    the baseline, each on the seeds that ran at every I′ (means; Elo relative to the seed's
+    round robin)."""
+    if not family.iprime:
         return ""
-    rows = []
-    shown = ([family.baseline] if family.baseline else []) + arms
-    for arm in shown:
-        cells = [arm.label, len(on_seeds(arm, arm.seeds, seeds))]
-        for metric in ("policy", "search"):
-            m = arm.metrics[metric]
-            cells += [percent(np.mean(on_seeds(arm, m.auc.values, seeds))),
-                      percent(np.mean(on_seeds(arm, m.final.values, seeds)))]
-        elo = on_seeds(arm, arm.elo.values, seeds) if arm.elo is not None else []
-        cells.append(f"{np.mean(elo):+.0f}" if elo else "—")
-        rows.append(cells)
+    rows = [[r.label, r.runs, percent(r.policy_auc), percent(r.policy_final),
+             percent(r.search_auc), percent(r.search_final),
+             "—" if r.elo is None else f"{r.elo:+.0f}"] for r in family.iprime]
     k, last = family.auc_iterations, family.final_iteration
     return table(["Arm", "Runs", f"Policy AUC 1-{k} %", f"Policy final (it. {last}) %",
                   f"Search AUC 1-{k} %", "Search final %", "Elo vs seed block"], rows,
