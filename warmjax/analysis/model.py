@@ -8,7 +8,7 @@ compared with it. The model holds what the statistics (`stats`) made of them; th
 Importing this module leaves JAX unloaded: a run is read through its `metrics`, `path` and
 `id` alone.
 
-The yardstick is the perfect-play probe each run logs per iteration (`oracle_policy`: the
+The measure is the perfect-play probe each run logs per iteration (`oracle_policy`: the
 policy head's optimal-move rate; `oracle_optimal`: the search's). Per run:
 
 - `auc`: the mean rate over iterations 1 … k (the area under the learning curve, divided
