@@ -105,7 +105,7 @@ def test_submitit_local_sweep(tmp_path):
                   "hydra/launcher=submitit_local", "tensorboard=false", "probe.positions=16",
                   f"run_root={tmp_path}", cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    folders = sorted(p for p in (tmp_path / "baseline_c4").iterdir() if p.name.startswith("or"))
+    folders = sorted(p for p in (tmp_path / "baseline_c4").iterdir() if p.name.startswith("probe."))
     assert [p.name.split("seed=")[1].split(",")[0] for p in folders] == ["0", "1"]
     metrics = [[json.loads(line) for line in (p / "metrics.jsonl").read_text().splitlines()]
                for p in folders]
