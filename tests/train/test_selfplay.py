@@ -111,6 +111,27 @@ def test_root_value_is_the_visit_weighted_q_by_hand():
     np.testing.assert_allclose(np.asarray(root_value(out)), [0.25], rtol=1e-6)
 
 
+def test_visit_targets_store_the_search_policy_at_every_ply():
+    # The same games (same key, same players): off, the target after T′ = 2 plies is the
+    # move played one-hot; on, it is the search's π there too, which puts its argmax on
+    # the move played (moves are the argmax of π after T′) and is not one-hot everywhere.
+    env, strong, weak = c4_players()
+    runs = {on: jax.device_get(jax.jit(make_selfplay(env, strong, None, 8, visit_targets=on))(
+        Inputs(None, 0.5), jax.random.PRNGKey(1), BASELINE)) for on in (False, True)}
+    off, on = runs[False], runs[True]
+    np.testing.assert_array_equal(on.actions, off.actions)
+    np.testing.assert_array_equal(on.value, off.value)
+    valid = np.asarray(on.valid)
+    late = valid & (np.arange(valid.shape[0])[:, None] >= 2)
+    early = valid & ~late
+    np.testing.assert_array_equal(on.policy[early], off.policy[early])
+    one_hot = np.eye(env.num_actions)[np.asarray(off.actions)]
+    np.testing.assert_array_equal(off.policy[late], one_hot[late])
+    np.testing.assert_array_equal(np.argmax(on.policy[late], axis=-1), off.actions[late])
+    np.testing.assert_allclose(on.policy[valid].sum(-1), 1.0, rtol=1e-5)
+    assert (on.policy[late].max(-1) < 1).mean() > 0.5  # spread, not the one-hot move
+
+
 @pytest.mark.slow
 def test_value_mix_blends_z_with_the_movers_root_search_value():
     env = make("connect_four")

@@ -124,7 +124,8 @@ class Trainer:
         self.probe_evaluations = 0  # network evaluations of one probe (`_make_probe`)
         self.probe, self.probe_states = self._make_probe(judging)
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
-                                      c.train.random_opening, c.train.value_mix)
+                                      c.train.random_opening, c.train.value_mix,
+                                      c.train.visit_targets)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size)
         self.arena = make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)

@@ -119,6 +119,10 @@ class TrainConfig:
     # Departure from the papers, off in profile=paper (method.md §5): the value target is
     # (1 − λ)·z + λ·q, q the root search value of the stored position's mover. 0: z alone.
     value_mix: float = setting(0.0, departure="value-mix")
+    # Departure from the papers, off in profile=paper (method.md §5): the policy target is
+    # the search's visit distribution at every ply (AlphaZero's), not the played move
+    # one-hot after the first T′ plies (AlphaZero General's).
+    visit_targets: bool = setting(False, departure="visit-targets")
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.

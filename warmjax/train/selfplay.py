@@ -6,6 +6,8 @@ games [0, E/2) the enhancement moves first, in [E/2, E) the baseline does. Moves
 from π for the first T′ plies of a game and are argmax π after; the stored target is π while
 sampling and the one-hot move after, as in AlphaZero General, except where the mover is a
 player whose target is always its policy (`Player.policy_target`: the Gumbel search's π′).
+With `visit_targets` (a departure, method.md §5) the target is π at every ply, as in
+AlphaZero: the search's visit distribution also where the move played is its argmax.
 A stored position's value target z is the game's final result for the player to move in it;
 with `value_mix` λ > 0 (a departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's
 root search value.
@@ -55,6 +57,7 @@ def make_selfplay(
     games: int,
     random_opening: int = 0,
     value_mix: float = 0.0,
+    visit_targets: bool = False,
 ):
     """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
     the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
@@ -70,6 +73,8 @@ def make_selfplay(
       random_opening: K, the most uniformly random opening moves of a game; 0: none.
       value_mix: λ, the weight of the root search value q in the value target
         (1 − λ)·z + λ·q; 0: z alone, the papers' target.
+      visit_targets: the policy target is the search's π at every ply (AlphaZero's), not
+        the move played one-hot after the first T′ plies (AlphaZero General's, the papers').
     """
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
@@ -176,8 +181,11 @@ def make_selfplay(
             moved = jnp.where(kind == BASELINE, True,
                               jnp.where(kind == ENHANCED_VS_BASELINE, versus, False))
             sampled = sampled | moved[..., None]
-        targets = jnp.where(sampled, record.policy,
-                            jax.nn.one_hot(record.actions, num_actions, dtype=jnp.float32))
+        if visit_targets:  # only when on, so off stays bit-identical
+            targets = record.policy
+        else:
+            targets = jnp.where(sampled, record.policy,
+                                jax.nn.one_hot(record.actions, num_actions, dtype=jnp.float32))
         results = played.results
         value = jnp.take_along_axis(results[None], record.movers[..., None], axis=2)[..., 0]
         if value_mix > 0:  # only when on, so off stays bit-identical
