@@ -9,7 +9,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from warmjax.games import EMPTY, FIRST, SECOND
+from warmjax.games import EMPTY, FIRST, SECOND, conformance
 
 # The fields compared with pgx's games; `compare_with_pgx` returns a mismatch flag for each.
 PGX_FIELDS = ("legal_action_mask", "terminated", "rewards", "observation", "current_player")
@@ -55,26 +55,9 @@ def assert_ongoing(after):
 
 
 def random_play(env, num_games: int, num_plies: int):
-    """Jitted: `key -> (states [T+1, B], actions [T, B])`, uniformly random legal moves.
-
-    Finished games keep stepping (pgx's terminal states absorb every action).
-    """
-
-    def run(key):
-        init_key, play_key = jax.random.split(key)
-        state = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-
-        def body(state, key):
-            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-            action = jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
-            after = jax.vmap(env.step)(state, action)
-            return after, (after, action)
-
-        _, (states, actions) = jax.lax.scan(body, state, jax.random.split(play_key, num_plies))
-        states = jax.tree.map(lambda x0, xs: jnp.concatenate([x0[None], xs]), state, states)
-        return states, actions
-
-    return jax.jit(run)
+    """Jitted: `key -> (states [T+1, B], actions [T, B])`, uniformly random legal moves
+    (`warmjax.games.conformance.random_play`; finished games keep stepping)."""
+    return conformance.random_play(env, num_games, num_plies)
 
 
 def compare_with_pgx(ours, theirs, num_games: int, num_plies: int, key):

@@ -58,9 +58,9 @@ def _item(states, *index):
     return jax.tree.map(lambda x: x[index], states)
 
 
-def _random_games(env: GameEnv, games: int, plies: int, seed: int):
-    """`(states [plies + 1, games], actions [plies, games])` of uniformly random legal play
-    (NumPy); finished games keep stepping (pgx's terminal states absorb every action)."""
+def random_play(env: GameEnv, games: int, plies: int):
+    """Jitted `key -> (states [plies + 1, games], actions [plies, games])`: uniformly random
+    legal play; finished games keep stepping (pgx's terminal states absorb every action)."""
 
     def run(key):
         init_key, play_key = jax.random.split(key)
@@ -76,7 +76,12 @@ def _random_games(env: GameEnv, games: int, plies: int, seed: int):
         states = jax.tree.map(lambda x0, xs: jnp.concatenate([x0[None], xs]), state, states)
         return states, actions
 
-    return jax.tree.map(np.asarray, jax.jit(run)(jax.random.key(seed)))
+    return jax.jit(run)
+
+
+def _random_games(env: GameEnv, games: int, plies: int, seed: int):
+    """`random_play`'s games of `seed`, as NumPy."""
+    return jax.tree.map(np.asarray, random_play(env, games, plies)(jax.random.key(seed)))
 
 
 def _scripts_positions(env: GameEnv, state) -> bool:
