@@ -1,5 +1,6 @@
-"""Analysing runs: grouping run folders into variants, switch and balance tables, Elo per
-variant and the I′ sweep, perfect-play curves (`tables`); the warm-start study's statistics
-and verdicts (`study`) and their tables (`study_tables`); figures (`plots`, matplotlib, not
-imported here).
+"""Analysing runs, one way: run folders and tournaments → the model (`model`: arms and
+families, built by `study`) → pure statistics and the verdict rule (`stats`) → the claims
+(`claims`), the floor rule and time to strength (`strength`, `survival`, `compute`) → the
+record (`record`: study.json; `registered` for a registered analysis) → Markdown and figures
+(`study_tables`, `tables`, `plots`), written by `report`. Nothing is imported here.
 """
