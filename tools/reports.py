@@ -98,9 +98,13 @@ def main(argv=None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true")
     mode.add_argument("--write", action="store_true")
-    parser.add_argument("names", nargs="*", choices=[[], *REPORTS], default=[],
-                        help="some of the reports (default: all)")
+    parser.add_argument("names", nargs="*", help=f"some of the reports (default: all: "
+                        f"{', '.join(REPORTS)})")
     args = parser.parse_args(argv)
+    unknown = [n for n in args.names if n not in REPORTS]
+    if unknown:
+        parser.error(f"no committed report named {', '.join(unknown)}; choose from "
+                     f"{', '.join(REPORTS)}")
     names = args.names or list(REPORTS)
     if args.write:
         for name in names:

@@ -155,12 +155,10 @@ def markdown(record: dict, design: Design, command: str) -> str:
                          f"{100 * r['effect80']:.1f}" if r["effect80"] is not None else "—",
                          f"{r['power_at_delta']:.2f}" if r["power_at_delta"] is not None
                          else "—", f"**{r['verdict']}**"])
-        names = ", ".join(h.name for h in design.hypotheses)
+        names = f"{design.hypotheses[0].name}–{design.hypotheses[-1].name}"
         lines += [f"## {title[0].upper() + title[1:]}", "",
                   table(["", "comparison", "pairs", "Δ points, paired [95% CI]", "p",
-                         f"p (BH, {names})" if len(design.hypotheses) != 3
-                         else f"p (BH, {design.hypotheses[0].name}–"
-                              f"{design.hypotheses[-1].name})",
+                         f"p (BH, {names})",
                          "Wilcoxon p", "Welch p", "80%-power effect", "power at δ", "verdict"],
                         rows, "llrlrrrrrrl")]
         lines += [f"- {claim}: **{v}**" for claim, v in record["claims"][measure].items()]

@@ -231,7 +231,7 @@ def robustness(runs, found, study_of, delta: float, windows: Sequence[int],
     (the floor rule applied): `{"claims": {claim | family: {k: verdict}}, "boards": ...}`."""
     out: dict = {"claims": {}, "boards": {}}
     for k in windows:
-        fams = study.families(runs, found, k, study_of, delta)
+        fams = study.families(runs, found, k, study_of, delta, tables=False)
         for c in strength.floored_claims(study.claims(fams, delta), floors):
             out["claims"].setdefault(f"{c.claim} | {c.family}", {})[k] = \
                 strength.verdict_text(c.verdict, c.decision)

@@ -124,7 +124,7 @@ def _against(arm: Arm, base: Arm) -> Arm:
 def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
              auc_iterations: int | None = None,
              study_of: Callable[[Run], str] | None = None,
-             delta: float = DELTA) -> list[Family]:
+             delta: float = DELTA, tables: bool = True) -> list[Family]:
     """The study's families, each with its arms' statistics: one per game, board and set
     of departures, and per study (`study_of`) where two studies share those.
 
@@ -170,9 +170,11 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
         family = Family(game, departures, k, common, members[0].config.train.games,
                         baseline, tuple(by_id[a.id] for a in warm), board,
                         name if shared[game, board, departures] > 1 else "", game_name(game))
-        out.append(dataclasses.replace(family, gaps=gaps(family),
-                                       power=power_rows(family, delta), power_delta=delta,
-                                       iprime=iprime_rows(family)))
+        if tables:  # the report's per-family tables (the robustness windows need none)
+            family = dataclasses.replace(family, gaps=gaps(family),
+                                         power=power_rows(family, delta), power_delta=delta,
+                                         iprime=iprime_rows(family))
+        out.append(family)
     return out
 
 

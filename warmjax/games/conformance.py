@@ -213,12 +213,10 @@ def check_symmetries(env: GameEnv, s, played, count: int = 6, seed: int = 0) -> 
     step = jax.jit(env.step)
     for i, (t, g, state) in enumerate(picked):
         if scripts:
-            board = env.board_array(state).reshape(-1)
+            board = env.board_array(state)
             for k in range(copies):
-                image = np.empty_like(board)
-                image[cells[k]] = board
-                other = env.from_board(image.reshape(rows, cols), env.colour_to_move(state),
-                                       int(state.current_player))
+                other = env.from_board(_image(board, cells[k], rows, cols),
+                                       env.colour_to_move(state), int(state.current_player))
                 _require((obs_aug[i, k] == np.asarray(other.observation)).all(),
                          f"symmetry {k} of {env.symmetry!r} does not map the observation "
                          "onto the transformed position's")
@@ -255,7 +253,8 @@ def _same_outcome(env: GameEnv, k: int, state, other) -> None:
 
 
 def _image(obs, cell_perm, rows: int, cols: int) -> np.ndarray:
-    """The observation `[rows, cols, ...]` with its cells moved by `cell_perm`."""
+    """A board `[rows, cols]` or an observation `[rows, cols, ...]` with its cells moved by
+    `cell_perm`."""
     flat = np.asarray(obs).reshape(rows * cols, -1)
     image = np.empty_like(flat)
     image[cell_perm] = flat

@@ -19,7 +19,11 @@ from warmjax.train.run_folder import Run
 def game_of(run: Run):
     """The run's game (`warmjax.games.make` with its settings), built once per game and
     settings however many runs share them."""
-    return _game(run.id.game, tuple(sorted(dict(run.config.game.params).items())))
+    return _config_game(run.config)
+
+
+def _config_game(config: Any):
+    return _game(config.game.name, tuple(sorted(dict(config.game.params).items())))
 
 
 @functools.lru_cache(maxsize=None)
@@ -46,8 +50,7 @@ def board_of(run: Run) -> str:
 
 def labelled_path(config: Any) -> Path | None:
     """The shipped labelled set of a run's game and board (`positions.path_for`), or None."""
-    return positions.path_for(_game(config.game.name,
-                                    tuple(sorted(dict(config.game.params).items()))))
+    return positions.path_for(_config_game(config))
 
 
 def random_rate(config: Any) -> float | None:
