@@ -34,6 +34,7 @@ from scipy import stats
 from warmjax.analysis import study
 from warmjax.analysis.study import Arm, Comparison, Decision, Estimate, Family, Tested
 from warmjax.analysis.tables import Tournament
+from warmjax.matches import run_games
 
 SWITCH_DELTA = 1.0  # iterations: the smallest delay of the switch worth finding
 
@@ -121,9 +122,19 @@ class BoardSteps:
         return f"{text}: {', '.join(b.name for b in self.boards)}"
 
 
+def board_curve_arms(group: BoardSteps) -> list[list[Arm]]:
+    """Per board of `group`, the arms its figure draws: the baseline and each warm-start arm
+    that the steps compare across boards (every warm-start arm where no step does), so a
+    smaller board's extra arms don't crowd it."""
+    compared = {s.arm for s in group.steps}
+    return [([board.family.baseline] if board.family.baseline else []) + [
+        a.arm for label, a in board.arms.items() if not compared or label in compared]
+        for board in group.boards]
+
+
 def board_shape(family: Family) -> tuple[int, int]:
     """The board of a family's runs."""
-    return tuple(study.game_of(family.all_arms()[0].runs[0]).board_shape)
+    return run_games.board_shape(family.all_arms()[0].runs[0])
 
 
 def _board_arm(arm: Arm, baseline: Arm | None, last: int) -> BoardArm:

@@ -26,10 +26,10 @@ from pathlib import Path
 
 from warmjax.analysis import compute, contrasts, plots, strength, study, study_tables, tables
 from warmjax.matches import run_games
-from warmjax.matches.entrants import expand_runs
 from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
 from warmjax.train.run_config import run_identity
+from warmjax.train.run_folder import expand_runs
 from warmjax.train.run_id import enhancement_name, game_name
 
 TOURNAMENT = "tournament"  # a study's round robin: <study folder>/tournament
@@ -323,8 +323,17 @@ def write_study(studies: Sequence[str], out: str = "report",
     payload["floor"] = [f.to_json() for f in floors.values()]
     payload["time_to_strength"] = speed
     payload["robustness"] = {"windows": windows, **robust}
+    balances = {family.tag: tables.balance_series([r for a in family.all_arms() for r in a.runs])
+                for family in measured}
+    for family, entry in zip(measured, payload["families"]):
+        if balances[family.tag]:
+            entry["balance"] = [tables.balance_json(s) for s in balances[family.tag]]
     (out_dir / "study.json").write_text(json.dumps(payload, indent=1) + "\n")
     written["study.json"] = out_dir / "study.json"
+    # The figures draw the record: each family's arm entries, by family tag and arm label.
+    records = {family.tag: {a["arm"]: a for a in ([entry["baseline"]] if entry["baseline"]
+                                                   else []) + entry["arms"]}
+               for family, entry in zip(measured, payload["families"])}
 
     lines = ["# Warm-start study", "",
              (f"{len(runs)} runs from {', '.join(map(str, studies))}; "
@@ -374,7 +383,9 @@ def write_study(studies: Sequence[str], out: str = "report",
                 continue
             name = f"curves_{tag}_{mode}.png"
             shown = ([family.baseline] if family.baseline else []) + arms
-            written[name] = plots.plot_study_curves(family, shown, out_dir / name)
+            written[name] = plots.plot_study_curves(
+                family.title, family.games_per_iteration,
+                [records[family.tag][a.label] for a in shown], out_dir / name)
             lines += [f"![{family.title}, {mode} arms]({name})", ""]
         for metric in family.measures:
             lines += [f"### {study.TITLES[metric]}", "",
@@ -396,13 +407,12 @@ def write_study(studies: Sequence[str], out: str = "report",
                       "Each network's rating minus the mean of its seed's networks in this "
                       "family (the round robin meets within seeds); differences paired by "
                       "seed.", "", elo]
-        family_runs = [r for a in family.all_arms() for r in a.runs]
         if any(a.id.mode != "none" for a in family.arms):
             lines += ["### Warm start", "", study_tables.warm_markdown(family.arms)]
             spearman = study_tables.spearman_markdown(family.arms, family.final_iteration)
             if spearman:
                 lines += [spearman]
-        series = tables.balance_series(family_runs)
+        series = balances[family.tag]
         if series:
             name = f"r_balance_{tag}.png"
             written[name] = plots.plot_balance(series, family.game, out_dir / name)
@@ -421,7 +431,10 @@ def write_study(studies: Sequence[str], out: str = "report",
                    "iteration for the switch."), ""]
         for group in boards:
             name = f"boards_{group.game}.png"
-            written[name] = plots.plot_board_curves(group, out_dir / name)
+            written[name] = plots.plot_board_curves(group.title, [
+                (board.name, [records[board.family.tag][a.label] for a in shown])
+                for board, shown in zip(group.boards, contrasts.board_curve_arms(group))],
+                out_dir / name)
             lines += [f"### {group.title}", "", study_tables.boards_markdown(group),
                       f"![{group.title}]({name})", ""]
         lines += ["### Does the lead grow, and does the switch come later?", "",

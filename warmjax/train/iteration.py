@@ -140,7 +140,7 @@ class Trainer:
         path = positions.path_for(self.env)
         if c.probe.every == 0 or path is None:
             return None, None
-        labelled = positions.load(path)
+        labelled = positions.load(path, self.env.num_actions)
         if c.probe.positions is not None:
             labelled = labelled.subset(c.probe.positions)
         player = make_player(c.search.baseline_search, self.env, self.network.apply, search,

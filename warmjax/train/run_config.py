@@ -8,20 +8,24 @@ the search's own `SearchConfig`, the same object every player is built from.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from warmjax.games import make, registry
-from warmjax.nets import PRESETS
-from warmjax.nets.azg import CONV_IMPLS
+from warmjax.names import ENHANCEMENTS, MODES
+from warmjax.nets.presets import CONV_IMPLS, PRESETS
 from warmjax.search.config import SearchConfig
-from warmjax.search.variants import ENHANCEMENTS
 from warmjax.settings import PER_RUN, RESUMABLE, ConfigError, from_mapping, marked, setting
-from warmjax.train.warmstart import MODES
 
 __all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "ProbeConfig",
            "RunConfig", "SearchConfig", "TrainConfig", "WarmstartConfig", "validate"]
+
+
+# True while a run folder's saved config is read (`RunConfig.from_dict(stored=True)`): its
+# game is looked up but not built, so that reading runs (the analysis) imports no game.
+_READING_STORED = contextvars.ContextVar("reading_stored", default=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,10 +51,13 @@ class GameConfig:
             if refused is not None:
                 raise ValueError(f"name: {refused}")
             raise ValueError(f"name: {registry.unknown_message(self.name)}")
-        try:
-            make(self.name, **self.params)  # cheap (no compiling)
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"params: {err}") from None
+        # The registered defaults build (`check_game`), and a stored config was checked when
+        # it was written: only new settings are tried, by building the game.
+        if self.params and not _READING_STORED.get():
+            try:
+                make(self.name, **self.params)  # cheap (no compiling)
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"params: {err}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,13 +176,18 @@ class RunConfig:
     def from_dict(cls, raw: dict[str, Any], stored: bool = False) -> "RunConfig":
         """Builds and validates the config from plain nested dicts (e.g.
         `OmegaConf.to_container`, or a run folder's config.yaml). `stored`: a run folder's
-        saved config, whose old setting names (`RENAMED`) are read without a message.
+        saved config, whose old setting names (`RENAMED`) are read without a message and
+        whose game is looked up but not built (it was when the config was written).
 
         Raises:
           ConfigError: an unknown key, a value of the wrong type or an impossible setting,
             named.
         """
-        config = from_mapping(cls, raw, tell=not stored)
+        token = _READING_STORED.set(stored)
+        try:
+            config = from_mapping(cls, raw, tell=not stored)
+        finally:
+            _READING_STORED.reset(token)
         validate(config)
         return config
 
