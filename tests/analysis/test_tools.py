@@ -36,7 +36,7 @@ def test_strength_per_minute(tmp_path, capsys):
 def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, monkeypatch):
     from scipy import stats
 
-    from warmjax.analysis import study
+    from warmjax.analysis import stats as verdicts
 
     from .synthetic import ITERATIONS, write_run
 
@@ -66,7 +66,7 @@ def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, mon
             assert rows[h]["p"] == pytest.approx(p[h], abs=1e-6)  # JSON keeps 6 decimals
             assert rows[h]["p_adjusted"] == pytest.approx(adj[h], abs=1e-6)
     primary = result["measures"]["auc"]
-    assert primary["H1"]["verdict"] == study.REPRODUCED  # p ≈ 0.001, adjusted below 0.05
+    assert primary["H1"]["verdict"] == verdicts.REPRODUCED  # p ≈ 0.001, adjusted below 0.05
     assert primary["H2"]["verdict"].startswith("not resolvable")  # +1 ± 2.5: open
     assert result["claims"]["auc"]["claim 1 (H1 and H2)"].startswith("not resolvable")
     assert result["complete"] and "Incomplete" not in tool.markdown(result)

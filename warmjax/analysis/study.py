@@ -6,10 +6,8 @@ robins of their networks. The flow runs one way: the runs and tournaments are re
 grouped into the model's families and arms (`families`, here), with the statistics of
 `stats` (per arm over seeds, and against the family's baseline, paired by seed, adjusted by
 Benjamini–Hochberg over a family's warm-start arms); the claims (`claims`) read the model;
-`study_json` writes the one record, `study.json`, which the Markdown tables and figures
-render.
-
-`stats`, `model` and `claims` are re-exported here under their old names.
+`record.study_json` writes the one record, `study.json`, which the Markdown tables and
+figures render.
 """
 
 from __future__ import annotations
@@ -23,9 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from warmjax.analysis.claims import *  # noqa: F401,F403 - the claims, under their old home
 from warmjax.analysis.claims import iprime_rows, power_rows
-from warmjax.analysis.model import *  # noqa: F401,F403 - the model, under its old home
 from warmjax.analysis.model import (
     DELTA,
     METRICS,
@@ -39,8 +35,6 @@ from warmjax.analysis.model import (
     band,
     curve,
 )
-from warmjax.analysis.record import *  # noqa: F401,F403 - the record, under its old home
-from warmjax.analysis.stats import *  # noqa: F401,F403 - the statistics, under their old home
 from warmjax.analysis.stats import (
     Estimate,
     adjusted,
