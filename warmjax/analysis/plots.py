@@ -269,3 +269,41 @@ def plot_against_compute(family, curves: dict, path: Path | str) -> Path:
     axes[1].legend(fontsize=7, loc="lower right")
     fig.suptitle(f"{family.title}: learning curves against compute (one line per run)")
     return _save(fig, path)
+
+
+def plot_strength_over_time(runs: Sequence[dict], path: Path | str,
+                            targets: dict | None = None) -> Path:
+    """Strength against the clock (`tools/strength_per_minute.py`): the policy head's and the
+    search's optimal-move rates after each iteration, against the minutes of training
+    measured (left) and against compute in estimated minutes (right, where the runs have
+    it), one line per run. `runs`: per run `{"label", "minutes": [...], "compute": [...] or
+    None, "compute_source", "policy": [...], "search": [...]}` (rates in [0, 1]);
+    `targets`: `{"policy": rate, "search": rate}`, drawn dashed."""
+    with_compute = any(r.get("compute") for r in runs)
+    cols = 2 if with_compute else 1
+    fig, axes = plt.subplots(2, cols, figsize=(5.5 * cols, 7.5), sharey="row",
+                             squeeze=False)
+    sources = sorted({r["compute_source"] for r in runs if r.get("compute")})
+    for i, run in enumerate(runs):
+        for row, measure in enumerate(("policy", "search")):
+            y = 100 * np.array([np.nan if v is None else v for v in run[measure]], float)
+            axes[row, 0].plot(run["minutes"], y, color=f"C{i % 10}", marker=".",
+                              label=run["label"])
+            if with_compute and run.get("compute"):
+                axes[row, 1].plot(run["compute"], y, color=f"C{i % 10}", marker=".")
+    for row, (measure, what) in enumerate((("policy", "policy head alone"),
+                                           ("search", "search (argmax)"))):
+        axes[row, 0].set_ylabel(f"optimal moves, {what} (%)")
+        for col in range(cols):
+            ax = axes[row, col]
+            if targets and measure in targets:
+                ax.axhline(100 * targets[measure], color="black", linestyle="--",
+                           linewidth=0.8)
+            ax.grid(alpha=0.3)
+    axes[1, 0].set_xlabel("minutes of training, measured")
+    if with_compute:
+        axes[1, 1].set_xlabel(f"compute, estimated minutes ({', '.join(sources)})")
+    axes[1, 0].legend(fontsize=7, loc="lower right")
+    fig.suptitle("Strength against the clock: optimal-move rates on the labelled set")
+    fig.tight_layout()
+    return _save(fig, path)
