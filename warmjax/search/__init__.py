@@ -1,7 +1,8 @@
 """Batched tree search (PUCT, RAVE, rollouts), RHEA and the uniform player interface.
 
 Importing the package loads none of its modules (nor JAX): each name below is imported from
-its module when first used (`warmjax.search.config`, say, reads without JAX).
+its module when first used (`warmjax.search.config`, say, reads without JAX). The playout
+function is `warmjax.search.rollout.rollout`: in the package, `rollout` is its module.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ _LAZY = {
     "plan_score": "rhea",
     "Rollout": "rollout",
     "random_legal_action": "rollout",
-    "rollout": "rollout",
     "SearchOutput": "search",
     "make_search": "search",
     "visit_policy": "search",
