@@ -130,6 +130,12 @@ class TrainConfig:
     # the search's visit distribution at every ply (AlphaZero's), not the played move
     # one-hot after the first T′ plies (AlphaZero General's).
     visit_targets: bool = setting(False, departure="visit-targets")
+    # Departure from the papers, off in profile=paper (method.md §5): KataGo's playout-cap
+    # randomization. p, the share of the baseline's self-play plies searched in full (m
+    # simulations, recorded as examples); the others are searched with n =
+    # `cheap_simulations` and no root noise, played but not recorded. 1: every ply full.
+    playout_cap: float = setting(1.0, departure="playout-cap")
+    cheap_simulations: int | None = None  # n of the playout cap; None: m / 4, at least 1
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -193,6 +199,12 @@ class RunConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def cheap_simulations(c: RunConfig) -> int:
+    """n, the playout cap's cheap search: `train.cheap_simulations`, or m / 4 (at least 1)."""
+    n = c.train.cheap_simulations
+    return max(1, c.search.simulations // 4) if n is None else int(n)
 
 
 def resumable_paths() -> frozenset[str]:
@@ -298,6 +310,17 @@ def validate(config: RunConfig) -> None:
         problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
     if not 0.0 <= c.train.value_mix <= 1.0:
         problems.append(f"train.value_mix must be in [0, 1], got {c.train.value_mix}")
+    if not 0.0 < c.train.playout_cap <= 1.0:
+        problems.append(f"train.playout_cap (the share of full searches) must be in (0, 1], "
+                        f"got {c.train.playout_cap}")
+    elif c.train.playout_cap < 1.0:
+        n = cheap_simulations(c)
+        if not 1 <= n < c.search.simulations:
+            problems.append(f"train.cheap_simulations must be from 1 to search.simulations − 1"
+                            f" ({c.search.simulations - 1}), got {n}")
+        if c.search.reuse_tree:
+            problems.append("train.playout_cap < 1 needs search.reuse_tree=false (a cheap "
+                            "search keeps no tree for the next move)")
     if c.train.learning_rate <= 0:
         problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
     if c.train.final_learning_rate is not None and c.train.final_learning_rate <= 0:
