@@ -172,6 +172,7 @@ def test_value_mix_blends_z_with_the_movers_root_search_value():
         make_selfplay(env, player, None, 6, value_mix=1.5)
 
 
+@pytest.mark.slow
 def test_the_playout_cap_records_only_the_full_searches():
     # KataGo's playout-cap randomization: each ply, with probability p, the whole batch is
     # searched in full and recorded; otherwise the cheap search (n simulations) moves and
@@ -205,6 +206,7 @@ def test_the_playout_cap_records_only_the_full_searches():
     assert np.all(out.policy[~out.valid] == 0) and np.all(out.value[~out.valid] == 0)
 
 
+@pytest.mark.slow
 def test_a_playout_cap_of_one_is_the_papers_selfplay():
     # p = 1: every ply is full, and the games, targets and ledger are those without a cap.
     env, strong, _ = c4_players()
