@@ -6,6 +6,7 @@ run identity (`train/run_id.py`) and the study analysis (`analysis`, which impor
 the search nor the games) sort and label arms by them.
 """
 
+MODES = ("none", "fixed", "adaptive")  # warm start: none, fixed I′, or the adaptive switch
 ENHANCEMENTS = ("rollout", "rave", "rora", "wro", "wrora")
 ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
                      "wrora": "WRoRa"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from warmjax import cli
-from warmjax.analysis import study
+from warmjax.analysis import model
 from warmjax.analysis.report import write_runs, write_study
 
 
@@ -30,9 +30,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--auc-iterations", type=int, default=None,
                         help="k of a study's area under the learning curve (default: half "
                              "the runs' iterations)")
-    parser.add_argument("--delta", type=float, default=study.DELTA,
+    parser.add_argument("--delta", type=float, default=model.DELTA,
                         help="a study's smallest gain worth finding, as a rate "
-                             f"(default {study.DELTA})")
+                             f"(default {model.DELTA})")
     parser.add_argument("--calibration", default=None,
                         help="a study's calibration table (python -m warmjax.calibrate): time "
                              "to strength also against the ledger's estimated seconds "

@@ -10,15 +10,15 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
+import scipy.stats
 
-from warmjax.analysis import contrasts, plots, report, study
+from warmjax.analysis import contrasts, model, plots, record, report, stats, study
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.tournament_folder import NetworkEntry
 from warmjax.train import run_folder
 from warmjax.train.run_id import RunId
 
-from .synthetic import ITERATIONS, write_run
+from .synthetic import ITERATIONS, NOISE, base_curve, write_run
 
 SMALL = {"rows": 6, "cols": 6, "win_length": 4}  # the registered board, spelled out
 LARGE = {"rows": 6, "cols": 7}
@@ -37,7 +37,7 @@ def _welch(a, b):
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
     t = (a.mean() - b.mean()) / math.sqrt(va + vb)
     df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
-    return a.mean() - b.mean(), 2 * stats.t.sf(abs(t), df)
+    return a.mean() - b.mean(), 2 * scipy.stats.t.sf(abs(t), df)
 
 
 def _exact_mann_whitney(a, b):
@@ -93,10 +93,10 @@ def test_a_larger_board_against_the_smallest(boards):
     assert growth.p_adjusted == pytest.approx(min(2 * growth.p, ps[1]))
     # The verdicts: the adaptive arm's lead grows by about 7 points (clearly more than δ);
     # the fixed arm's lead is the same on both boards, its interval well inside ±δ.
-    assert delay.lead_decision.verdict == study.REPRODUCED
+    assert delay.lead_decision.verdict == stats.REPRODUCED
     fixed = steps["WRoRa I′=5"]
-    assert fixed.growth.ci[1] < study.DELTA
-    assert (fixed.lead_decision.verdict, fixed.lead_decision.reason) == (study.CONTRADICTED,
+    assert fixed.growth.ci[1] < model.DELTA
+    assert (fixed.lead_decision.verdict, fixed.lead_decision.reason) == (stats.CONTRADICTED,
                                                                          "no gain")
 
 
@@ -175,10 +175,10 @@ def test_a_departure_against_the_papers_family(dropped):
     # rate's paired differences are the shifts': 0.08 + 0.01·seed against 0 and 0.05.
     assert vs_base.auc.diff == pytest.approx(0.095) and vs_base.auc.paired
     assert vs_same.final.diff == pytest.approx(0.045) and vs_same.seeds == 4
-    assert vs_base.auc_decision.verdict == study.REPRODUCED
+    assert vs_base.auc_decision.verdict == stats.REPRODUCED
     sd = float(np.std([0.01 * s for s in range(4)], ddof=1))
     t = 0.095 / (sd / 2)
-    assert vs_base.auc.p == pytest.approx(2 * stats.t.sf(t, 3), rel=1e-6)
+    assert vs_base.auc.p == pytest.approx(2 * scipy.stats.t.sf(t, 3), rel=1e-6)
     assert vs_base.auc.p_adjusted == pytest.approx(min(2 * vs_base.auc.p, vs_same.auc.p))
     assert vs_same.auc.p_adjusted == pytest.approx(vs_same.auc.p)
     assert vs_base.elo is None  # no round robin
@@ -215,7 +215,7 @@ def test_the_report_sets_boards_and_departures_side_by_side(tmp_path, boards, dr
     assert step["growth"]["diff"] == pytest.approx(np.mean(list(LEAD["large"].values()))
                                                    - np.mean(list(LEAD["small"].values())),
                                                    abs=1e-6)
-    assert step["growth_verdict"]["verdict"] == study.REPRODUCED
+    assert step["growth_verdict"]["verdict"] == stats.REPRODUCED
     report.write_study([str(dropped)], out=str(tmp_path / "drop"))
     text = (tmp_path / "drop" / "study.md").read_text()
     assert "### Connect Four with drop-warm-games against Connect Four" in text
@@ -303,6 +303,17 @@ def test_a_boards_figure_draws_only_the_arms_compared_across_boards(tmp_path):
         write_run(tmp_path, "adaptive", "wrora", seed, 0.03, params=LARGE)
     (group,) = contrasts.board_steps(study.families(run_folder.find_runs([tmp_path])))
     assert sorted(group.boards[0].arms) == ["Rave adaptive", "WRoRa adaptive"]
-    drawn = [[a.label for a in arms] for arms in plots.board_curve_arms(group)]
-    assert drawn == [["Baseline", "WRoRa adaptive"], ["Baseline", "WRoRa adaptive"]]
-    assert plots.plot_board_curves(group, tmp_path / "boards.png").stat().st_size > 0
+    shown = contrasts.board_curve_arms(group)
+    assert [[a.label for a in arms] for arms in shown] == [["Baseline", "WRoRa adaptive"],
+                                                           ["Baseline", "WRoRa adaptive"]]
+    # The figure draws the arms' record entries: their curves, the mean over seeds of
+    # `base_curve` plus each seed's noise and the arm's shift.
+    boards = [(board.name, [record.arm_json(a) for a in arms])
+              for board, arms in zip(group.boards, shown)]
+    curve = boards[0][1][1]["curves"]["policy"]
+    expected = [base_curve(i) + np.mean([NOISE[0], NOISE[1]]) + 0.02
+                for i in range(1, ITERATIONS + 1)]
+    assert curve["iterations"] == list(range(1, ITERATIONS + 1))
+    assert curve["mean"] == pytest.approx(expected, abs=1e-6)
+    assert plots.plot_board_curves(group.title, boards, tmp_path / "boards.png"
+                                   ).stat().st_size > 0

@@ -10,10 +10,17 @@ import ast
 import subprocess
 import sys
 
+import pytest
+
 from ..helpers import ROOT
+from .synthetic import write_run
 
 PURE = ("stats", "model", "claims", "record", "registered", "survival", "compute", "strength")
 HEAVY = ("jax", "pgx", "flax", "mctx", "warmjax.games", "warmjax.search", "warmjax.perfect")
+# What a whole report must not load (it reads the registry, `warmjax.games`, and the
+# labelled sets, `warmjax.perfect.positions`, which need neither).
+GAME_CODE = ("jax", "pgx", "flax", "mctx", "numba", "warmjax.search.search",
+             "warmjax.games.env", "warmjax.games.pgx_games", "warmjax.games.connect_four")
 
 
 def test_the_pure_analysis_modules_leave_jax_unloaded():
@@ -61,3 +68,25 @@ def test_no_analysis_module_imports_the_games_search_or_solvers():
         if bad:
             offenders[path.name] = bad
     assert offenders == {}
+
+
+@pytest.mark.slow
+def test_a_study_report_runs_without_jax_or_the_games(tmp_path):
+    # A whole study report (reading run folders and a tournament's journal, the families,
+    # claims, record, Markdown and figures) in a fresh process: the runs' games are read
+    # from their settings (`matches.run_games`), never built, so JAX is never imported.
+    for seed in (0, 1, 2):
+        for params in ({}, {"rows": 6, "cols": 7}):
+            write_run(tmp_path / "study", "none", "rollout", seed, 0.0, params=params)
+            write_run(tmp_path / "study", "adaptive", "wrora", seed, 0.04, params=params)
+    code = ("import sys\n"
+            "from warmjax import report\n"
+            f"report.main(['--study', {str(tmp_path / 'study')!r}, "
+            f"'--out', {str(tmp_path / 'rep')!r}])\n"
+            f"print(sorted(m for m in {GAME_CODE!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    text = (tmp_path / "rep" / "study.md").read_text()
+    assert "Connect Four 6×7" in text  # the board, read without building the game

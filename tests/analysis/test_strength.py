@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from warmjax.analysis import compute, strength, study
+from warmjax.analysis import claims, compute, stats, strength, study
 from warmjax.analysis.report import write_study
 from warmjax.train import run_folder
 from warmjax.train.run_config import GameConfig, RunConfig, SearchConfig, TrainConfig
@@ -79,7 +79,7 @@ def test_adjust_and_the_speed_verdicts(family):
     record = strength.time_to_strength(family)
     strength.adjust([record])
     comps = [c for c in record["axes"]["iterations"]["comparisons"] if c["measure"] == "policy"]
-    ps = study.adjusted([c["logrank_p"] for c in comps])
+    ps = stats.adjusted([c["logrank_p"] for c in comps])
     assert [c["p_adjusted"] for c in comps] == pytest.approx(ps)
     search = [c for c in record["axes"]["iterations"]["comparisons"] if c["measure"] == "search"]
     assert all(c["p_adjusted"] is None for c in search)  # reported unadjusted
@@ -98,15 +98,15 @@ def test_the_floor_rule(family):
     assert learned.learned and learned.rates == pytest.approx((0.54, 0.57, 0.52, 0.55))
     stuck = strength.floor(family, 0.56)
     assert not stuck.learned
-    claims = study.claims([family])
-    floored = strength.floored_claims(claims, {family.title: stuck})
-    assert all(c.verdict == study.NOT_INFORMATIVE for c in floored)
+    found = claims.claims([family])
+    floored = strength.floored_claims(found, {family.title: stuck})
+    assert all(c.verdict == stats.NOT_INFORMATIVE for c in floored)
     assert "the baseline did not learn" in floored[0].label
-    assert strength.floored_claims(claims, {family.title: learned}) == claims
-    decision = study.Decision(study.CONTRADICTED, "no gain", ())
+    assert strength.floored_claims(found, {family.title: learned}) == found
+    decision = stats.Decision(stats.CONTRADICTED, "no gain", ())
     assert strength.floored_decision(decision, [learned, None]) is decision
     assert strength.floored_decision(decision, [learned, stuck]).verdict == \
-        study.NOT_INFORMATIVE
+        stats.NOT_INFORMATIVE
 
 
 def test_holds_over_names_the_windows():

@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from warmjax.analysis import report, study, study_tables
+from warmjax.analysis import claims, model, record, report, stats, study, study_tables
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.round_robin import scheduled_pairs
 from warmjax.matches.tournament_folder import AnchorEntry, NetworkEntry
@@ -29,15 +29,15 @@ T975 = {2: 4.302653, 4: 2.776445}
 
 
 def test_estimate_is_the_t_interval_of_the_mean():
-    e = study.Estimate.of([1.0, 2.0, 3.0])  # mean 2, sample sd 1
+    e = stats.Estimate.of([1.0, 2.0, 3.0])  # mean 2, sample sd 1
     half = T975[2] / math.sqrt(3)
     assert e.mean == 2.0
     assert e.ci == pytest.approx((2 - half, 2 + half), abs=1e-5)
-    assert math.isnan(study.Estimate.of([5.0]).ci[0])
+    assert math.isnan(stats.Estimate.of([5.0]).ci[0])
 
 
 def test_welch_and_permutation_against_hand_computed_values():
-    c = study.compare([4.0, 5.0, 6.0], [1.0, 2.0, 3.0])
+    c = stats.compare([4.0, 5.0, 6.0], [1.0, 2.0, 3.0])
     # Equal variances (1) and sizes (3): se = sqrt(2/3), t = 3/se, Welch's df = 4.
     t = 3 / math.sqrt(2 / 3)
     # Student's t with 4 degrees of freedom has a closed-form distribution function.
@@ -51,11 +51,11 @@ def test_welch_and_permutation_against_hand_computed_values():
     # Of the C(6, 3) = 20 ways to split the six values, two give |mean difference| ≥ 3.
     assert c.p_permutation == pytest.approx(2 / 20)
     with pytest.raises(ValueError, match="at least two runs"):
-        study.compare([1.0], [1.0, 2.0])
+        stats.compare([1.0], [1.0, 2.0])
 
 
 def test_paired_comparison_against_hand_computed_values():
-    c = study.compare_paired([3.0, 5.0, 4.0], [1.0, 2.0, 3.0])  # differences 2, 3, 1
+    c = stats.compare_paired([3.0, 5.0, 4.0], [1.0, 2.0, 3.0])  # differences 2, 3, 1
     t = 2 / (1 / math.sqrt(3))  # mean 2, sd 1, df 2
     assert c.diff == 2.0
     # With 2 degrees of freedom the two-sided p is 1 - t / sqrt(2 + t²).
@@ -91,7 +91,7 @@ def test_elo_is_centred_on_each_seed_block(tmp_path):
 
 def test_benjamini_hochberg_by_hand():
     # Sorted p: 0.01, 0.02, 0.04 with m = 3: 0.03, 0.03, 0.04 (monotone from the top).
-    assert study.adjusted([0.04, 0.01, 0.02]) == pytest.approx([0.04, 0.03, 0.03])
+    assert stats.adjusted([0.04, 0.01, 0.02]) == pytest.approx([0.04, 0.03, 0.03])
 
 
 def test_seed_pairing_meets_within_seeds_and_anchors_meet_all():
@@ -147,8 +147,8 @@ def test_adding_a_summary_is_one_definition(synthetic, monkeypatch):
     """A new summary (the policy head's AUC at k = 2) added to `SUMMARIES` alone reaches
     every arm, its paired comparison with the baseline, the adjustment over the arms and
     study.json, with no other change."""
-    monkeypatch.setitem(study.SUMMARIES, "auc2", study.Summary(
-        lambda run, metric, k, common: study.area(run, metric, 2), "AUC at k = 2"))
+    monkeypatch.setitem(model.SUMMARIES, "auc2", model.Summary(
+        lambda run, metric, k, common: model.area(run, metric, 2), "AUC at k = 2"))
     (family,) = study.families(run_folder.find_runs([synthetic]))
     arms = {a.label: a for a in family.arms}
     base_auc2 = np.mean([base_curve(1), base_curve(2)]) + np.array(list(NOISE.values()))
@@ -156,7 +156,7 @@ def test_adding_a_summary_is_one_definition(synthetic, monkeypatch):
     gain = arms["WRoRa adaptive"].primary.vs_baseline["auc2"]
     assert gain.diff == pytest.approx(0.1015) and gain.p_adjusted is not None
     assert gain.p_adjusted >= gain.p
-    entry = study.arm_json(arms["WRoRa adaptive"])["policy"]
+    entry = record.arm_json(arms["WRoRa adaptive"])["policy"]
     assert entry["auc2"] == pytest.approx(family.baseline.primary.values["auc2"].mean + 0.1015)
     assert entry["auc2_vs_baseline"]["diff"] == pytest.approx(0.1015)
     assert len(entry["auc2_runs"]) == 4 and "vs_baseline" in entry  # the AUC's, as before
@@ -180,7 +180,7 @@ def test_quiet_measures_where_every_run_logged_them(tmp_path, synthetic):
     assert family.baseline.metrics["policy_quiet"].auc.mean == pytest.approx(base)
     assert quiet.auc_vs_baseline.diff == pytest.approx(0.05)
     assert arm.metrics["search_quiet"].auc_vs_baseline.diff == pytest.approx(0.025)
-    assert study.arm_json(arm)["policy_quiet"]["vs_baseline"]["diff"] == pytest.approx(0.05)
+    assert record.arm_json(arm)["policy_quiet"]["vs_baseline"]["diff"] == pytest.approx(0.05)
     report.write_study([str(tmp_path)], out=str(tmp_path / "rep"))
     text = (tmp_path / "rep" / "study.md").read_text()
     assert "### Policy head, quiet positions" in text and "### Search, quiet positions" in text
@@ -196,23 +196,23 @@ def test_board_sizes_are_families_of_their_own(tmp_path):
     found = study.families(run_folder.find_runs([tmp_path]))
     assert [(f.title, len(f.baseline.runs), len(f.arms)) for f in found] == [
         ("Connect Four", 2, 1), ("Connect Four 6×7", 2, 1)]
-    assert study.family_json(found[1])["board"] == "6×7"
-    assert "board" not in study.family_json(found[0])
+    assert record.family_json(found[1])["board"] == "6×7"
+    assert "board" not in record.family_json(found[0])
 
 
 def test_synthetic_study_claims(synthetic):
-    found = {c.claim[:1]: c for c in study.claims(
+    found = {c.claim[:1]: c for c in claims.claims(
         study.families(run_folder.find_runs([synthetic])))}
     # Claim 1 covers every warm-start arm: WRoRa's clear gains do not make up for Rollout
     # adaptive's exact zero, whose interval (0, 0) is below δ while theirs are not.
-    assert found["1"].verdict == study.UNRESOLVED
+    assert found["1"].verdict == stats.UNRESOLVED
     adjusted = {t.name: t.comparison.p_adjusted for t in found["1"].decision.tested}
     assert adjusted["WRoRa adaptive − Baseline"] < 0.05
     assert adjusted["Rollout adaptive − Baseline"] == 1.0
-    assert found["2"].verdict == study.REPRODUCED  # WRoRa 0.1 ahead of Rollout, adaptive
+    assert found["2"].verdict == stats.REPRODUCED  # WRoRa 0.1 ahead of Rollout, adaptive
     # Only WRoRa ran in both modes: adaptive is 0.05 ahead of fixed I′ = 5.
-    assert found["3"].verdict == study.REPRODUCED
-    assert found["4"].verdict == study.NOT_TESTED
+    assert found["3"].verdict == stats.REPRODUCED
+    assert found["4"].verdict == stats.NOT_TESTED
 
 
 def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
@@ -228,10 +228,10 @@ def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
         write_run(tmp_path, "fixed", "wrora", seed, 0.0, iprime=1)
         write_run(tmp_path, "fixed", "wrora", seed, 0.06, iprime=3)
     (family,) = study.families(run_folder.find_runs([tmp_path]))
-    claim = study.claim_iprime(family, delta=0.02)
+    claim = claims.claim_iprime(family, delta=0.02)
     assert "seeds 0, 1, 2" in claim.evidence and "χ² = 6.00" in claim.evidence
     assert f"p = {math.exp(-3):.3g}" in claim.evidence
-    assert claim.verdict == study.REPRODUCED  # p = 0.0498 < 0.05
+    assert claim.verdict == stats.REPRODUCED  # p = 0.0498 < 0.05
     assert claim.papers == ""  # no round robin: no Elo column
     # The sweep (I′ ≠ 5) is apart from the main comparison: claim 1 and the main arms'
     # Benjamini–Hochberg adjustment see only I′ = 5 (one arm: p stays), the sweep's two arms
@@ -243,7 +243,7 @@ def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
     same, gain = (a.primary.auc_vs_baseline for a in family.sweep)  # shifts 0 and 0.06
     assert gain.p < same.p and same.p_adjusted == pytest.approx(same.p)
     assert gain.p_adjusted == pytest.approx(min(2 * gain.p, same.p))
-    assert "(1 arm)" in study.claim_beats_baseline(family, 0.02).evidence
+    assert "(1 arm)" in claims.claim_beats_baseline(family, 0.02).evidence
     # The sweep's table, on seeds 0-2: I′ = 1's final policy rate is base_curve(6) plus the
     # mean of those seeds' noise (0, 0.03, -0.02).
     rows = {line.split("|")[1].strip(): line.split("|")[2:-1]
@@ -268,12 +268,12 @@ def test_null_study_is_unresolved_or_contradicted(tmp_path):
     sd = float(np.std(list(own.values()), ddof=1))
     assert c.paired and c.sd == pytest.approx(sd)
     assert c.ci == pytest.approx((-3.182446 * sd / 2, 3.182446 * sd / 2), abs=1e-6)
-    claim = study.claim_beats_baseline(family, delta=0.02)
-    assert claim.verdict == study.UNRESOLVED
+    claim = claims.claim_beats_baseline(family, delta=0.02)
+    assert claim.verdict == stats.UNRESOLVED
     assert claim.label.startswith("not resolvable in the policy head's AUC 1-3")
     assert claim.decision.effect80 == pytest.approx(c.effect80)
-    wide = study.claim_beats_baseline(family, delta=0.05)
-    assert wide.verdict == study.CONTRADICTED and wide.decision.reason == "no gain"
+    wide = claims.claim_beats_baseline(family, delta=0.05)
+    assert wide.verdict == stats.CONTRADICTED and wide.decision.reason == "no gain"
     assert wide.label == "contradicted: no gain ≥ 5 points in the policy head's AUC 1-3"
 
 
@@ -282,7 +282,7 @@ def test_paired_and_welch_disagree_on_a_blocked_study():
     # but one, where it is 2 ahead: differences 1, 1, 1, 2 (mean 1.25, SD 0.5).
     reference = [0.0, 10.0, 20.0, 30.0]
     values = [1.0, 11.0, 21.0, 32.0]
-    paired = study.compare_paired(values, reference, study.compare(values, reference))
+    paired = stats.compare_paired(values, reference, stats.compare(values, reference))
     # Paired: t = 1.25 / (0.5 / 2) = 5 on 3 degrees of freedom. Student's t with 3 degrees of
     # freedom has the closed-form CDF 1/2 + (θ + sin θ cos θ)/π, θ = atan(t / √3).
     theta = math.atan(5 / math.sqrt(3))
@@ -298,70 +298,70 @@ def test_paired_and_welch_disagree_on_a_blocked_study():
     assert (paired.welch.ci[1] - 1.25) / se > 2.4  # t(0.975; ν ≈ 6) ≈ 2.45
     # The claim's rule takes the paired test: a reproduced verdict from a study that Welch
     # would have called not resolvable.
-    tested = [study.Tested("arm − baseline", paired)]
-    assert study.decide(tested, 0.5).verdict == study.REPRODUCED
-    assert study.decide([study.Tested("arm − baseline", paired.welch)], 0.5).verdict == \
-        study.UNRESOLVED
+    tested = [stats.Tested("arm − baseline", paired)]
+    assert stats.decide(tested, 0.5).verdict == stats.REPRODUCED
+    assert stats.decide([stats.Tested("arm − baseline", paired.welch)], 0.5).verdict == \
+        stats.UNRESOLVED
 
 
 def test_effect_at_80_percent_power_against_the_noncentral_t():
     # A paired test with n pairs of SD σ detects δ with power P(|T| > t(0.975; n−1)), T
     # noncentral t with n−1 degrees of freedom and noncentrality δ√n/σ (scipy's nct, not
     # the statsmodels solver that effect_at_power uses).
-    from scipy import stats
+    import scipy.stats
 
     for sd, n in ((3.97, 8), (1.0, 25), (0.5, 40)):
-        effect = study.effect_at_power(sd, n)
-        crit = stats.t.ppf(0.975, n - 1)
+        effect = stats.effect_at_power(sd, n)
+        crit = scipy.stats.t.ppf(0.975, n - 1)
         nc = effect * math.sqrt(n) / sd
-        power = stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc)
+        power = scipy.stats.nct.sf(crit, n - 1, nc) + scipy.stats.nct.cdf(-crit, n - 1, nc)
         assert power == pytest.approx(0.80, abs=1e-4)
         # The normal approximation (z.975 + z.8) σ/√n is a lower bound (the t test needs
         # more), close for many pairs: within 5% at n ≥ 25.
-        normal = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * sd / math.sqrt(n)
+        normal = (scipy.stats.norm.ppf(0.975) + scipy.stats.norm.ppf(0.8)) * sd / math.sqrt(n)
         assert effect > normal
         if n >= 25:
             assert effect == pytest.approx(normal, rel=0.05)
     # The seeds 80% power at δ needs, against the normal approximation
     # n ≈ ((z.975 + z.8) σ / δ)² plus about one for the t distribution's heavier tails.
-    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    z = scipy.stats.norm.ppf(0.975) + scipy.stats.norm.ppf(0.8)
     for sd, delta in ((3.97, 2.0), (0.0389, 0.02), (1.0, 0.5)):
         approx = (z * sd / delta) ** 2
-        assert approx + 0.5 < study.seeds_for(delta, sd) < approx + 3
-    assert study.seeds_for(0.02, 0.03887865738422561) == 32  # the registration's figure
+        assert approx + 0.5 < stats.seeds_for(delta, sd) < approx + 3
+    assert stats.seeds_for(0.02, 0.03887865738422561) == 32  # the registration's figure
     # Two samples of 8 with pooled SD 1: δ√(n/2)/σ noncentrality, 14 degrees of freedom.
-    effect = study.effect_at_power(1.0, (8, 8), paired=False)
-    crit, nc = stats.t.ppf(0.975, 14), effect * math.sqrt(4)
-    assert stats.nct.sf(crit, 14, nc) + stats.nct.cdf(-crit, 14, nc) == pytest.approx(
+    effect = stats.effect_at_power(1.0, (8, 8), paired=False)
+    crit, nc = scipy.stats.t.ppf(0.975, 14), effect * math.sqrt(4)
+    assert scipy.stats.nct.sf(crit, 14, nc) + scipy.stats.nct.cdf(-crit, 14, nc) == pytest.approx(
         0.80, abs=1e-4)
 
 
 def test_one_rule_decides_every_way():
     def t(diff, low, high, p, name="a"):
-        return study.Tested(name, study.Comparison(diff, (low, high), p, p, test="paired t",
+        return stats.Tested(name, stats.Comparison(diff, (low, high), p, p, test="paired t",
                                                    n=8, sd=0.03, effect80=0.035))
 
-    d = study.decide([t(0.05, 0.02, 0.08, 0.01), t(0.04, 0.01, 0.07, 0.02, "b")], 0.02)
-    assert d.verdict == study.REPRODUCED  # both adjusted p (0.02, 0.02) below α
+    d = stats.decide([t(0.05, 0.02, 0.08, 0.01), t(0.04, 0.01, 0.07, 0.02, "b")], 0.02)
+    assert d.verdict == stats.REPRODUCED  # both adjusted p (0.02, 0.02) below α
     assert [x.comparison.p_adjusted for x in d.tested] == pytest.approx([0.02, 0.02])
-    d = study.decide([t(0.05, 0.02, 0.08, 0.01), t(0.01, -0.02, 0.04, 0.5, "b")], 0.02)
-    assert d.verdict == study.UNRESOLVED and d.effect80 == 0.035  # b is open
-    d = study.decide([t(-0.04, -0.07, -0.01, 0.01), t(0.03, -0.01, 0.07, 0.2, "b")], 0.02)
-    assert (d.verdict, d.reason) == (study.CONTRADICTED, "opposite")
-    d = study.decide([t(0.0, -0.01, 0.015, 0.9), t(0.005, -0.01, 0.019, 0.5, "b")], 0.02)
-    assert (d.verdict, d.reason) == (study.CONTRADICTED, "no gain")
+    d = stats.decide([t(0.05, 0.02, 0.08, 0.01), t(0.01, -0.02, 0.04, 0.5, "b")], 0.02)
+    assert d.verdict == stats.UNRESOLVED and d.effect80 == 0.035  # b is open
+    d = stats.decide([t(-0.04, -0.07, -0.01, 0.01), t(0.03, -0.01, 0.07, 0.2, "b")], 0.02)
+    assert (d.verdict, d.reason) == (stats.CONTRADICTED, "opposite")
+    d = stats.decide([t(0.0, -0.01, 0.015, 0.9), t(0.005, -0.01, 0.019, 0.5, "b")], 0.02)
+    assert (d.verdict, d.reason) == (stats.CONTRADICTED, "no gain")
     # δ inside one arm's interval (upper bound 0.025 ≥ 0.02): not resolvable, though the
     # other arm's interval lies below δ.
-    d = study.decide([t(0.0, -0.01, 0.015, 0.9), t(0.01, -0.005, 0.025, 0.2, "b")], 0.02)
-    assert d.verdict == study.UNRESOLVED
+    d = stats.decide([t(0.0, -0.01, 0.015, 0.9), t(0.01, -0.005, 0.025, 0.2, "b")], 0.02)
+    assert d.verdict == stats.UNRESOLVED
     # A claim of variation: its omnibus p decides "reproduced"; "no gain" needs every pair
     # inside (−δ, +δ).
-    assert study.decide([t(0.0, -0.03, 0.01, 0.5)], 0.02, omnibus_p=0.01).verdict == \
-        study.REPRODUCED
-    assert study.decide([t(0.0, -0.03, 0.01, 0.5)], 0.02, omnibus_p=0.5).verdict == \
-        study.UNRESOLVED
-    assert study.decide([t(0.0, -0.01, 0.01, 0.5)], 0.02, omnibus_p=0.5).reason == "no gain"
-    assert study.decide([], 0.02).verdict == study.NOT_TESTED
+    assert stats.decide([t(0.0, -0.03, 0.01, 0.5)], 0.02, omnibus_p=0.01).verdict == \
+        stats.REPRODUCED
+    assert stats.decide([t(0.0, -0.03, 0.01, 0.5)], 0.02, omnibus_p=0.5).verdict == \
+        stats.UNRESOLVED
+    assert stats.decide([t(0.0, -0.01, 0.01, 0.5)], 0.02, omnibus_p=0.5).reason == "no gain"
+    assert stats.decide([], 0.02).verdict == stats.NOT_TESTED
 
 
 # --- the study configs ---------------------------------------------------------------------
@@ -489,7 +489,7 @@ def test_a_study_of_one_seed_reports_without_tests(tmp_path):
     write_run(tmp_path, "adaptive", "rora", 0, 0.1)
     (family,) = study.families(run_folder.find_runs([tmp_path]))
     assert all(a.primary.auc_vs_baseline is None for a in family.arms)
-    assert {c.verdict for c in study.claims([family])} == {study.NOT_TESTED}
+    assert {c.verdict for c in claims.claims([family])} == {stats.NOT_TESTED}
 
 
 def test_a_game_without_a_labelled_set_is_refused_with_the_way_out(tmp_path):

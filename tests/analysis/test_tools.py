@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 
 import numpy as np
 import pytest
+
+from warmjax.train import run_folder
 
 from ..helpers import ROOT, fabricate_run, metric_row
 
@@ -31,12 +34,32 @@ def test_strength_per_minute(tmp_path, capsys):
     tool.main([str(tmp_path / "run"), "--policy", "60", "--search", "90"])
     out = capsys.readouterr().out
     assert "| Baseline s0 | mcts, m = 24 | 4 | 6.0 | 91.0 | 65.0 | 4.5 (it 3) | 6.0 (it 4) |" in out
+    # Against the targets, from the run's oracle.json (written here by hand, as the oracle
+    # command writes it): 6 minutes, search 96% (quiet 89%), policy head 84% (quiet 81%).
+    (tmp_path / "run" / "oracle.json").write_text(json.dumps({"players": {
+        "search": {"optimal": 0.96, "quiet_optimal": 0.89},
+        "policy_head": {"optimal": 0.84, "quiet_optimal": 0.81}}}))
+    tool.main([str(tmp_path / "run"), "--targets",
+               "minutes=15 search=95 policy=85 search_quiet=90 policy_quiet=80",
+               "--figure", str(tmp_path / "strength.png"),
+               "--calibration", str(ROOT / "results" / "calibration" / "cpu.json")])
+    out = capsys.readouterr().out
+    assert "| Baseline s0 | 6.0 ✓ | 96.0 ✓ | 84.0 ✗ | 89.0 ✗ | 81.0 ✓ |" in out
+    assert (tmp_path / "strength.png").stat().st_size > 0
+    # The figure's compute axis: the fabricated rows carry no ledger, so their compute is
+    # reconstructed: (m + 1) evaluations per searched position, on the table's CPU row.
+    (drawn,) = tool.figure_runs(run_folder.find_runs([tmp_path / "run"]),
+                                str(ROOT / "results" / "calibration" / "cpu.json"))
+    assert drawn["minutes"] == pytest.approx([1.5, 3.0, 4.5, 6.0])
+    assert drawn["compute_source"] == "reconstructed"
+    with pytest.raises(ValueError, match="unknown target 'elo'"):
+        tool.parse_targets("elo=100")
 
 
 def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, monkeypatch):
     from scipy import stats
 
-    from warmjax.analysis import study
+    from warmjax.analysis import stats as verdicts
 
     from .synthetic import ITERATIONS, write_run
 
@@ -66,7 +89,7 @@ def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, mon
             assert rows[h]["p"] == pytest.approx(p[h], abs=1e-6)  # JSON keeps 6 decimals
             assert rows[h]["p_adjusted"] == pytest.approx(adj[h], abs=1e-6)
     primary = result["measures"]["auc"]
-    assert primary["H1"]["verdict"] == study.REPRODUCED  # p ≈ 0.001, adjusted below 0.05
+    assert primary["H1"]["verdict"] == verdicts.REPRODUCED  # p ≈ 0.001, adjusted below 0.05
     assert primary["H2"]["verdict"].startswith("not resolvable")  # +1 ± 2.5: open
     assert result["claims"]["auc"]["claim 1 (H1 and H2)"].startswith("not resolvable")
     assert result["complete"] and "Incomplete" not in tool.markdown(result)

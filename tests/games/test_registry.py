@@ -186,3 +186,45 @@ def test_own_games_have_ids_of_their_own_and_draw_themselves(game, tmp_path):
     pgx_state.save_svg(tmp_path / "t.svg")
     assert (tmp_path / "t.svg").read_text().startswith("<?xml") or \
         (tmp_path / "t.svg").read_text().startswith("<svg")
+
+
+# Settings of each game besides its defaults, where it takes any: boards the studies train.
+OTHER_SETTINGS = {"connect_four": [{"cols": 7}, {"rows": 5, "cols": 6, "win_length": 3}],
+                  "othello": [{"size": 8}], "gobang": [{"size": 7, "win_length": 5}],
+                  "hex": [{"size": 5}, {"size": 7}], "go": [{"size": 5}]}
+
+
+@pytest.mark.parametrize("name", [n for n in registry.names()
+                                  if n not in ("chess", "shogi", "gardner_chess")])
+def test_the_registry_knows_each_board_and_labelled_set_without_building_the_game(name):
+    # The analysis reads a run's board and labelled set from the registry (no game built):
+    # the same as the built game's, for the defaults and for other boards.
+    spec = registry.get(name)
+    assert spec.board is not None
+    for params in [{}, *OTHER_SETTINGS.get(name, [])]:
+        env = make(name, **params)
+        assert spec.board_shape(params) == tuple(env.board_shape), params
+        assert spec.labelled_set_name(params) == env.labelled_set_name, params
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("name", ["chess", "shogi", "gardner_chess"])
+def test_the_chess_like_boards_are_known_without_building_the_game(name):
+    assert registry.get(name).board_shape({}) == tuple(make(name).board_shape)
+
+
+def test_the_registry_loads_no_game_code_until_a_game_is_made():
+    # Importing the games, looking one up and reading its board import no game module, pgx
+    # or JAX; making it imports its module.
+    code = ("import sys\n"
+            "from warmjax.games import make, registry\n"
+            "spec = registry.get('connect_four')\n"
+            "print(spec.title, spec.board_shape({'cols': 7}), registry.names()[:3],\n"
+            "      [m for m in ('jax', 'pgx', 'warmjax.games.connect_four') if m in sys.modules])\n"
+            "make('connect_four')\n"
+            "print('warmjax.games.connect_four' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "Connect Four (6, 7) ('othello', 'connect_four', 'gobang') []", "True"]

@@ -14,8 +14,8 @@ import pytest
 from warmjax.games import make
 from warmjax.games.playout import kth_legal_action, kth_set_bit
 from warmjax.nets import make_network
-from warmjax.search import Inputs, SearchConfig, random_legal_action, rollout, variant_search
-from warmjax.search.rollout import rules_rollout, step_rollout
+from warmjax.search import Inputs, SearchConfig, random_legal_action, variant_search
+from warmjax.search.rollout import rollout, rules_rollout, step_rollout
 
 from ..game_helpers import NEAR_END
 from ..ref_search import reference_search

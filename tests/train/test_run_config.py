@@ -170,3 +170,30 @@ def test_the_papers_settings_are_the_defaults_and_the_departures_one_group(tmp_p
     assert study.search == dataclasses.replace(
         compose_config(["+study=c4_cpu", "+arm=baseline"], tmp_path / "c").search,
         fpu=1.0, dirichlet_fraction=0.25, dirichlet_alpha=1.0, win_check=True)
+
+
+def test_the_playout_cap_is_a_named_departure_checked_where_it_is_set(tmp_path):
+    from warmjax.train.iteration import Trainer
+    from warmjax.train.run_config import cheap_simulations
+    from warmjax.train.run_id import RunId
+
+    paper = compose_config(["+experiment=baseline_c4", "profile=smoke"], tmp_path / "a")
+    assert paper.train.playout_cap == 1.0 and "playout-cap" not in RunId.of(paper).label()
+    capped = compose_config(["+experiment=baseline_c4", "profile=smoke",
+                             "search.simulations=8", "train.playout_cap=0.25"], tmp_path / "b")
+    assert "playout-cap" in RunId.of(capped).label()
+    assert cheap_simulations(capped) == 2  # m / 4
+    trainer = Trainer(dataclasses.replace(capped, search=dataclasses.replace(
+        capped.search, dirichlet_fraction=0.25)))
+    # self-play's full search keeps the root noise; the cheap one has n simulations, none
+    assert trainer.baseline.config.dirichlet_fraction == 0.25
+    assert trainer.cheap.config.simulations == 2
+    assert trainer.cheap.config.dirichlet_fraction == 0.0
+    for bad, needle in ((["train.playout_cap=0"], "train.playout_cap"),
+                        (["train.playout_cap=0.5", "train.cheap_simulations=8"],
+                         "train.cheap_simulations must be from 1 to search.simulations − 1"),
+                        (["train.playout_cap=0.5", "search.reuse_tree=true"],
+                         "needs search.reuse_tree=false")):
+        with pytest.raises(ConfigError, match=needle):
+            compose_config(["+experiment=baseline_c4", "profile=smoke",
+                            "search.simulations=8", *bad], tmp_path / "c")

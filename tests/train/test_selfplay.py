@@ -13,7 +13,7 @@ from warmjax.games import make
 from warmjax.search import Inputs, make_player
 from warmjax.search.players import root_value
 from warmjax.search.search import SearchOutput
-from warmjax.train.selfplay import make_selfplay
+from warmjax.train.selfplay import PLAYOUT_CAP_STREAM, make_selfplay
 from warmjax.train.warmstart import (
     BASELINE,
     ENHANCED_VS_BASELINE,
@@ -170,3 +170,52 @@ def test_value_mix_blends_z_with_the_movers_root_search_value():
     assert checked > 60 and np.abs(q[valid]).max() > 0.1 and len(set(q[valid].tolist())) > 20
     with pytest.raises(ValueError, match=r"value_mix must be in \[0, 1\], got 1.5"):
         make_selfplay(env, player, None, 6, value_mix=1.5)
+
+
+@pytest.mark.slow
+def test_the_playout_cap_records_only_the_full_searches():
+    # KataGo's playout-cap randomization: each ply, with probability p, the whole batch is
+    # searched in full and recorded; otherwise the cheap search (n simulations) moves and
+    # nothing is recorded. The draws come from their own stream (PLAYOUT_CAP_STREAM, folded
+    # off the loop's key), so they are recomputed here independently of the loop.
+    env = make("connect_four")
+    full = make_player("mcts", env, lambda p, obs: (jnp.zeros((obs.shape[0], 6)),
+                                                   jnp.zeros(obs.shape[0])),
+                       simulations=16, temperature_moves=4)
+    cheap = make_player("mcts", env, lambda p, obs: (jnp.zeros((obs.shape[0], 6)),
+                                                    jnp.zeros(obs.shape[0])),
+                        simulations=2, temperature_moves=4)
+    key = jax.random.PRNGKey(7)
+    games, share = 6, 0.5
+    out = jax.device_get(jax.jit(make_selfplay(env, full, None, games, cheap=cheap,
+                                               full_share=share))(Inputs(None, 0.5), key,
+                                                                  BASELINE))
+    # selfplay splits the key once (for the first states) before folding off its stream
+    loop_key, _ = jax.random.split(key)
+    coin = jax.random.fold_in(loop_key, PLAYOUT_CAP_STREAM)
+    plies = np.asarray(out.plies)
+    drawn = np.array([bool(jax.random.bernoulli(jax.random.fold_in(coin, t), share))
+                      for t in range(out.valid.shape[0])])
+    live = np.arange(out.valid.shape[0])[:, None] < plies[None, :]
+    np.testing.assert_array_equal(out.valid, live & drawn[:, None])
+    assert 0 < np.sum(out.valid) < np.sum(live)  # some plies of each kind
+    # The ledger: 1 + 16 evaluations per full (recorded) search, 1 + 2 per cheap one.
+    cheap_plies = int(np.sum(live & ~drawn[:, None]))
+    assert int(out.evaluations) == 17 * int(np.sum(out.valid)) + 3 * cheap_plies
+    # Nothing unrecorded leaks into the targets.
+    assert np.all(out.policy[~out.valid] == 0) and np.all(out.value[~out.valid] == 0)
+
+
+@pytest.mark.slow
+def test_a_playout_cap_of_one_is_the_papers_selfplay():
+    # p = 1: every ply is full, and the games, targets and ledger are those without a cap.
+    env, strong, _ = c4_players()
+    cheap = make_player("pure_mcts", env, simulations=4, temperature_moves=2)
+    key = jax.random.PRNGKey(2)
+    plain = jax.device_get(jax.jit(make_selfplay(env, strong, None, 4))(
+        Inputs(None, 0.5), key, BASELINE))
+    capped = jax.device_get(jax.jit(make_selfplay(env, strong, None, 4, cheap=cheap,
+                                                  full_share=1.0))(Inputs(None, 0.5), key,
+                                                                   BASELINE))
+    for a, b in zip(plain, capped):
+        np.testing.assert_array_equal(a, b)

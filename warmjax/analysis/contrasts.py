@@ -12,7 +12,7 @@ baseline. Two questions need two families at once:
   nothing pairs them), the switch iteration likewise (a run that never switched counts as
   one iteration past the last, the Mann–Whitney U p beside it). p-values are adjusted by
   Benjamini–Hochberg over every game's steps, and each step is decided by the verdict rule
-  (`study.decide`) with δ for the lead and `SWITCH_DELTA` for the switch.
+  (`stats.decide`) with δ for the lead and `SWITCH_DELTA` for the switch.
 - **Against a reference family** (`departure_contrasts`): a family whose departures add to
   another family's of the same game and board (a Gumbel baseline's family against the
   papers' PUCT one; the drop-warm-games arm against the departures' family). Every arm of
@@ -29,11 +29,14 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
-from scipy import stats
+import scipy.stats
 
-from warmjax.analysis import study
-from warmjax.analysis.study import Arm, Comparison, Decision, Estimate, Family, Tested
+from warmjax.analysis import model, record, stats, study
+from warmjax.analysis.model import Arm, Family
+from warmjax.analysis.stats import Comparison, Decision, Estimate, Tested
 from warmjax.analysis.tables import Tournament
+from warmjax.matches import run_games
+from warmjax.train.run_id import game_name
 
 SWITCH_DELTA = 1.0  # iterations: the smallest delay of the switch worth finding
 
@@ -75,7 +78,7 @@ class Board:
 
     @property
     def name(self) -> str:
-        return f"{self.shape[0]}×{self.shape[1]}{study.study_suffix(self.family.study)}"
+        return f"{self.shape[0]}×{self.shape[1]}{model.study_suffix(self.family.study)}"
 
     @property
     def cells(self) -> int:
@@ -115,15 +118,25 @@ class BoardSteps:
 
     @property
     def title(self) -> str:
-        text = study.game_name(self.game)
+        text = game_name(self.game)
         if self.departures:
             text += " with " + ", ".join(self.departures)
         return f"{text}: {', '.join(b.name for b in self.boards)}"
 
 
+def board_curve_arms(group: BoardSteps) -> list[list[Arm]]:
+    """Per board of `group`, the arms its figure draws: the baseline and each warm-start arm
+    that the steps compare across boards (every warm-start arm where no step does), so a
+    smaller board's extra arms don't crowd it."""
+    compared = {s.arm for s in group.steps}
+    return [([board.family.baseline] if board.family.baseline else []) + [
+        a.arm for label, a in board.arms.items() if not compared or label in compared]
+        for board in group.boards]
+
+
 def board_shape(family: Family) -> tuple[int, int]:
     """The board of a family's runs."""
-    return tuple(study.game_of(family.all_arms()[0].runs[0]).board_shape)
+    return run_games.board_shape(family.all_arms()[0].runs[0])
 
 
 def _board_arm(arm: Arm, baseline: Arm | None, last: int) -> BoardArm:
@@ -132,7 +145,7 @@ def _board_arm(arm: Arm, baseline: Arm | None, last: int) -> BoardArm:
     else:
         mine, theirs = arm.by_seed(), baseline.by_seed()
         leads = {s: mine[s] - theirs[s] for s in sorted(set(mine) & set(theirs))}
-        lead = study.compare_by_seed(mine, theirs)
+        lead = stats.compare_by_seed(mine, theirs)
     switches = tuple(last + 1 if s is None else s for s in arm.switches)
     return BoardArm(arm, lead, leads, switches, sum(s is None for s in arm.switches))
 
@@ -142,10 +155,10 @@ def _decided(name: str, c: Comparison | None, delta: float) -> Decision | None:
     steps, or a contrast's rows)."""
     if c is None:
         return None
-    return study.decide([Tested(name, c)], delta, p_adjusted=[c.p_adjusted])
+    return stats.decide([Tested(name, c)], delta, p_adjusted=[c.p_adjusted])
 
 
-def board_steps(families: Sequence[Family], delta: float = study.DELTA) -> list[BoardSteps]:
+def board_steps(families: Sequence[Family], delta: float = model.DELTA) -> list[BoardSteps]:
     """Every game and set of departures that the study has on more than one board, each
     larger board set against the smallest for every warm-start arm that ran on both. Where
     two studies hold the smallest board, a larger board is set against the one that shares
@@ -170,12 +183,12 @@ def board_steps(families: Sequence[Family], delta: float = study.DELTA) -> list[
         for small, large in pairs:
             for label in [x for x in small.arms if x in large.arms]:
                 a, b = large.arms[label], small.arms[label]
-                growth = (study.compare(list(a.leads.values()), list(b.leads.values()))
+                growth = (stats.compare(list(a.leads.values()), list(b.leads.values()))
                           if len(a.leads) >= 2 and len(b.leads) >= 2 else None)
                 delay, p_mw = None, math.nan
                 if len(a.switches) >= 2 and len(b.switches) >= 2:
-                    delay = study.compare(a.switches, b.switches)
-                    p_mw = float(stats.mannwhitneyu(a.switches, b.switches,
+                    delay = stats.compare(a.switches, b.switches)
+                    p_mw = float(scipy.stats.mannwhitneyu(a.switches, b.switches,
                                                     alternative="two-sided").pvalue)
                 steps.append(Step(label, small, large, growth, None, delay, p_mw))
         found.append(((game, departures), tuple(boards), steps))
@@ -197,7 +210,7 @@ def _with_bh(items: list, fields: Sequence[str]) -> list:
     items = list(items)
     for field in fields:
         tested = [i for i, x in enumerate(items) if getattr(x, field) is not None]
-        p_adj = study.adjusted([getattr(items[i], field).p for i in tested])
+        p_adj = stats.adjusted([getattr(items[i], field).p for i in tested])
         for i, p in zip(tested, p_adj):
             items[i] = dataclasses.replace(items[i], **{
                 field: dataclasses.replace(getattr(items[i], field), p_adjusted=p)})
@@ -248,13 +261,13 @@ def _same_arm(a: Arm, b: Arm) -> bool:
 
 
 def _row(a: Arm, b: Arm, tournaments: Sequence[Tournament]) -> Row | None:
-    auc = study.compare_by_seed(a.by_seed("policy", "auc"), b.by_seed("policy", "auc"))
-    final = study.compare_by_seed(a.by_seed("policy", "final"),
+    auc = stats.compare_by_seed(a.by_seed("policy", "auc"), b.by_seed("policy", "auc"))
+    final = stats.compare_by_seed(a.by_seed("policy", "final"),
                                   b.by_seed("policy", "final"))
     if auc is None and final is None:
         return None
     elo_a, elo_b = study.paired_ratings(a.runs, b.runs, tournaments)
-    return Row(f"{a.label} − {b.label}", auc, final, study.compare_by_seed(elo_a, elo_b))
+    return Row(f"{a.label} − {b.label}", auc, final, stats.compare_by_seed(elo_a, elo_b))
 
 
 def _reference_of(f: Family, families: Sequence[Family]) -> Family | None:
@@ -273,7 +286,7 @@ def _shared_seeds(a: Family, b: Family) -> int:
 
 
 def departure_contrasts(families: Sequence[Family], tournaments: Sequence[Tournament] = (),
-                        delta: float = study.DELTA) -> list[Contrast]:
+                        delta: float = model.DELTA) -> list[Contrast]:
     """Every family that adds departures to another family of the study, against it."""
     found = []
     for f in families:
@@ -304,7 +317,7 @@ def _adjust_rows(rows: list[Row], delta: float) -> tuple[Row, ...]:
 def _decision_json(d: Decision | None) -> dict | None:
     if d is None:
         return None
-    return {"verdict": d.verdict, "reason": d.reason, "effect80": study.num(d.effect80)}
+    return {"verdict": d.verdict, "reason": d.reason, "effect80": record.num(d.effect80)}
 
 
 def steps_json(groups: Sequence[BoardSteps], delta: float) -> list[dict]:
@@ -313,15 +326,15 @@ def steps_json(groups: Sequence[BoardSteps], delta: float) -> list[dict]:
     out = []
     for g in groups:
         boards = [{"board": b.name, "cells": b.cells,
-                   "arms": {label: {"lead": study.comparison_json(a.lead, delta),
-                                    "leads": {str(s): study.num(v) for s, v in a.leads.items()},
+                   "arms": {label: {"lead": record.comparison_json(a.lead, delta),
+                                    "leads": {str(s): record.num(v) for s, v in a.leads.items()},
                                     "switches": list(a.switches), "never": a.never}
                             for label, a in b.arms.items()}} for b in g.boards]
         steps = [{"arm": s.arm, "small": s.small.name, "large": s.large.name,
-                  "growth": study.comparison_json(s.growth, delta),
+                  "growth": record.comparison_json(s.growth, delta),
                   "growth_verdict": _decision_json(s.lead_decision),
-                  "delay": study.comparison_json(s.delay, SWITCH_DELTA),
-                  "p_mannwhitney": study.num(s.p_mannwhitney),
+                  "delay": record.comparison_json(s.delay, SWITCH_DELTA),
+                  "p_mannwhitney": record.num(s.p_mannwhitney),
                   "delay_verdict": _decision_json(s.delay_decision)} for s in g.steps]
         out.append({"game": g.game, "departures": list(g.departures), "boards": boards,
                     "steps": steps})
@@ -332,9 +345,9 @@ def contrasts_json(found: Sequence[Contrast], delta: float) -> list[dict]:
     """`departure_contrasts` for study.json."""
     return [{"family": c.family.title, "reference": c.reference.title, "added": list(c.added),
              "rows": [{"comparison": r.name,
-                       "auc": study.comparison_json(r.auc, delta),
-                       "final": study.comparison_json(r.final, delta),
-                       "elo": study.comparison_json(r.elo, None),
+                       "auc": record.comparison_json(r.auc, delta),
+                       "final": record.comparison_json(r.final, delta),
+                       "elo": record.comparison_json(r.elo, None),
                        "auc_verdict": _decision_json(r.auc_decision),
                        "final_verdict": _decision_json(r.final_decision)} for r in c.rows]}
             for c in found]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -55,6 +55,26 @@ def curve(run: Run, metric: str) -> dict[int, float]:
     field = METRICS[metric]
     return {row.iteration: getattr(row, field) for row in run.metrics
             if getattr(row, field) is not None}
+
+
+class Band(NamedTuple):
+    """An arm's learning curve over its seeds: the iterations every run probed, the mean
+    rate and its 95% t-interval at each (nan where it has no spread to estimate)."""
+
+    iterations: tuple[int, ...]
+    mean: tuple[float, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+
+
+def band(runs: Sequence[Run], metric: str) -> Band:
+    """The mean curve of `runs` over seeds, with its 95% band (`Estimate.of` per
+    iteration), on the iterations every run probed."""
+    per_run = [curve(run, metric) for run in runs]
+    iterations = sorted(set.intersection(*(set(c) for c in per_run)))
+    estimates = [Estimate.of([c[it] for c in per_run]) for it in iterations]
+    return Band(tuple(iterations), tuple(e.mean for e in estimates),
+                tuple(e.ci[0] for e in estimates), tuple(e.ci[1] for e in estimates))
 
 
 def area(run: Run, metric: str, k: int) -> float:
@@ -141,6 +161,8 @@ class Arm:
       spearman: adaptive arms of three or more runs: Spearman's ρ and p of the runs'
         warm-start iterations against their final primary rate (`stats.spearman`; nan
         without spread); None otherwise.
+      bands: per measure, its learning curve over seeds with the 95% band (`band`), which
+        the figures draw; empty where the report's tables were not asked for.
     """
 
     id: RunId
@@ -150,6 +172,7 @@ class Arm:
     elo_vs_baseline: Comparison | None = None
     switches: tuple[int | None, ...] = ()
     spearman: tuple[float, float] | None = None
+    bands: Mapping[str, Band] = dataclasses.field(default_factory=dict)
 
     @property
     def label(self) -> str:

@@ -29,8 +29,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
-from warmjax.analysis.study import Estimate
-from warmjax.analysis.study import curve as run_curve
 from warmjax.analysis.tables import (
     ArmElo,
     BalanceSeries,
@@ -142,20 +140,21 @@ def plot_oracle_curves(curves: Sequence[ProbeCurve], game: str, path: Path | str
     return _save(fig, path)
 
 
-def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
-    """A study family's learning curves (`warmjax.analysis.study`): the policy head's and the
-    search's optimal-move rates against the iteration and against self-play games played,
-    per arm the mean over seeds with its 95% t-interval as a band."""
+def plot_study_curves(title: str, games_per_iteration: int, arms: Sequence[dict],
+                      path: Path | str) -> Path:
+    """A study family's learning curves, read from its record (`study.json`'s arm entries
+    with their `curves`): the policy head's and the search's optimal-move rates against the
+    iteration and against self-play games played, per arm the mean over seeds with its 95%
+    t-interval as a band."""
     fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), sharey="row")
     for row, (metric, what) in enumerate((("policy", "policy head alone"),
                                           ("search", "search (argmax)"))):
         for arm in arms:
-            iterations, mean, low, high = _mean_band(arm.runs, metric)
-            for col, x in enumerate((iterations, iterations * family.games_per_iteration)):
+            iterations, mean, low, high = _band(arm["curves"][metric])
+            for col, x in enumerate((iterations, iterations * games_per_iteration)):
                 ax = axes[row, col]
-                style = {"color": "black", "linewidth": 2} if arm.id.is_baseline else {}
-                line, = ax.plot(x, 100 * mean, label=f"{arm.label} ({len(arm.runs)})",
-                                **style)
+                style = {"color": "black", "linewidth": 2} if arm["mode"] == "none" else {}
+                line, = ax.plot(x, 100 * mean, label=f"{arm['arm']} ({arm['runs']})", **style)
                 ax.fill_between(x, 100 * low, 100 * high, color=line.get_color(), alpha=0.15,
                                 linewidth=0)
         axes[row, 0].set_ylabel(f"optimal moves, {what} (%)")
@@ -166,46 +165,35 @@ def plot_study_curves(family, arms: Sequence, path: Path | str) -> Path:
             if col == 0:
                 axes[row, col].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0, 1].legend(fontsize=7, loc="lower right")
-    fig.suptitle(f"{family.title}: learning curves against perfect play "
+    fig.suptitle(f"{title}: learning curves against perfect play "
                  "(mean over seeds, 95% confidence band)")
     return _save(fig, path)
 
 
-def _mean_band(runs: Sequence, metric: str):
-    """The iterations every run probed, the mean rate over the runs and its 95% band."""
-    per_run = [run_curve(run, metric) for run in runs]
-    iterations = sorted(set.intersection(*(set(c) for c in per_run)))
-    estimates = [Estimate.of([c[it] for c in per_run]) for it in iterations]
-    mean = np.array([e.mean for e in estimates])
-    low = np.array([e.ci[0] for e in estimates])
-    high = np.array([e.ci[1] for e in estimates])
-    low, high = np.where(np.isnan(low), mean, low), np.where(np.isnan(high), mean, high)
-    return (np.array(iterations), mean,
+def _band(curve: dict):
+    """A recorded curve (`record.arm_json`'s `curves`) as arrays: iterations, mean, and
+    the band drawn (the mean where no interval was estimated, clipped to rates)."""
+    mean = np.array(curve["mean"], float)
+    low = np.array([m if x is None else x for x, m in zip(curve["low"], mean)], float)
+    high = np.array([m if x is None else x for x, m in zip(curve["high"], mean)], float)
+    return (np.array(curve["iterations"]), mean,
             np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0))  # rates: few seeds
 
 
-def board_curve_arms(group) -> list[list]:
-    """Per board of `group` (`contrasts.BoardSteps`), the arms its figure draws: the
-    baseline and each warm-start arm that the steps compare across boards (every
-    warm-start arm where no step does), so a smaller board's extra arms don't crowd it."""
-    compared = {s.arm for s in group.steps}
-    return [([board.family.baseline] if board.family.baseline else []) + [
-        a.arm for label, a in board.arms.items() if not compared or label in compared]
-        for board in group.boards]
-
-
-def plot_board_curves(group, path: Path | str) -> Path:
-    """One game on several boards (`contrasts.BoardSteps`): per board the baseline's policy
-    head against the iteration (solid, 95% band) and each warm-start arm compared across
-    the boards (dashed), each on its own board's probe."""
+def plot_board_curves(title: str, boards: Sequence[tuple[str, Sequence[dict]]],
+                      path: Path | str) -> Path:
+    """One game on several boards, read from the record: per board (its name and the
+    arm entries drawn, `board_curve_arms`) the baseline's policy head against the
+    iteration (solid, 95% band) and each warm-start arm (dashed), each on its own board's
+    probe."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for i, (board, shown) in enumerate(zip(group.boards, board_curve_arms(group))):
+    for i, (name, shown) in enumerate(boards):
         colour = f"C{i % 10}"
         for arm in shown:
-            x, mean, low, high = _mean_band(arm.runs, "policy")
-            base = arm.id.is_baseline
+            x, mean, low, high = _band(arm["curves"]["policy"])
+            base = arm["mode"] == "none"
             ax.plot(x, 100 * mean, color=colour, linestyle="-" if base else "--",
-                    label=f"{board.name}: {arm.label} ({len(arm.runs)})")
+                    label=f"{name}: {arm['arm']} ({arm['runs']})")
             if base:
                 ax.fill_between(x, 100 * low, 100 * high, color=colour, alpha=0.15,
                                 linewidth=0)
@@ -214,7 +202,7 @@ def plot_board_curves(group, path: Path | str) -> Path:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
-    ax.set_title(f"{group.title}: learning curves on each board's own probe")
+    ax.set_title(f"{title}: learning curves on each board's own probe")
     return _save(fig, path)
 
 
@@ -280,4 +268,42 @@ def plot_against_compute(family, curves: dict, path: Path | str) -> Path:
         ax.grid(alpha=0.3)
     axes[1].legend(fontsize=7, loc="lower right")
     fig.suptitle(f"{family.title}: learning curves against compute (one line per run)")
+    return _save(fig, path)
+
+
+def plot_strength_over_time(runs: Sequence[dict], path: Path | str,
+                            targets: dict | None = None) -> Path:
+    """Strength against the clock (`tools/strength_per_minute.py`): the policy head's and the
+    search's optimal-move rates after each iteration, against the minutes of training
+    measured (left) and against compute in estimated minutes (right, where the runs have
+    it), one line per run. `runs`: per run `{"label", "minutes": [...], "compute": [...] or
+    None, "compute_source", "policy": [...], "search": [...]}` (rates in [0, 1]);
+    `targets`: `{"policy": rate, "search": rate}`, drawn dashed."""
+    with_compute = any(r.get("compute") for r in runs)
+    cols = 2 if with_compute else 1
+    fig, axes = plt.subplots(2, cols, figsize=(5.5 * cols, 7.5), sharey="row",
+                             squeeze=False)
+    sources = sorted({r["compute_source"] for r in runs if r.get("compute")})
+    for i, run in enumerate(runs):
+        for row, measure in enumerate(("policy", "search")):
+            y = 100 * np.array([np.nan if v is None else v for v in run[measure]], float)
+            axes[row, 0].plot(run["minutes"], y, color=f"C{i % 10}", marker=".",
+                              label=run["label"])
+            if with_compute and run.get("compute"):
+                axes[row, 1].plot(run["compute"], y, color=f"C{i % 10}", marker=".")
+    for row, (measure, what) in enumerate((("policy", "policy head alone"),
+                                           ("search", "search (argmax)"))):
+        axes[row, 0].set_ylabel(f"optimal moves, {what} (%)")
+        for col in range(cols):
+            ax = axes[row, col]
+            if targets and measure in targets:
+                ax.axhline(100 * targets[measure], color="black", linestyle="--",
+                           linewidth=0.8)
+            ax.grid(alpha=0.3)
+    axes[1, 0].set_xlabel("minutes of training, measured")
+    if with_compute:
+        axes[1, 1].set_xlabel(f"compute, estimated minutes ({', '.join(sources)})")
+    axes[1, 0].legend(fontsize=7, loc="lower right")
+    fig.suptitle("Strength against the clock: optimal-move rates on the labelled set")
+    fig.tight_layout()
     return _save(fig, path)

@@ -73,6 +73,10 @@ def arm_json(arm: Arm, sweep: bool = False) -> dict:
                                          "p": num(arm.spearman[1])}
     out["warm_iterations"] = list(arm.warm_iterations())
     out["warm_iterations_mean"] = num(arm.warm_mean)
+    if arm.bands:  # the learning curves the figures draw
+        out["curves"] = {m: {"iterations": list(b.iterations), "mean": [num(x) for x in b.mean],
+                             "low": [num(x) for x in b.low], "high": [num(x) for x in b.high]}
+                         for m, b in arm.bands.items()}
     return out
 
 

@@ -24,12 +24,24 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from warmjax.analysis import compute, contrasts, plots, strength, study, study_tables, tables
+from warmjax.analysis import (
+    claims,
+    compute,
+    contrasts,
+    model,
+    plots,
+    record,
+    stats,
+    strength,
+    study,
+    study_tables,
+    tables,
+)
 from warmjax.matches import run_games
-from warmjax.matches.entrants import expand_runs
 from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
 from warmjax.train.run_config import run_identity
+from warmjax.train.run_folder import expand_runs
 from warmjax.train.run_id import enhancement_name, game_name
 
 TOURNAMENT = "tournament"  # a study's round robin: <study folder>/tournament
@@ -194,7 +206,7 @@ def refuse_duplicates(runs, study_of) -> None:
         seen[key] = run.path
 
 
-def random_rate(family: study.Family) -> float | None:
+def random_rate(family: model.Family) -> float | None:
     """The optimal-move rate of a random legal move on the positions the family's probe
     used (`run_games.random_rate`); None without a labelled set."""
     runs = [r for a in family.all_arms() for r in a.runs]
@@ -232,7 +244,7 @@ def robustness(runs, found, study_of, delta: float, windows: Sequence[int],
     out: dict = {"claims": {}, "boards": {}}
     for k in windows:
         fams = study.families(runs, found, k, study_of, delta, tables=False)
-        for c in strength.floored_claims(study.claims(fams, delta), floors):
+        for c in strength.floored_claims(claims.claims(fams, delta), floors):
             out["claims"].setdefault(f"{c.claim} | {c.family}", {})[k] = \
                 strength.verdict_text(c.verdict, c.decision)
         for group in contrasts.board_steps(fams, delta):
@@ -246,7 +258,7 @@ def robustness(runs, found, study_of, delta: float, windows: Sequence[int],
 
 def write_study(studies: Sequence[str], out: str = "report",
                 tournaments: Sequence[str] = (), auc_iterations: int | None = None,
-                delta: float = study.DELTA, log=None, calibration: str | None = None,
+                delta: float = model.DELTA, log=None, calibration: str | None = None,
                 device: str | None = None) -> dict[str, Path]:
     """A study's report (`warmjax.analysis.study`): `study.json`, `study.md` and figures.
 
@@ -294,7 +306,7 @@ def write_study(studies: Sequence[str], out: str = "report",
         rate = random_rate(family) if family.baseline is not None else None
         if rate is not None:
             floors[family.title] = strength.floor(family, rate)
-    verdicts = strength.floored_claims(study.claims(measured, delta), floors)
+    verdicts = strength.floored_claims(claims.claims(measured, delta), floors)
     boards = contrasts.board_steps(measured, delta)
     boards = [dataclasses.replace(group, steps=tuple(strength.floored_step(s, floors)
                                                      for s in group.steps))
@@ -313,7 +325,7 @@ def write_study(studies: Sequence[str], out: str = "report",
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
-    payload = study.study_json(measured, verdicts, delta, looks)
+    payload = record.study_json(measured, verdicts, delta, looks)
     payload["studies"] = [str(s) for s in studies]
     payload["tournaments"] = [t.path for t in found]
     if boards:
@@ -323,8 +335,17 @@ def write_study(studies: Sequence[str], out: str = "report",
     payload["floor"] = [f.to_json() for f in floors.values()]
     payload["time_to_strength"] = speed
     payload["robustness"] = {"windows": windows, **robust}
+    balances = {family.tag: tables.balance_series([r for a in family.all_arms() for r in a.runs])
+                for family in measured}
+    for family, entry in zip(measured, payload["families"]):
+        if balances[family.tag]:
+            entry["balance"] = [tables.balance_json(s) for s in balances[family.tag]]
     (out_dir / "study.json").write_text(json.dumps(payload, indent=1) + "\n")
     written["study.json"] = out_dir / "study.json"
+    # The figures draw the record: each family's arm entries, by family tag and arm label.
+    records = {family.tag: {a["arm"]: a for a in ([entry["baseline"]] if entry["baseline"]
+                                                   else []) + entry["arms"]}
+               for family, entry in zip(measured, payload["families"])}
 
     lines = ["# Warm-start study", "",
              (f"{len(runs)} runs from {', '.join(map(str, studies))}; "
@@ -335,7 +356,7 @@ def write_study(studies: Sequence[str], out: str = "report",
               "Benjamini–Hochberg over the family's warm-start arms (the main comparison's "
               "and an I′ sweep's apart); Wilcoxon signed-rank and Welch's unpaired p as "
               "secondary columns; 80%-power effect = the smallest true difference the paired "
-              f"test detects with 80% power at α = {study.ALPHA}, from the observed SD. The "
+              f"test detects with 80% power at α = {stats.ALPHA}, from the observed SD. The "
               "claims are decided by one rule (docs/experiments.md, \"The verdict rule\") on "
               f"the policy head's AUC, δ = {100 * delta:.0f} points. Everything is also in "
               "study.json."), "",
@@ -365,7 +386,7 @@ def write_study(studies: Sequence[str], out: str = "report",
         power = study_tables.power_markdown(family)
         if power:
             lines += ["### Power", "", power]
-        sweep_enh, sweep_arms, sweep_seeds = study.iprime_series(family)
+        sweep_enh, sweep_arms, sweep_seeds = claims.iprime_series(family)
         modes = [("adaptive", [a for a in family.main if a.id.mode == "adaptive"]),
                  ("fixed", [a for a in family.main if a.id.mode == "fixed"]),
                  ("iprime", sweep_arms if family.sweep else [])]
@@ -374,10 +395,12 @@ def write_study(studies: Sequence[str], out: str = "report",
                 continue
             name = f"curves_{tag}_{mode}.png"
             shown = ([family.baseline] if family.baseline else []) + arms
-            written[name] = plots.plot_study_curves(family, shown, out_dir / name)
+            written[name] = plots.plot_study_curves(
+                family.title, family.games_per_iteration,
+                [records[family.tag][a.label] for a in shown], out_dir / name)
             lines += [f"![{family.title}, {mode} arms]({name})", ""]
         for metric in family.measures:
-            lines += [f"### {study.TITLES[metric]}", "",
+            lines += [f"### {model.TITLES[metric]}", "",
                       study_tables.metric_markdown(family, metric)]
         gaps = study_tables.gaps_markdown(family)
         if gaps:
@@ -396,13 +419,12 @@ def write_study(studies: Sequence[str], out: str = "report",
                       "Each network's rating minus the mean of its seed's networks in this "
                       "family (the round robin meets within seeds); differences paired by "
                       "seed.", "", elo]
-        family_runs = [r for a in family.all_arms() for r in a.runs]
         if any(a.id.mode != "none" for a in family.arms):
             lines += ["### Warm start", "", study_tables.warm_markdown(family.arms)]
             spearman = study_tables.spearman_markdown(family.arms, family.final_iteration)
             if spearman:
                 lines += [spearman]
-        series = tables.balance_series(family_runs)
+        series = balances[family.tag]
         if series:
             name = f"r_balance_{tag}.png"
             written[name] = plots.plot_balance(series, family.game, out_dir / name)
@@ -421,7 +443,10 @@ def write_study(studies: Sequence[str], out: str = "report",
                    "iteration for the switch."), ""]
         for group in boards:
             name = f"boards_{group.game}.png"
-            written[name] = plots.plot_board_curves(group, out_dir / name)
+            written[name] = plots.plot_board_curves(group.title, [
+                (board.name, [records[board.family.tag][a.label] for a in shown])
+                for board, shown in zip(group.boards, contrasts.board_curve_arms(group))],
+                out_dir / name)
             lines += [f"### {group.title}", "", study_tables.boards_markdown(group),
                       f"![{group.title}]({name})", ""]
         lines += ["### Does the lead grow, and does the switch come later?", "",
@@ -438,14 +463,14 @@ def write_study(studies: Sequence[str], out: str = "report",
             lines += [f"### {c.title}", "", study_tables.contrast_markdown(c, delta)]
     if speed:
         lines += ["## Time to strength", "", study_tables.speed_intro(speed, calibration)]
-        for record in speed:
-            family = next(f for f in measured if f.tag == record["tag"])
-            lines += [f"### {record['family']}", ""]
-            if "compute" in record["axes"]:
-                name = f"compute_{record['tag']}.png"
+        for entry in speed:
+            family = next(f for f in measured if f.tag == entry["tag"])
+            lines += [f"### {entry['family']}", ""]
+            if "compute" in entry["axes"]:
+                name = f"compute_{entry['tag']}.png"
                 written[name] = plots.plot_against_compute(family, curves, out_dir / name)
-                lines += [f"![{record['family']} against compute]({name})", ""]
-            lines += [study_tables.speed_markdown(record)]
+                lines += [f"![{entry['family']} against compute]({name})", ""]
+            lines += [study_tables.speed_markdown(entry)]
     (out_dir / "study.md").write_text("\n".join(lines) + "\n")
     written["study.md"] = out_dir / "study.md"
     return written

@@ -6,10 +6,8 @@ robins of their networks. The flow runs one way: the runs and tournaments are re
 grouped into the model's families and arms (`families`, here), with the statistics of
 `stats` (per arm over seeds, and against the family's baseline, paired by seed, adjusted by
 Benjamini–Hochberg over a family's warm-start arms); the claims (`claims`) read the model;
-`study_json` writes the one record, `study.json`, which the Markdown tables and figures
-render.
-
-`stats`, `model` and `claims` are re-exported here under their old names.
+`record.study_json` writes the one record, `study.json`, which the Markdown tables and
+figures render.
 """
 
 from __future__ import annotations
@@ -23,9 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from warmjax.analysis.claims import *  # noqa: F401,F403 - the claims, under their old home
 from warmjax.analysis.claims import iprime_rows, power_rows
-from warmjax.analysis.model import *  # noqa: F401,F403 - the model, under its old home
 from warmjax.analysis.model import (
     DELTA,
     METRICS,
@@ -36,10 +32,9 @@ from warmjax.analysis.model import (
     Gap,
     MetricSummary,
     _swept_ids,
+    band,
     curve,
 )
-from warmjax.analysis.record import *  # noqa: F401,F403 - the record, under its old home
-from warmjax.analysis.stats import *  # noqa: F401,F403 - the statistics, under their old home
 from warmjax.analysis.stats import (
     Estimate,
     adjusted,
@@ -48,12 +43,7 @@ from warmjax.analysis.stats import (
     spearman,
 )
 from warmjax.analysis.tables import Tournament, group_runs
-from warmjax.matches.run_games import (  # noqa: F401 - game_of: also the contrasts'
-    board_of,
-    game_of,
-    game_settings,
-    labelled_path,
-)
+from warmjax.matches.run_games import board_of, labelled_path, same_settings
 from warmjax.train.run_folder import Run
 from warmjax.train.run_id import RunId, game_name
 
@@ -67,8 +57,7 @@ def ratings_of(tournament: Tournament, runs: Sequence[Run]) -> dict[RunId, float
     for r in runs:
         if r.id.game != tournament.game:
             continue
-        if tournament.params is not None and game_settings(r)["params"] != dict(
-                tournament.params):
+        if tournament.params is not None and not same_settings(r, tournament.params):
             continue
         wanted[r.id] = r
     return {v: rating for name, rating in zip(tournament.names, tournament.ratings)
@@ -171,11 +160,21 @@ def families(runs: Sequence[Run], tournaments: Sequence[Tournament] = (),
                         baseline, tuple(by_id[a.id] for a in warm), board,
                         name if shared[game, board, departures] > 1 else "", game_name(game))
         if tables:  # the report's per-family tables (the robustness windows need none)
+            family = _with_bands(family)
             family = dataclasses.replace(family, gaps=gaps(family),
                                          power=power_rows(family, delta), power_delta=delta,
                                          iprime=iprime_rows(family))
         out.append(family)
     return out
+
+
+def _with_bands(family: Family) -> Family:
+    """The family with each arm's learning curves over seeds (`model.band`), per measure."""
+    def banded(arm: Arm | None) -> Arm | None:
+        return None if arm is None else dataclasses.replace(
+            arm, bands={m: band(arm.runs, m) for m in arm.metrics})
+    return dataclasses.replace(family, baseline=banded(family.baseline),
+                               arms=tuple(banded(a) for a in family.arms))
 
 
 def _no_probe(members: Sequence[Run]) -> str:

@@ -5,21 +5,20 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from warmjax.analysis import strength, study
+from warmjax.analysis import strength
+from warmjax.analysis.claims import Claim
 from warmjax.analysis.contrasts import SWITCH_DELTA, BoardSteps, Contrast
-from warmjax.analysis.study import (
+from warmjax.analysis.model import Arm, Family, MetricSummary
+from warmjax.analysis.stats import (
     CONTRADICTED,
     NOT_INFORMATIVE,
     REPRODUCED,
-    Arm,
-    Claim,
     Comparison,
     Decision,
     Estimate,
-    Family,
-    MetricSummary,
 )
 from warmjax.markdown import percent, table
+from warmjax.train.run_id import game_name
 
 
 def _estimate(e: Estimate, scale: float = 100, decimals: int = 1) -> str:
@@ -239,7 +238,7 @@ def _seed_span(seeds: Sequence[int]) -> str:
 
 def verdict_words(d: Decision | None, delta: float, unit: str = "points",
                   scale: float = 100.0) -> str:
-    """The rule's verdict (`study.decide`) in a few words: "gain", "no gain ≥ 2 points",
+    """The rule's verdict (`stats.decide`) in a few words: "gain", "no gain ≥ 2 points",
     "opposite" or "open (80%: 4.6 points)"."""
     if d is None:
         return "—"
@@ -291,7 +290,7 @@ def steps_markdown(groups: Sequence[BoardSteps], delta: float) -> str:
     rows = []
     for group in groups:
         for s in group.steps:
-            rows.append([study.game_name(group.game), f"{s.large.name} vs {s.small.name}",
+            rows.append([game_name(group.game), f"{s.large.name} vs {s.small.name}",
                          s.arm, _span(s.growth),
                          verdict_words(s.lead_decision, delta),
                          _span(s.delay, 1, 2),

@@ -37,6 +37,7 @@ from warmjax.matches.tournament_folder import (
     AnchorEntry,
     Entry,
     TournamentFolder,
+    journal_elo,
     read_oracle,
     read_versus,
 )
@@ -206,6 +207,15 @@ def balance_series(runs: Sequence[Run]) -> list[BalanceSeries]:
     return out
 
 
+def balance_json(s: BalanceSeries) -> dict:
+    """A balance series' entry of `study.json`: per iteration the mean r of the runs still
+    in warm start and their number, and each run's series."""
+    return {"enhancement": s.enhancement, "iterations": list(s.iterations),
+            "mean": [round(m, 6) for m in s.mean], "count": list(s.count),
+            "runs": {label: [[it, round(r, 6)] for it, r in points]
+                     for label, points in s.runs.items()}}
+
+
 def balance_markdown(series: Sequence[BalanceSeries]) -> str:
     """Mean r (and the number of seeds still in warm start) per iteration."""
     lines = []
@@ -293,9 +303,7 @@ def load_tournament(path: Path | str) -> Tournament:
 
 def journal_tournament(path: Path | str) -> Tournament:
     """A tournament rated from every game in its folder's journal
-    (`round_robin.journal_elo`), finished or not."""
-    from warmjax.matches.round_robin import journal_elo
-
+    (`tournament_folder.journal_elo`), finished or not."""
     elo = journal_elo(path)
     return Tournament(str(path), Path(path).name or "tournament", elo.settings.game_name,
                       elo.names, elo.ratings, elo.lower, elo.upper, elo.players,

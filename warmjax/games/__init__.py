@@ -1,24 +1,31 @@
 """The games warmjax trains on, through one registry (`warmjax.games.registry`), and `make`.
 
-The papers' three games (6×6 Othello, Connect Four and Gobang) are hand-written pgx
-environments that register themselves when their modules are imported here; another game
-registers itself the same way (`registry.register`).
+warmjax's own games (the papers' three 6×6 games, hand-written pgx environments, and pgx's
+two-player games) are registered by `games.builtin` without importing their modules, so
+that importing this package loads neither pgx nor JAX; a game's module is imported when the
+game is first made. Another game registers itself (`registry.register`) when its module is
+imported: `game.module=<module>`, or an entry point (`registry`).
 """
 
-# The games register themselves in import order, which ruff must not sort:
-# ruff: noqa: I001
 from __future__ import annotations
 
-# The papers' games register themselves, in the order the papers' tables list them (the
-# order of reports).
-from warmjax.games import othello  # noqa: I001, F401
-from warmjax.games import connect_four  # noqa: F401
-from warmjax.games import gobang  # noqa: F401
-from warmjax.games import pgx_games  # noqa: F401 - pgx's two-player games
-from warmjax.games import registry
-from warmjax.games.conformance import GameCheckError, check_game
-from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv, board_from_ascii
-from warmjax.games.symmetry import augment, symmetry_tables
+import importlib
+from typing import TYPE_CHECKING
+
+from warmjax.games import (
+    builtin,  # noqa: F401 - registers warmjax's own games
+    registry,
+)
+
+if TYPE_CHECKING:
+    from warmjax.games.env import GameEnv
+
+# Names this package offers that need JAX, imported when first used: name -> module.
+_LAZY = {
+    "EMPTY": "env", "FIRST": "env", "SECOND": "env", "GameEnv": "env",
+    "board_from_ascii": "env", "GameCheckError": "conformance", "check_game": "conformance",
+    "augment": "symmetry", "symmetry_tables": "symmetry",
+}
 
 
 def make(name: str, **params) -> GameEnv:
@@ -41,7 +48,9 @@ def make(name: str, **params) -> GameEnv:
 def __getattr__(name: str):
     if name == "GAMES":  # the registered games, as they stand now
         return registry.names()
-    raise AttributeError(name)
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"warmjax.games.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'warmjax.games' has no attribute {name!r}")
 
 
 __all__ = [

@@ -25,9 +25,8 @@ import jax.numpy as jnp
 import numpy as np
 from flax.struct import dataclass
 
-from warmjax.games import lines
+from warmjax.games import lines, registry
 from warmjax.games.env import EMPTY
-from warmjax.games.registry import GameSpec, Labels, register
 
 Array = jax.Array
 
@@ -100,8 +99,8 @@ class ConnectFour(lines.LineGame):
 
     @property
     def labelled_set_name(self) -> str:
-        suffix = "" if self.win_length == 4 else f"_k{self.win_length}"
-        return f"connect_four_{self._rows}x{self._cols}{suffix}.json"
+        return registry.get("connect_four").labelled_set_name(
+            {"rows": self._rows, "cols": self._cols, "win_length": self.win_length})
 
     def action_label(self, action: int) -> str:
         """A column's letter, as `render` heads the columns."""
@@ -135,8 +134,4 @@ class ConnectFour(lines.LineGame):
 # --- registration ----------------------------------------------------------------------------
 
 
-SPEC = register(GameSpec(
-    "connect_four", "Connect Four", ConnectFour, {"rows": 6, "cols": 6, "win_length": 4},
-    short="c4", readings={"rave_all_players": False, "rhea_legal_first": True},
-    labels=Labels("ply", 8, 24, "warmjax.perfect.connect_four_solver:Solver",
-                  "warmjax.perfect.positions:generate_connect_four")))
+SPEC = registry.get("connect_four")  # registered by `games.builtin`

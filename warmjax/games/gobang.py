@@ -20,9 +20,8 @@ import jax
 import jax.numpy as jnp
 from flax.struct import dataclass
 
-from warmjax.games import lines
+from warmjax.games import lines, registry
 from warmjax.games.env import EMPTY
-from warmjax.games.registry import GameSpec, Labels, register
 
 Array = jax.Array
 
@@ -53,8 +52,8 @@ class Gobang(lines.LineGame):
 
     @property
     def labelled_set_name(self) -> str:
-        suffix = "" if self.win_length == 4 else f"_k{self.win_length}"
-        return f"gobang_{self._rows}x{self._cols}{suffix}.json"
+        return registry.get("gobang").labelled_set_name(
+            {"size": self._rows, "win_length": self.win_length})
 
     def __init__(self, size: int = 6, win_length: int = 4):
         size = int(size)
@@ -75,7 +74,4 @@ class Gobang(lines.LineGame):
 
 # --- registration ----------------------------------------------------------------------------
 
-SPEC = register(GameSpec(
-    "gobang", "Gobang", Gobang, {"size": 6, "win_length": 4},
-    readings={"rave_all_players": False, "rhea_legal_first": True},
-    labels=Labels("ply", 8, 20, "warmjax.perfect.gobang_solver:Solver")))
+SPEC = registry.get("gobang")  # registered by `games.builtin`

@@ -39,9 +39,9 @@ import numpy as np
 import pgx.core
 from flax.struct import dataclass
 
+from warmjax.games import registry
 from warmjax.games.env import EMPTY, FIRST, SECOND, BoardState, GameEnv
 from warmjax.games.playout import PlayoutRules, kth_legal_action
-from warmjax.games.registry import GameSpec, Labels, register
 
 # (row step, column step) of the 8 line directions.
 _DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1), (1, -1), (-1, 1))
@@ -214,7 +214,7 @@ class Othello(GameEnv):
 
     @property
     def labelled_set_name(self) -> str:
-        return f"othello_{self.size}x{self.size}.json"
+        return registry.get("othello").labelled_set_name({"size": self.size})
 
     def illegal_reason(self, state, action: int) -> str:
         reason = super().illegal_reason(state, action)
@@ -404,7 +404,4 @@ def _unpack_np(rows: np.ndarray, size: int) -> np.ndarray:
 
 # --- registration ----------------------------------------------------------------------------
 
-SPEC = register(GameSpec(
-    "othello", "Othello", Othello, {"size": 6},
-    readings={"rave_all_players": True, "rhea_legal_first": False},
-    labels=Labels("empties", 12, 20, "warmjax.perfect.othello_solver:Solver")))
+SPEC = registry.get("othello")  # registered by `games.builtin`

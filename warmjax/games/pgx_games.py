@@ -35,8 +35,7 @@ games, bridge bidding).
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -44,74 +43,15 @@ import numpy as np
 import pgx
 import pgx.core
 
+from warmjax.games import registry
 from warmjax.games.env import EMPTY, FIRST, SECOND, GameEnv, board_svg, column_letter
-from warmjax.games.registry import GameSpec, Labels, register
-
-
-@dataclasses.dataclass(frozen=True)
-class PgxKind:
-    """One pgx game as warmjax sees it: its pgx id, constructor settings, symmetry kind and
-    step cap (`cap(settings)`: the most plies a game can last)."""
-
-    pgx_id: str
-    title: str
-    params: dict
-    symmetry: str
-    cap: Any  # settings -> int
-    truncates: bool = False  # the cap ends games the rules have not (else a natural bound)
-    actions: str = "cells"  # how actions read: cells, cells+pass, cells+swap, columns, ids
-    pieces: tuple = ()  # (plane, token) pairs that draw a piece game's board; () for stones
-
-
-def _go_cap(p):
-    """Go's step cap: pgx's default 2·size², or `max_terminal_steps`."""
-    cap = p.get("max_terminal_steps")
-    return 2 * p["size"] ** 2 if cap is None else int(cap)
-
-
-def _pieces(mover: tuple[int, str], opponent: int) -> tuple:
-    """(plane, token) pairs: the mover's pieces (upper case) from plane `mover[0]` on, one
-    per letter of `mover[1]` (space-separated tokens), and the opponent's (lower case) from
-    plane `opponent`."""
-    first, tokens = mover
-    names = tokens.split()
-    return tuple((first + i, t) for i, t in enumerate(names)) + tuple(
-        (opponent + i, t.lower()) for i, t in enumerate(names))
-
-
-CHESS_PIECES = _pieces((0, "P N B R Q K"), 6)  # pgx's planes 0-5 and 6-11
-ANIMAL_PIECES = _pieces((0, "C E G L H"), 5)  # chick, elephant, giraffe, lion, hen
-SHOGI_PIECES = _pieces((0, "P L N S B R G K +P +L +N +S +B +R"), 31)  # 0-13 and 31-44
-
-KINDS: dict[str, PgxKind] = {
-    "tic_tac_toe": PgxKind("tic_tac_toe", "Tic-tac-toe", {}, "dihedral", lambda p: 9),
-    "pgx_connect_four": PgxKind("connect_four", "Connect Four 6×7 (pgx)", {}, "mirror",
-                                lambda p: 42, actions="columns"),
-    "pgx_othello": PgxKind("othello", "Othello 8×8 (pgx)", {}, "dihedral", lambda p: 130,
-                           actions="cells+pass"),
-    "hex": PgxKind("hex", "Hex", {"size": 11}, "rot180", lambda p: p["size"] ** 2 + 1,
-                   actions="cells+swap"),
-    "go": PgxKind("go", "Go", {"size": 9, "komi": 7.5, "history_length": 8,
-                               "max_terminal_steps": None}, "dihedral", _go_cap,
-                  truncates=True, actions="cells+pass"),
-    "animal_shogi": PgxKind("animal_shogi", "Animal shogi", {}, "none", lambda p: 256,
-                            truncates=True, actions="ids", pieces=ANIMAL_PIECES),
-    "gardner_chess": PgxKind("gardner_chess", "Gardner chess", {}, "none", lambda p: 256,
-                             truncates=True, actions="ids", pieces=CHESS_PIECES),
-    "chess": PgxKind("chess", "Chess", {}, "none", lambda p: 512, truncates=True,
-                     actions="ids", pieces=CHESS_PIECES),
-    "shogi": PgxKind("shogi", "Shogi", {}, "none", lambda p: 512, truncates=True,
-                     actions="ids", pieces=SHOGI_PIECES),
-}
-
-REFUSED = {
-    "backgammon": "it has chance (its step needs a key)",
-    "2048": "it has one player",
-    "sparrow_mahjong": "it has three players",
-    "kuhn_poker": "it has hidden information",
-    "leduc_holdem": "it has hidden information",
-    "bridge_bidding": "it has hidden information (and four players)",
-}
+from warmjax.games.pgx_kinds import (  # noqa: F401 - the table, under its old home
+    KINDS,
+    REFUSED,
+    PgxKind,
+    refusal,
+    refused_message,
+)
 
 
 def _pgx_env(kind: PgxKind, params: dict) -> pgx.core.Env:
@@ -323,12 +263,10 @@ class PgxGame(GameEnv):
 
     @property
     def labelled_set_name(self) -> str | None:
-        """`<game>_<rows>x<cols>.json` for the games with an exact solver (`LABELS`):
-        tic-tac-toe's every reachable position, Hex's endgames on boards up to 7×7."""
-        if self.name not in LABELS:
-            return None
-        rows, cols = self.board_shape
-        return f"{self.name}_{rows}x{cols}.json"
+        """`<game>_<rows>x<cols>.json` for the games with an exact solver
+        (`builtin.PGX_LABELS`): tic-tac-toe's every reachable position, Hex's endgames on
+        boards up to 7×7."""
+        return registry.get(self.name).labelled_set_name(self._params)
 
     def from_board(self, board, to_move: int, current_player: int = 0):
         raise ValueError(f"{self.name}: scripted positions are not available for pgx games; "
@@ -348,25 +286,6 @@ def _hex_init(key, size: int):
                  legal_action_mask=jnp.ones(size * size + 1, jnp.bool_).at[-1].set(False))
 
 
-def refusal(pgx_id: str) -> str | None:
-    """Why warmjax cannot play the pgx game `pgx_id` (chance, not two players, hidden
-    information), or None for any other name."""
-    if pgx_id in REFUSED:
-        return REFUSED[pgx_id]
-    if pgx_id.startswith("minatar"):
-        return "it has one player"
-    return None
-
-
-def refused_message(pgx_id: str) -> str | None:
-    """The one line that refuses a pgx game warmjax cannot play, or None."""
-    why = refusal(pgx_id)
-    if why is None:
-        return None
-    return (f"pgx's {pgx_id} cannot be played here: {why} (warmjax plays two-player games "
-            "of perfect information without chance)")
-
-
 def make_pgx(pgx_id: str, **params) -> PgxGame:
     """The adapter for a pgx game named by its pgx id (or registered name).
 
@@ -384,18 +303,5 @@ def make_pgx(pgx_id: str, **params) -> PgxGame:
         raise ValueError(f"unknown pgx game {pgx_id!r}; supported: {', '.join(KINDS)}")
     return PgxGame(name, **params)
 
-
-# Tic-tac-toe is the (3, 3, 3) line game: the Gobang solver on a 3×3 board, three in a row
-# (cells r·3 + c, pgx's action ids); its set is every reachable position. Hex's sets are
-# random-play endgames with 10–16 empty cells (the swap never played), labelled by the Hex
-# solver on boards up to 7×7.
-LABELS = {"tic_tac_toe": Labels("ply", 0, 8, "warmjax.perfect.gobang_solver:Solver",
-                                "warmjax.perfect.positions:enumerate_small_line_game",
-                                solver_settings={"size": 3, "win_length": 3}),
-          "hex": Labels("empties", 10, 16, "warmjax.perfect.hex_solver:Solver")}
-
-for _name, _kind in KINDS.items():
-    register(GameSpec(_name, _kind.title, (lambda n: lambda **p: PgxGame(n, **p))(_name),
-                      dict(_kind.params), labels=LABELS.get(_name)))
 
 __all__ = ["KINDS", "REFUSED", "PgxGame", "make_pgx"]

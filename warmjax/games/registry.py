@@ -24,8 +24,9 @@ one of two ways, with no edit to warmjax:
   pyproject.toml `[project.entry-points."warmjax.games"] toy = "my_toy"`: the registry
   imports every such module the first time it is asked for a game it does not know.
 
-The three games of the papers register themselves in their modules; `warmjax.games`
-imports them. Before training a new game, check it: `warmjax.games.check_game(env)`.
+warmjax's own games (the papers' three and pgx's) are registered by `games.builtin`, which
+names their modules without importing them (nor JAX): a game's module is imported when the
+game is first made. Before training a new game, check it: `warmjax.games.check_game(env)`.
 """
 
 from __future__ import annotations
@@ -79,12 +80,24 @@ class Labels:
 
 def _resolve(target: Callable[..., Any] | str) -> Callable[..., Any]:
     """A callable, or the one an import path "module:name" names (imported now: a game
-    names its solver and position generator without importing `warmjax.perfect`, which
-    imports the games)."""
+    names its constructor, solver and position generator without importing them, and
+    `warmjax.perfect` imports the games)."""
     if isinstance(target, str):
         module, name = target.split(":")
         return getattr(importlib.import_module(module), name)
     return target
+
+
+@dataclasses.dataclass(frozen=True)
+class Imported:
+    """A callable named by its import path "module:name" and imported when first called,
+    with leading arguments (`Imported("warmjax.games.pgx_games:PgxGame", ("hex",))`)."""
+
+    target: str
+    args: tuple = ()
+
+    def __call__(self, *args, **kwargs):
+        return _resolve(self.target)(*self.args, *args, **kwargs)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,22 +107,28 @@ class GameSpec:
     Attributes:
       name: the registry id, also `game.name` in the configs and the run identity.
       title: how reports name it ("Connect Four").
-      build: `**params -> GameEnv`, the game's constructor.
+      build: `**params -> GameEnv`, the game's constructor, or its import path
+        "module:name" (imported when the game is first made: warmjax's own games are
+        registered without importing JAX, so that reading a run folder does not).
       params: its default constructor settings (the papers' board, for their games).
       short: the name's short form in the papers' experiment names (`adaptive_c4`); None:
         the name itself.
       readings: the orientation experiment's readings of the papers' unstated details
         (`rave_all_players`, `rhea_legal_first`), each defaulting to `STANDARD_READINGS`.
       labels: how its perfect-play positions are drawn and labelled; None: no exact solver.
+      board: `settings -> (rows, cols)`, the board of the game's full settings, read
+        without building the game (the analysis of run folders uses it); None: the game is
+        built to find it.
     """
 
     name: str
     title: str
-    build: Callable[..., Any]
+    build: Callable[..., Any] | str
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     short: str | None = None
     readings: Mapping[str, bool] = dataclasses.field(default_factory=dict)
     labels: Labels | None = None
+    board: Callable[[Mapping[str, Any]], tuple[int, int]] | None = None
 
     def reading(self, setting: str) -> bool:
         """The game's reading of `setting` (a key of `STANDARD_READINGS`)."""
@@ -124,10 +143,33 @@ class GameSpec:
         Raises:
           ValueError: a setting the game does not take, naming it.
         """
+        build = _resolve(self.build)
         try:
-            return self.build(**{**self.params, **params})
+            return build(**self.settings(params))
         except TypeError as err:
             raise ValueError(f"bad settings for {self.name}: {params} ({err})") from None
+
+    def settings(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """`params` over the game's defaults: its full settings, as the run plays them."""
+        return {**self.params, **params}
+
+    def board_shape(self, params: Mapping[str, Any]) -> tuple[int, int]:
+        """`(rows, cols)` of the board with `params` (over the defaults): from `board`,
+        without building the game, where the spec declares it."""
+        if self.board is None:
+            return tuple(self.make(**params).board_shape)
+        rows, cols = self.board(self.settings(params))
+        return int(rows), int(cols)
+
+    def labelled_set_name(self, params: Mapping[str, Any]) -> str | None:
+        """The file name of the game's labelled perfect-play positions with `params`
+        (`<name>_<rows>x<cols>.json`, `_k<n>` before `.json` for a line game whose
+        `win_length` is not 4), or None where no exact solver covers the game."""
+        if self.labels is None:
+            return None
+        rows, cols = self.board_shape(params)
+        k = self.settings(params).get("win_length", 4)
+        return f"{self.name}_{rows}x{cols}" + ("" if k == 4 else f"_k{k}") + ".json"
 
 
 _REGISTRY: dict[str, GameSpec] = {}

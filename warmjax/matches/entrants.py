@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import dataclasses
-import glob
 import inspect
 import json
 from collections.abc import Sequence
@@ -14,7 +13,7 @@ from typing import Any
 from warmjax.matches.agent import Agent, load_agent
 from warmjax.matches.tournament_folder import AnchorEntry, Entry, NetworkEntry
 from warmjax.train.network_io import network_info
-from warmjax.train.run_folder import kept_network_folder
+from warmjax.train.run_folder import expand_runs, kept_network_folder  # noqa: F401 - also here
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,35 +33,6 @@ class Entrant:
     info: Entry
     kind: tuple
     variables: Any = None
-
-
-def expand_runs(patterns: Sequence[str]) -> list[Path]:
-    """Run folders from paths and glob patterns (sorted, duplicates removed).
-
-    A glob keeps the folders it matches and ignores files (e.g. Hydra's `multirun.yaml`).
-
-    Raises:
-      ValueError: a pattern that matches no folder, or a path that is not a folder.
-    """
-    folders: list[Path] = []
-    for pattern in patterns:
-        if any(ch in pattern for ch in "*?["):
-            found = [Path(p) for p in sorted(glob.glob(pattern)) if Path(p).is_dir()]
-            if not found:
-                raise ValueError(f"{pattern!r} matches no run folder")
-            folders += found
-        else:
-            path = Path(pattern)
-            if not path.is_dir():
-                raise ValueError(f"{pattern} is not a run folder")
-            folders.append(path)
-    unique, seen = [], set()
-    for folder in folders:
-        key = folder.resolve()
-        if key not in seen:
-            seen.add(key)
-            unique.append(folder)
-    return unique
 
 
 def run_info(agent: Agent, info: dict) -> NetworkEntry:

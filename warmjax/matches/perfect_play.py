@@ -54,7 +54,7 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
             rows, cols = env.board_shape
             raise ValueError(f"{run_dir} trained {env.name} {rows}x{cols}, which has no "
                              f"labelled perfect-play positions")
-    labelled = positions.load(labelled_path)
+    labelled = positions.load(labelled_path, env.num_actions)
     if seed is None:
         seed = agent.run.config.seed
     if count is not None:

@@ -83,6 +83,8 @@ from warmjax.matches.tournament_folder import (
     Settings,
     TournamentFolder,
     batch_number,
+    elo_games,
+    journal_elo,  # noqa: F401 - also here
 )
 from warmjax.rating.elo import EloResult, bayes_elo
 from warmjax.search.players import NETWORK_FREE
@@ -200,14 +202,6 @@ class TournamentResult:
 # --- the tournament ----------------------------------------------------------------------
 
 
-def elo_games(names: Sequence[str], pairs: Sequence[PairResult]
-              ) -> list[tuple[int, int, float]]:
-    """`(first, second, score of first)` per game, for `bayes_elo`."""
-    index = {n: i for i, n in enumerate(names)}
-    return [(index[g.first], index[g.second], (g.result + 1) / 2)
-            for p in pairs for g in p.records]
-
-
 def tournament_markdown(fit: EloResult, elo: EloTable) -> str:
     """`elo.md`: the settings in words, the fit's Elo table and where each player came
     from."""
@@ -319,28 +313,6 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
     rated = EloTable.of(elo, this_players, settings)
     folder.write_results(pairs, this_players, rated, tournament_markdown(elo, rated))
     return TournamentResult(tuple(names), this_players, pairs, elo, played, 0)
-
-
-def journal_elo(out: Path | str) -> EloTable:
-    """Bayesian Elo of every game in a tournament folder's journal (`tournament.json` and
-    `batches/`), whoever played them: a tournament grown over several invocations (a study's
-    seed blocks, say, each played while its networks existed) rated as one.
-
-    Returns:
-      The Elo table of the players that played a game.
-
-    Raises:
-      ValueError: no `tournament.json`, or no game yet.
-    """
-    folder = TournamentFolder(out)
-    saved = folder.read_header()
-    records = {r.key: r for r in folder.read_journal()}
-    pairs = sorted(records.values(), key=lambda r: (r.a, r.b))
-    if not pairs:
-        raise ValueError(f"{folder.path} holds no finished games yet")
-    names = sorted({n for r in pairs for n in (r.a, r.b)})
-    elo = bayes_elo(elo_games(names, pairs), len(names), names=names)
-    return EloTable.of(elo, saved.players, saved.settings)
 
 
 def plural_pairs(n: int) -> str:

@@ -1,40 +1,38 @@
-"""The games of run folders, for the study analysis: each run's game built once per game and
-settings, its settings as a tournament records them, its board where it is not the game's
-registered one, and its labelled perfect-play set. The analysis reads these facts here and
-imports no game, search or solver itself.
+"""The games of run folders, for the study analysis, read from each run's identity and
+saved settings without building the game (nor importing JAX): its full settings, its board
+where it is not the game's registered one, and its labelled perfect-play set. The analysis
+reads these facts here and imports no game, search or solver itself.
 """
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
-from warmjax.games import make, registry
-from warmjax.matches.entrants import canonical_game
+from warmjax.games import registry
 from warmjax.perfect import positions
 from warmjax.train.run_folder import Run
 
 
-def game_of(run: Run):
-    """The run's game (`warmjax.games.make` with its settings), built once per game and
-    settings however many runs share them."""
-    return _config_game(run.config)
+def _spec(config: Any) -> registry.GameSpec:
+    return registry.get(config.game.name)
 
 
-def _config_game(config: Any):
-    return _game(config.game.name, tuple(sorted(dict(config.game.params).items())))
+def settings(run: Run) -> dict:
+    """The run's game settings over the game's registered defaults: two runs play the same
+    game exactly when their names and these are equal."""
+    return _spec(run.config).settings(dict(run.config.game.params))
 
 
-@functools.lru_cache(maxsize=None)
-def _game(name: str, params: tuple):
-    return make(name, **dict(params))
+def same_settings(run: Run, params: Any) -> bool:
+    """Whether `params` (a tournament's record of its game's settings) are the run's game
+    settings, each side over the game's registered defaults."""
+    return settings(run) == _spec(run.config).settings(dict(params))
 
 
-def game_settings(run: Run) -> dict:
-    """The run's game with every constructor setting spelled out, as a tournament records
-    it (`entrants.canonical_game`)."""
-    return canonical_game(game_of(run), run.id.game, dict(run.config.game.params))
+def board_shape(run: Run) -> tuple[int, int]:
+    """`(rows, cols)` of the run's board (`GameSpec.board_shape`)."""
+    return _spec(run.config).board_shape(dict(run.config.game.params))
 
 
 def board_of(run: Run) -> str:
@@ -42,15 +40,18 @@ def board_of(run: Run) -> str:
     ones (a size study's families), "" where they do not or the game is not registered."""
     spec = registry.find(run.id.game)
     params = dict(run.config.game.params)
-    if spec is None or {**spec.params, **params} == dict(spec.params):
+    if spec is None or spec.settings(params) == dict(spec.params):
         return ""
-    rows, cols = game_of(run).board_shape
+    rows, cols = spec.board_shape(params)
     return f"{rows}×{cols}"
 
 
 def labelled_path(config: Any) -> Path | None:
-    """The shipped labelled set of a run's game and board (`positions.path_for`), or None."""
-    return positions.path_for(_config_game(config))
+    """The shipped labelled set of a run's game and board (`positions.DATA_DIR`), or None."""
+    name = _spec(config).labelled_set_name(dict(config.game.params))
+    if name is None or not (positions.DATA_DIR / name).exists():
+        return None
+    return positions.DATA_DIR / name
 
 
 def random_rate(config: Any) -> float | None:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from warmjax.fileio import atomic_write
+from warmjax.rating.elo import bayes_elo
 from warmjax.train.run_id import RunId
 
 FORMAT = "warmjax-tournament-v1"
@@ -507,3 +508,36 @@ def read_versus(path: Path | str) -> dict[str, VersusResult] | None:
                                    float(r["score"])) for name, r in _read(file).items()}
     except (KeyError, AttributeError, TypeError) as err:
         raise ValueError(f"{file} is corrupt ({err})") from None
+
+
+# --- rating a folder's games ---------------------------------------------------------------
+
+
+def elo_games(names: Sequence[str], pairs: Sequence[PairResult]
+              ) -> list[tuple[int, int, float]]:
+    """`(first, second, score of first)` per game, for `bayes_elo`."""
+    index = {n: i for i, n in enumerate(names)}
+    return [(index[g.first], index[g.second], (g.result + 1) / 2)
+            for p in pairs for g in p.records]
+
+
+def journal_elo(out: Path | str) -> EloTable:
+    """Bayesian Elo of every game in a tournament folder's journal (`tournament.json` and
+    `batches/`), whoever played them: a tournament grown over several invocations (a study's
+    seed blocks, say, each played while its networks existed) rated as one.
+
+    Returns:
+      The Elo table of the players that played a game.
+
+    Raises:
+      ValueError: no `tournament.json`, or no game yet.
+    """
+    folder = TournamentFolder(out)
+    saved = folder.read_header()
+    records = {r.key: r for r in folder.read_journal()}
+    pairs = sorted(records.values(), key=lambda r: (r.a, r.b))
+    if not pairs:
+        raise ValueError(f"{folder.path} holds no finished games yet")
+    names = sorted({n for r in pairs for n in (r.a, r.b)})
+    elo = bayes_elo(elo_games(names, pairs), len(names), names=names)
+    return EloTable.of(elo, saved.players, saved.settings)

@@ -1,5 +1,18 @@
-"""Flax networks."""
+"""Flax networks (`azg`) and their named sizes (`presets`). Importing the package loads
+neither JAX nor flax: each name is imported from its module when first used."""
 
-from warmjax.nets.azg import PRESETS, ApplyFn, AZNet, Network, make_network
+from __future__ import annotations
 
-__all__ = ["PRESETS", "ApplyFn", "AZNet", "Network", "make_network"]
+import importlib
+
+_LAZY = {"PRESETS": "presets", "CONV_IMPLS": "presets", "ApplyFn": "azg", "AZNet": "azg",
+         "Network": "azg", "make_network": "azg"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"warmjax.nets.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'warmjax.nets' has no attribute {name!r}")
+
+
+__all__ = sorted(_LAZY)

@@ -22,12 +22,14 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from warmjax.games import make, registry
-from warmjax.perfect.connect_four_solver import Solver
+from warmjax.games import registry
+
+if TYPE_CHECKING:
+    from warmjax.perfect.connect_four_solver import Solver
 
 DATA_DIR = Path(__file__).parent / "data"
 ILLEGAL = -2  # the value of a full column in `LabelledSet.values`
@@ -129,6 +131,8 @@ def random_position(solver: Solver, rng: np.random.Generator, min_ply: int, max_
 def generate(count: int, seed: int = 0, rows: int = 6, cols: int = 6, win_length: int = 4,
              min_ply: int = 8, max_ply: int = 24) -> LabelledSet:
     """Draws and labels `count` positions (see the module docstring)."""
+    from warmjax.perfect.connect_four_solver import Solver
+
     solver = Solver(rows, cols, win_length)
     rng = np.random.default_rng(seed)
     seen, kept_moves, kept_values = set(), [], []
@@ -181,24 +185,25 @@ def save(labelled: LabelledSet, path: Path) -> None:
     path.write_text(text.replace('},{"moves"', '},\n{"moves"') + "\n")
 
 
-def load(path: str | Path | None = None) -> LabelledSet:
-    """Reads a labelled set (default: the shipped 6×6 Connect Four one).
+def load(path: str | Path | None = None, num_actions: int | None = None) -> LabelledSet:
+    """Reads a labelled set (default: the shipped 6×6 Connect Four one), without building
+    its game: each position's values are one row per move of one length, which must be
+    `num_actions` where given (the game's, by whoever plays the set).
 
     Raises:
       ValueError: for a missing or malformed file, naming it.
     """
     if path is None:
-        path = path_for(make("connect_four"))
+        path = DATA_DIR / registry.get("connect_four").labelled_set_name({})
     path = Path(path)
     try:
         doc = json.loads(path.read_text())
         game = dict(doc["game"])
         game.setdefault("name", "connect_four")
-        actions = make(game["name"], **{k: v for k, v in game.items() if k != "name"}
-                       ).num_actions  # the game's, with no solver built
         moves = [[int(a) for a in row["moves"]] for row in doc["positions"]]
         values = [[int(v) for v in row["values"]] for row in doc["positions"]]
-        if not moves or any(len(v) != actions for v in values):
+        lengths = {len(v) for v in values} | ({num_actions} if num_actions else set())
+        if not moves or len(lengths) != 1:
             raise ValueError("rows of the wrong length")
     except FileNotFoundError:
         raise ValueError(f"{path}: no such labelled position file") from None

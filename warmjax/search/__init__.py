@@ -1,47 +1,48 @@
-"""Batched tree search (PUCT, RAVE, rollouts), RHEA and the uniform player interface."""
+"""Batched tree search (PUCT, RAVE, rollouts), RHEA and the uniform player interface.
 
-from warmjax.search.config import TIE_BREAKS, SearchConfig
-from warmjax.search.leaf import Inputs
-from warmjax.search.players import (
-    NETWORK_FREE,
-    PLAYERS,
-    Move,
-    Player,
-    choose_actions,
-    make_player,
-    uses_network,
-)
-from warmjax.search.rhea import RheaConfig, RheaResult, make_rhea, plan_score
-from warmjax.search.rollout import Rollout, random_legal_action, rollout
-from warmjax.search.search import SearchOutput, make_search, visit_policy
-from warmjax.search.tree import Tree, init_tree
-from warmjax.search.variants import ENHANCEMENTS, SEARCH_VARIANTS, Variant, variant_search
+Importing the package loads none of its modules (nor JAX): each name below is imported from
+its module when first used (`warmjax.search.config`, say, reads without JAX). The playout
+function is `warmjax.search.rollout.rollout`: in the package, `rollout` is its module.
+"""
 
-__all__ = [
-    "ENHANCEMENTS",
-    "Inputs",
-    "Move",
-    "NETWORK_FREE",
-    "PLAYERS",
-    "SEARCH_VARIANTS",
-    "TIE_BREAKS",
-    "Player",
-    "RheaConfig",
-    "RheaResult",
-    "Rollout",
-    "SearchConfig",
-    "SearchOutput",
-    "Tree",
-    "Variant",
-    "choose_actions",
-    "init_tree",
-    "make_player",
-    "uses_network",
-    "make_rhea",
-    "make_search",
-    "plan_score",
-    "random_legal_action",
-    "rollout",
-    "variant_search",
-    "visit_policy",
-]
+from __future__ import annotations
+
+import importlib
+
+# name -> the module of warmjax.search that defines it
+_LAZY = {
+    "TIE_BREAKS": "config",
+    "SearchConfig": "config",
+    "Inputs": "leaf",
+    "NETWORK_FREE": "players",
+    "PLAYERS": "players",
+    "Move": "players",
+    "Player": "players",
+    "choose_actions": "players",
+    "make_player": "players",
+    "uses_network": "players",
+    "RheaConfig": "rhea",
+    "RheaResult": "rhea",
+    "make_rhea": "rhea",
+    "plan_score": "rhea",
+    "Rollout": "rollout",
+    "random_legal_action": "rollout",
+    "SearchOutput": "search",
+    "make_search": "search",
+    "visit_policy": "search",
+    "Tree": "tree",
+    "init_tree": "tree",
+    "ENHANCEMENTS": "variants",
+    "SEARCH_VARIANTS": "variants",
+    "Variant": "variants",
+    "variant_search": "variants",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"warmjax.search.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'warmjax.search' has no attribute {name!r}")
+
+
+__all__ = sorted(_LAZY)

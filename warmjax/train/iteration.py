@@ -16,6 +16,7 @@ With `train.keep_training` (a departure, method.md §7) the candidate is kept as
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -33,7 +34,7 @@ from warmjax.search.players import make_player
 from warmjax.train import warmstart
 from warmjax.train.arena import make_arena
 from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
-from warmjax.train.run_config import RunConfig, TrainConfig
+from warmjax.train.run_config import RunConfig, TrainConfig, cheap_simulations
 from warmjax.train.selfplay import make_selfplay
 from warmjax.train.update import make_update
 
@@ -123,9 +124,14 @@ class Trainer:
                                    temperature_moves=c.arena.temperature_moves)
         self.probe_evaluations = 0  # network evaluations of one probe (`_make_probe`)
         self.probe, self.probe_states = self._make_probe(judging)
+        self.cheap = None  # the playout cap's cheap search, without root noise
+        if c.train.playout_cap < 1.0:
+            self.cheap = make_player(c.search.baseline_search, self.env, apply,
+                                     dataclasses.replace(c.search.without_noise(),
+                                                         simulations=cheap_simulations(c)))
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
                                       c.train.random_opening, c.train.value_mix,
-                                      c.train.visit_targets)
+                                      c.train.visit_targets, self.cheap, c.train.playout_cap)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size)
         self.arena = make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
@@ -140,7 +146,7 @@ class Trainer:
         path = positions.path_for(self.env)
         if c.probe.every == 0 or path is None:
             return None, None
-        labelled = positions.load(path)
+        labelled = positions.load(path, self.env.num_actions)
         if c.probe.positions is not None:
             labelled = labelled.subset(c.probe.positions)
         player = make_player(c.search.baseline_search, self.env, self.network.apply, search,

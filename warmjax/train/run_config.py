@@ -8,20 +8,24 @@ the search's own `SearchConfig`, the same object every player is built from.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from warmjax.games import make, registry
-from warmjax.nets import PRESETS
-from warmjax.nets.azg import CONV_IMPLS
+from warmjax.names import ENHANCEMENTS, MODES
+from warmjax.nets.presets import CONV_IMPLS, PRESETS
 from warmjax.search.config import SearchConfig
-from warmjax.search.variants import ENHANCEMENTS
 from warmjax.settings import PER_RUN, RESUMABLE, ConfigError, from_mapping, marked, setting
-from warmjax.train.warmstart import MODES
 
 __all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "ProbeConfig",
            "RunConfig", "SearchConfig", "TrainConfig", "WarmstartConfig", "validate"]
+
+
+# True while a run folder's saved config is read (`RunConfig.from_dict(stored=True)`): its
+# game is looked up but not built, so that reading runs (the analysis) imports no game.
+_READING_STORED = contextvars.ContextVar("reading_stored", default=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,10 +51,13 @@ class GameConfig:
             if refused is not None:
                 raise ValueError(f"name: {refused}")
             raise ValueError(f"name: {registry.unknown_message(self.name)}")
-        try:
-            make(self.name, **self.params)  # cheap (no compiling)
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"params: {err}") from None
+        # The registered defaults build (`check_game`), and a stored config was checked when
+        # it was written: only new settings are tried, by building the game.
+        if self.params and not _READING_STORED.get():
+            try:
+                make(self.name, **self.params)  # cheap (no compiling)
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"params: {err}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,6 +130,12 @@ class TrainConfig:
     # the search's visit distribution at every ply (AlphaZero's), not the played move
     # one-hot after the first T′ plies (AlphaZero General's).
     visit_targets: bool = setting(False, departure="visit-targets")
+    # Departure from the papers, off in profile=paper (method.md §5): KataGo's playout-cap
+    # randomization. p, the share of the baseline's self-play plies searched in full (m
+    # simulations, recorded as examples); the others are searched with n =
+    # `cheap_simulations` and no root noise, played but not recorded. 1: every ply full.
+    playout_cap: float = setting(1.0, departure="playout-cap")
+    cheap_simulations: int | None = None  # n of the playout cap; None: m / 4, at least 1
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -169,18 +182,29 @@ class RunConfig:
     def from_dict(cls, raw: dict[str, Any], stored: bool = False) -> "RunConfig":
         """Builds and validates the config from plain nested dicts (e.g.
         `OmegaConf.to_container`, or a run folder's config.yaml). `stored`: a run folder's
-        saved config, whose old setting names (`RENAMED`) are read without a message.
+        saved config, whose old setting names (`RENAMED`) are read without a message and
+        whose game is looked up but not built (it was when the config was written).
 
         Raises:
           ConfigError: an unknown key, a value of the wrong type or an impossible setting,
             named.
         """
-        config = from_mapping(cls, raw, tell=not stored)
+        token = _READING_STORED.set(stored)
+        try:
+            config = from_mapping(cls, raw, tell=not stored)
+        finally:
+            _READING_STORED.reset(token)
         validate(config)
         return config
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def cheap_simulations(c: RunConfig) -> int:
+    """n, the playout cap's cheap search: `train.cheap_simulations`, or m / 4 (at least 1)."""
+    n = c.train.cheap_simulations
+    return max(1, c.search.simulations // 4) if n is None else int(n)
 
 
 def resumable_paths() -> frozenset[str]:
@@ -286,6 +310,17 @@ def validate(config: RunConfig) -> None:
         problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
     if not 0.0 <= c.train.value_mix <= 1.0:
         problems.append(f"train.value_mix must be in [0, 1], got {c.train.value_mix}")
+    if not 0.0 < c.train.playout_cap <= 1.0:
+        problems.append(f"train.playout_cap (the share of full searches) must be in (0, 1], "
+                        f"got {c.train.playout_cap}")
+    elif c.train.playout_cap < 1.0:
+        n = cheap_simulations(c)
+        if not 1 <= n < c.search.simulations:
+            problems.append(f"train.cheap_simulations must be from 1 to search.simulations − 1"
+                            f" ({c.search.simulations - 1}), got {n}")
+        if c.search.reuse_tree:
+            problems.append("train.playout_cap < 1 needs search.reuse_tree=false (a cheap "
+                            "search keeps no tree for the next move)")
     if c.train.learning_rate <= 0:
         problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
     if c.train.final_learning_rate is not None and c.train.final_learning_rate <= 0:

@@ -18,6 +18,7 @@ read as their defaults, which is the behaviour of the code that wrote them.
 from __future__ import annotations
 
 import fcntl
+import glob
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -29,7 +30,6 @@ from warmjax.fileio import atomic_write
 from warmjax.search.config import SearchConfig
 from warmjax.settings import ConfigError, flatten
 from warmjax.train.metrics import MetricRow
-from warmjax.train.network_io import load_network
 from warmjax.train.run_config import RunConfig, resumable_paths
 from warmjax.train.run_id import RunId
 
@@ -79,14 +79,16 @@ class Run(NamedTuple):
         Raises:
           ValueError: no such network kept, naming the iterations that were.
         """
+        from warmjax.train import network_io  # JAX and flax: only where a network is loaded
+
         if iteration is None:
-            return load_network(self.path)
+            return network_io.load_network(self.path)
         folder = kept_network_folder(self.path, iteration)
         if not folder.is_dir():
             kept = sorted(p.name for p in (self.path / NETWORKS).glob("iteration_*"))
             raise ValueError(f"{self.path} kept no network after iteration {iteration} "
                              f"(kept: {', '.join(kept) or 'none'}; see keep_networks)")
-        return load_network(folder)
+        return network_io.load_network(folder)
 
 
 NETWORKS = "networks"  # the kept networks' folder (`RunConfig.keep_networks`)
@@ -226,3 +228,32 @@ def write_config(run_dir: Path | str, config: RunConfig) -> None:
     """Writes `config.yaml` atomically."""
     atomic_write(Path(run_dir) / CONFIG,
                  yaml.safe_dump(config.to_dict(), sort_keys=False).encode())
+
+
+def expand_runs(patterns: Sequence[str]) -> list[Path]:
+    """Run folders from paths and glob patterns (sorted, duplicates removed).
+
+    A glob keeps the folders it matches and ignores files (e.g. Hydra's `multirun.yaml`).
+
+    Raises:
+      ValueError: a pattern that matches no folder, or a path that is not a folder.
+    """
+    folders: list[Path] = []
+    for pattern in patterns:
+        if any(ch in pattern for ch in "*?["):
+            found = [Path(p) for p in sorted(glob.glob(pattern)) if Path(p).is_dir()]
+            if not found:
+                raise ValueError(f"{pattern!r} matches no run folder")
+            folders += found
+        else:
+            path = Path(pattern)
+            if not path.is_dir():
+                raise ValueError(f"{pattern} is not a run folder")
+            folders.append(path)
+    unique, seen = [], set()
+    for folder in folders:
+        key = folder.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(folder)
+    return unique

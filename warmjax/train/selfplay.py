@@ -8,6 +8,12 @@ sampling and the one-hot move after, as in AlphaZero General, except where the m
 player whose target is always its policy (`Player.policy_target`: the Gumbel search's π′).
 With `visit_targets` (a departure, method.md §5) the target is π at every ply, as in
 AlphaZero: the search's visit distribution also where the move played is its argmax.
+With a playout cap (`cheap`, a departure, method.md §5; KataGo's playout-cap
+randomization) the baseline searches fully at a share p of the plies and cheaply (its own
+few simulations, no root noise) at the others, where the move is played but no example is
+recorded: one draw per ply for the whole batch, so that a cheap ply costs less in the one
+batched search (KataGo draws per move). Warm-start plies (the enhancement playing) are all
+full searches.
 A stored position's value target z is the game's final result for the player to move in it;
 with `value_mix` λ > 0 (a departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's
 root search value.
@@ -29,6 +35,10 @@ from warmjax.search import game_loop
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import Move, Player
 from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
+
+# The playout cap draws each ply's full-or-cheap from its own stream, folded off the game
+# loop's key, so that the loop's own draws are those of a run without it.
+PLAYOUT_CAP_STREAM = 0x706C6179
 
 
 class SelfPlayResult(NamedTuple):
@@ -58,6 +68,8 @@ def make_selfplay(
     random_opening: int = 0,
     value_mix: float = 0.0,
     visit_targets: bool = False,
+    cheap: Player | None = None,
+    full_share: float = 1.0,
 ):
     """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
     the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
@@ -75,9 +87,14 @@ def make_selfplay(
         (1 − λ)·z + λ·q; 0: z alone, the papers' target.
       visit_targets: the policy target is the search's π at every ply (AlphaZero's), not
         the move played one-hot after the first T′ plies (AlphaZero General's, the papers').
+      cheap: the playout cap's cheap search (the baseline's player with fewer simulations
+        and no root noise); None: every baseline ply is a full search, the papers' way.
+      full_share: p, the chance that a baseline ply is a full, recorded search, with `cheap`.
     """
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
+    if cheap is not None and not 0.0 < full_share <= 1.0:
+        raise ValueError(f"the playout cap's full share must be in (0, 1], got {full_share}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
@@ -96,10 +113,25 @@ def make_selfplay(
                             lambda: player(inputs, key, states, memory),
                             lambda: nothing(memory))
 
+    def baseline_move(inputs, key, states, memory, full):
+        """The baseline's search: full, or (with the playout cap, where `full` is false) the
+        cheap one."""
+        if cheap is None:
+            return baseline(inputs, key, states, memory)
+        return jax.lax.cond(full, lambda: baseline(inputs, key, states, memory),
+                            lambda: cheap(inputs, key, states, memory))
+
     class SelfPlayTurn(NamedTuple):
         inputs: Inputs  # the network's variables and w
         kind: jax.Array
         opening: jax.Array  # [E] int32 random moves before the first searched one
+        coin: jax.Array  # the playout cap's key: ply t is full where its draw says so
+
+        def full(self, ply):
+            """Whether ply `ply` is a full, recorded search (always, without a playout cap)."""
+            if cheap is None:
+                return jnp.bool_(True)
+            return jax.random.bernoulli(jax.random.fold_in(self.coin, ply), full_share)
 
         def start(self, states):
             return (baseline.start(states),
@@ -113,8 +145,9 @@ def make_selfplay(
             if random_opening > 0:
                 searched = live & (states._step_count >= self.opening)
             inputs = self.inputs
+            full = self.full(ply)
             if enhancement is None:
-                move = baseline(inputs, k_base, states, mem_base)
+                move = baseline_move(inputs, k_base, states, mem_base, full)
                 action, policy, value, steps = game_loop.move_parts(move)
                 mem_base = move.memory
             else:
@@ -126,7 +159,7 @@ def make_selfplay(
                     return (*game_loop.move_parts(move), mem_base, move.memory)
 
                 def base():
-                    move = only(baseline, k_base, mem_base)
+                    move = only(lambda *a: baseline_move(*a, full), k_base, mem_base)
                     return (*game_loop.move_parts(move), move.memory, mem_enh)
 
                 def versus():
@@ -149,6 +182,8 @@ def make_selfplay(
                 legal = states.legal_action_mask
                 uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
                 action = jnp.where(searched | ~live, action, uniform)
+            if cheap is not None:  # a cheap baseline ply is played, not recorded
+                searched = searched & (full | (self.kind != BASELINE))
             return key, Move(action, policy, value, (mem_base, mem_enh), steps), searched
 
         def follow(self, memories, action):
@@ -166,7 +201,9 @@ def make_selfplay(
         if random_opening > 0:  # extra keys only when on, so off stays bit-identical
             key, k_open = jax.random.split(key)
             opening = jax.random.randint(k_open, (games,), 0, random_opening + 1)
-        turn = SelfPlayTurn(inputs, jnp.asarray(kind, jnp.int32), opening)
+        # The playout cap's own stream (unused without one).
+        coin = jax.random.fold_in(key, PLAYOUT_CAP_STREAM) if cheap is not None else key
+        turn = SelfPlayTurn(inputs, jnp.asarray(kind, jnp.int32), opening, coin)
         played = game_loop.play_out(env, states, key, turn, keep_examples=True)
         record = played.record
         # The stored target is π while the moves are sampled (the first T′ plies), the move
@@ -203,6 +240,11 @@ def make_selfplay(
                                0 if enhancement is None else enhancement.evaluations_per_search,
                                baseline.evaluations_per_search)
         evaluations = jnp.sum(jnp.where(record.valid, per_search, 0), dtype=jnp.int32)
+        if cheap is not None:  # the cheap searches: searched (past the opening), unrecorded
+            past_opening = plies >= opening[None, :]
+            cheap_plies = record.live & past_opening & ~record.valid
+            evaluations = evaluations + cheap.evaluations_per_search * jnp.sum(
+                cheap_plies, dtype=jnp.int32)
         return SelfPlayResult(
             obs=record.obs, policy=jnp.where(record.valid[..., None], targets, 0.0),
             value=jnp.where(record.valid, value, 0.0),

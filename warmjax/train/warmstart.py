@@ -16,7 +16,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-MODES = ("none", "fixed", "adaptive")
+from warmjax.names import MODES
 
 # How self-play searches in one iteration.
 BASELINE, ENHANCED, ENHANCED_VS_BASELINE = 0, 1, 2
