@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from warmjax.analysis import compute, plots
+from warmjax.analysis import compute, plots, report
 from warmjax.markdown import percent, table
 from warmjax.matches.tournament_folder import read_oracle
 from warmjax.train.run_folder import find_runs
@@ -96,23 +96,20 @@ def targets_table(runs, targets: dict[str, float]) -> str:
 
 
 def figure_runs(runs, calibration: str | None) -> list[dict]:
-    """What `plots.plot_strength_over_time` draws, per run."""
-    units = compute.read_calibration(calibration) if calibration else []
+    """What `plots.plot_strength_over_time` draws, per run: the rates against the measured
+    minutes, and against the estimated compute where `calibration` has the run's row (the
+    study report's `compute_curves`)."""
+    estimated = report.compute_curves(runs, calibration, None, lambda s: print(s)) \
+        if calibration else {}
     out = []
     for run in runs:
-        c = run.config
-        row = compute.unit_seconds_for(units, c.game.name, {**dict(c.game.params)}, c.model.preset
-                                       or "custom") if units else None
-        if row is None and units:  # the table holds the game's full settings
-            row = next((u for u in units if u.game == c.game.name
-                        and u.model == (c.model.preset or "custom")), None)
         measured = compute.compute_curve(run, None, "measured")
-        estimated = compute.compute_curve(run, row) if row is not None else None
+        curve = estimated.get(run.path)
         out.append({"label": run.id.label(seed=True),
                     "minutes": [s / 60 for s in measured.seconds] if measured else
                     [m.iteration for m in run.metrics],
-                    "compute": [s / 60 for s in estimated.seconds] if estimated else None,
-                    "compute_source": estimated.source if estimated else None,
+                    "compute": [s / 60 for s in curve.seconds] if curve else None,
+                    "compute_source": curve.source if curve else None,
                     "policy": [m.oracle_policy for m in run.metrics],
                     "search": [m.oracle_optimal for m in run.metrics]})
     return out

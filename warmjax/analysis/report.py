@@ -225,9 +225,11 @@ def compute_curves(runs, calibration: str | None, device: str | None, log
         else:
             c = run.config
             model = c.model.preset or f"{c.model.channels}ch"
-            units = compute.unit_seconds_for(rows, c.game.name, c.game.params, model, device)
+            # the calibration's rows spell out every setting of the game
+            settings = run_games.settings(run)
+            units = compute.unit_seconds_for(rows, c.game.name, settings, model, device)
             if units is None:
-                missing.add(f"{c.game.name} {dict(c.game.params)} ({model})")
+                missing.add(f"{c.game.name} {settings} ({model})")
             curve = compute.compute_curve(run, units)
         if curve is not None:
             curves[run.path] = curve

@@ -10,19 +10,14 @@ game's module is imported the first time the game is made. The order is the pape
 
 from __future__ import annotations
 
-from warmjax.games.pgx_kinds import KINDS
+from warmjax.games.pgx_kinds import KINDS, square_board
 from warmjax.games.registry import GameSpec, Imported, Labels, register
-
-
-def _square(p) -> tuple[int, int]:
-    return int(p["size"]), int(p["size"])
-
 
 OTHELLO = register(GameSpec(
     "othello", "Othello", "warmjax.games.othello:Othello", {"size": 6},
     readings={"rave_all_players": True, "rhea_legal_first": False},
     labels=Labels("empties", 12, 20, "warmjax.perfect.othello_solver:Solver"),
-    board=_square))
+    board=square_board))
 
 CONNECT_FOUR = register(GameSpec(
     "connect_four", "Connect Four", "warmjax.games.connect_four:ConnectFour",
@@ -36,7 +31,7 @@ GOBANG = register(GameSpec(
     "gobang", "Gobang", "warmjax.games.gobang:Gobang", {"size": 6, "win_length": 4},
     readings={"rave_all_players": False, "rhea_legal_first": True},
     labels=Labels("ply", 8, 20, "warmjax.perfect.gobang_solver:Solver"),
-    board=_square))
+    board=square_board))
 
 # Tic-tac-toe is the (3, 3, 3) line game: the Gobang solver on a 3×3 board, three in a row
 # (cells r·3 + c, pgx's action ids); its set is every reachable position. Hex's sets are

@@ -32,8 +32,8 @@ def _go_cap(p):
     return 2 * p["size"] ** 2 if cap is None else int(cap)
 
 
-def _square(p):
-    """A board of `size`×`size` (Hex, Go)."""
+def square_board(p) -> tuple[int, int]:
+    """A board of `size`×`size` (Hex, Go, and the papers' Othello and Gobang)."""
     return (int(p["size"]), int(p["size"]))
 
 
@@ -64,9 +64,9 @@ KINDS: dict[str, PgxKind] = {
     "pgx_othello": PgxKind("othello", "Othello 8×8 (pgx)", {}, "dihedral", lambda p: 130,
                            _fixed(8, 8), actions="cells+pass"),
     "hex": PgxKind("hex", "Hex", {"size": 11}, "rot180", lambda p: p["size"] ** 2 + 1,
-                   _square, actions="cells+swap"),
+                   square_board, actions="cells+swap"),
     "go": PgxKind("go", "Go", {"size": 9, "komi": 7.5, "history_length": 8,
-                               "max_terminal_steps": None}, "dihedral", _go_cap, _square,
+                               "max_terminal_steps": None}, "dihedral", _go_cap, square_board,
                   truncates=True, actions="cells+pass"),
     "animal_shogi": PgxKind("animal_shogi", "Animal shogi", {}, "none", lambda p: 256,
                             _fixed(4, 3), truncates=True, actions="ids", pieces=ANIMAL_PIECES),

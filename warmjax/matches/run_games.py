@@ -47,11 +47,8 @@ def board_of(run: Run) -> str:
 
 
 def labelled_path(config: Any) -> Path | None:
-    """The shipped labelled set of a run's game and board (`positions.DATA_DIR`), or None."""
-    name = _spec(config).labelled_set_name(dict(config.game.params))
-    if name is None or not (positions.DATA_DIR / name).exists():
-        return None
-    return positions.DATA_DIR / name
+    """The shipped labelled set of a run's game and board (`positions.path_named`), or None."""
+    return positions.path_named(_spec(config).labelled_set_name(dict(config.game.params)))
 
 
 def random_rate(config: Any) -> float | None:

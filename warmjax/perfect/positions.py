@@ -38,7 +38,12 @@ ILLEGAL = -2  # the value of a full column in `LabelledSet.values`
 def path_for(env: Any) -> Path | None:
     """The shipped labelled set of the game `env` (`GameEnv.labelled_set_name`), or None
     where the game has none."""
-    name = env.labelled_set_name
+    return path_named(env.labelled_set_name)
+
+
+def path_named(name: str | None) -> Path | None:
+    """The shipped labelled set of that file name (`GameSpec.labelled_set_name`), or None
+    where there is no such file (or no name)."""
     if name is None or not (DATA_DIR / name).exists():
         return None
     return DATA_DIR / name
