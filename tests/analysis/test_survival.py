@@ -66,6 +66,19 @@ def test_the_same_numbers_as_lifelines(trial):
     assert log_rank(a, b) == pytest.approx(logrank_test(t, u, e, f).p_value)
 
 
+@pytest.mark.parametrize("trial", range(4))
+def test_restricted_mean_with_tied_iterations_as_lifelines(trial):
+    """Passages on the iteration axis tie often (several runs reach a step at the same
+    iteration, some censored there too): the restricted mean still equals lifelines'."""
+    rng = np.random.default_rng(100 + trial)
+    t = rng.integers(1, 8, 10).astype(float)
+    e = rng.random(10) < 0.6
+    tau = float(rng.integers(3, 9))
+    fitted = KaplanMeierFitter().fit(t, e)
+    assert rmst([Passage(float(x), bool(y)) for x, y in zip(t, e)], tau) == pytest.approx(
+        restricted_mean_survival_time(fitted, t=tau))
+
+
 def test_speedup_worked_example():
     """Every run of the arm gets there in half the baseline's time, all before τ: the
     restricted means are the plain means, and every resample's ratio is exactly 2."""

@@ -12,6 +12,8 @@
   arms against the iteration, on the board's own probe.
 - `plot_elo_by_iprime`: Elo against I′ per enhancement (mean ± std over seeds), with the
   Baseline and the adaptive variants of the same tournament as horizontal references.
+- `plot_elo_leads`: warm start's Elo lead over the baseline (paired by seed, 95% interval)
+  against the iteration at which the networks were rated (the long-horizon study).
 - `plot_training`: any game's training curves (policy and value losses, the arena's share
   of the candidate) per run, for games without a perfect-play probe too.
 """
@@ -306,4 +308,31 @@ def plot_strength_over_time(runs: Sequence[dict], path: Path | str,
     axes[1, 0].legend(fontsize=7, loc="lower right")
     fig.suptitle("Strength against the clock: optimal-move rates on the labelled set")
     fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_elo_leads(leads: dict[str, Sequence[tuple[int, dict | None]]], path: Path | str
+                   ) -> Path:
+    """Per comparison (its title), arm − baseline Elo with its 95% interval at each rated
+    iteration, from `(iteration, comparison record)` pairs (`record.comparison_json`;
+    None where that round robin is missing)."""
+    fig, ax = plt.subplots(figsize=(6.5, 4.0))
+    for i, (title, points) in enumerate(leads.items()):
+        shown = [(it, c) for it, c in points if c is not None and c.get("diff") is not None]
+        if not shown:
+            continue
+        x = np.array([it for it, _ in shown], float) * (1 + 0.012 * (i - len(leads) / 2))
+        y = np.array([c["diff"] for _, c in shown])
+        low = np.array([c["ci"][0] if c["ci"][0] is not None else c["diff"] for _, c in shown])
+        high = np.array([c["ci"][1] if c["ci"][1] is not None else c["diff"] for _, c in shown])
+        ax.errorbar(x, y, yerr=[y - low, high - y], marker="o", capsize=3, label=title,
+                    color=f"C{i % 10}")
+    ax.axhline(0.0, color="0.5", linewidth=0.8)
+    ax.set_xscale("log")
+    ticks = sorted({it for points in leads.values() for it, _ in points})
+    ax.set_xticks(ticks, [str(t) for t in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel("iteration of the rated networks")
+    ax.set_ylabel("Elo, warm start − baseline (paired by seed)")
+    ax.legend(fontsize=8)
     return _save(fig, path)

@@ -78,7 +78,10 @@ def _times(run, axis: str, curves: Mapping | None) -> list[float] | None:
     return None if curve is None else list(curve.seconds)
 
 
-def _arm_passages(arm, measure: str, threshold: float, axis: str, curves) -> dict | None:
+def passages(arm, measure: str, threshold: float, axis: str, curves) -> dict | None:
+    """`{seed: survival.Passage}` of the arm's runs over `threshold` of `measure` ("policy"
+    or "search") on `axis` ("iterations" or "compute", with `curves`); None where a run has
+    no time on that axis."""
     out = {}
     for run in arm.runs:
         times = _times(run, axis, curves)
@@ -131,16 +134,16 @@ def time_to_strength(family: Family, curves: Mapping | None = None) -> dict | No
         arms, comparisons = [], []
         for measure, steps in (("policy", ladder.policy), ("search", ladder.search)):
             for threshold in steps:
-                passages = {a.label: _arm_passages(a, measure, threshold, axis, curves)
-                            for a in family.all_arms()}
+                by_arm = {a.label: passages(a, measure, threshold, axis, curves)
+                          for a in family.all_arms()}
                 tau = min(_times(run, axis, curves)[-1] for run in runs)
-                for label, ps in passages.items():
+                for label, ps in by_arm.items():
                     km = survival.kaplan_meier(list(ps.values()), tau)
                     arms.append({"arm": label, "measure": measure, "threshold": threshold,
                                  **_km_json(km)})
-                base = passages[family.baseline.label]
+                base = by_arm[family.baseline.label]
                 for arm in family.main:
-                    mine = passages[arm.label]
+                    mine = by_arm[arm.label]
                     if len(set(base) & set(mine)) < 2 or tau <= 0:
                         continue  # no speed-up without two seeds of both, or a budget
                     speed = survival.speedup(base, mine, tau)

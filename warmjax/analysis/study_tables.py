@@ -217,16 +217,16 @@ def looks_markdown(looks: dict) -> str:
         for look in entries:
             seeds = look["seeds"]
             if isinstance(seeds, dict):
-                seeds = "; ".join(f"{k}: {_seed_span(v)}" for k, v in seeds.items())
+                seeds = "; ".join(f"{k}: {seed_span(v)}" for k, v in seeds.items())
             else:
-                seeds = _seed_span(seeds)
+                seeds = seed_span(seeds)
             rows.append([folder, look["date"], look.get("commit", ""), seeds, look["note"]])
     if not rows:
         return ""
     return table(["Study", "Date", "Commit", "Seeds", "What was looked at"], rows, "lllll")
 
 
-def _seed_span(seeds: Sequence[int]) -> str:
+def seed_span(seeds: Sequence[int]) -> str:
     seeds = sorted(seeds)
     if seeds and seeds == list(range(seeds[0], seeds[-1] + 1)) and len(seeds) > 2:
         return f"{seeds[0]}–{seeds[-1]}"

@@ -1,0 +1,340 @@
+"""The long-horizon registered analysis (analysis/long_horizon.py,
+tools/long_horizon_analysis.py) on fabricated studies whose numbers are set by hand: each
+test checks its figures against scipy or statsmodels, or against values worked out here."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from warmjax.analysis import compute, long_horizon, study, survival
+from warmjax.analysis.tables import Tournament
+from warmjax.matches.tournament_folder import (
+    AnchorEntry,
+    GameRecord,
+    Header,
+    NetworkEntry,
+    PairResult,
+    Settings,
+    TournamentFolder,
+)
+from warmjax.train import run_folder
+from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
+
+from ..helpers import metric_row
+
+ITERATIONS = 20
+SEEDS = (0, 1, 2, 3)
+STUDIES = {"c4_long": ("connect_four", {}, ("baseline", "fixed", "adaptive")),
+           "hex_5x5_long": ("hex", {"size": 5}, ("baseline", "adaptive")),
+           "hex_7x7_long": ("hex", {"size": 7}, ("baseline", "adaptive"))}
+WARMSTART = {"baseline": ("none", "rollout"), "fixed": ("fixed", "wrora"),
+             "adaptive": ("adaptive", "wrora")}
+NOISE = {0: 0.0, 1: 0.01, 2: -0.01, 3: 0.005}
+FIXED_OWN = {0: 0.004, 1: -0.006, 2: 0.002, 3: 0.0}  # the fixed arm's own noise, mean 0
+# The policy head's rate: start + slope · iteration + NOISE[seed] + the arm's shift. Hex 7×7's
+# baseline stays at a random move's rate (16.5%): it did not learn.
+CURVES = {"c4_long": (0.40, 0.015, {"baseline": 0.0, "fixed": 0.0, "adaptive": 0.05}),
+          "hex_5x5_long": (0.25, 0.03, {"baseline": 0.0, "adaptive": 0.04}),
+          "hex_7x7_long": (0.165, 0.0, {"baseline": 0.0, "adaptive": 0.03})}
+RANDOM = {"c4_long": 0.30, "hex_5x5_long": 0.25, "hex_7x7_long": 0.165}
+# Per seed, the arm's Elo minus the baseline's in the final round robin, and at iteration 15.
+ELO = {("c4_long", "adaptive"): [80, 95, 70, 90], ("c4_long", "fixed"): [5, -8, 3, -2],
+       ("hex_5x5_long", "adaptive"): [40, -30, 90, 10],
+       ("hex_7x7_long", "adaptive"): [120, 60, 150, 90]}
+ELO_15 = {k: [v / 2 for v in vs] for k, vs in ELO.items()}
+SECONDS = {"baseline": 10.0, "fixed": 12.0, "adaptive": 11.0}  # compute per iteration
+
+
+def rate(name: str, role: str, seed: int, it: int) -> float:
+    start, slope, shift = CURVES[name]
+    own = FIXED_OWN[seed] if role == "fixed" else 0.0
+    return start + slope * it + NOISE[seed] + shift[role] + own
+
+
+def fabricate(root: Path, skip: tuple = ()) -> None:
+    """The three studies' run folders under `root` (`skip`: (study, role, seed) left out)."""
+    for name, (game, params, roles) in STUDIES.items():
+        for role in roles:
+            for seed in SEEDS:
+                if (name, role, seed) in skip:
+                    continue
+                folder = root / name / f"arm={role},seed={seed}"
+                mode, enhancement = WARMSTART[role]
+                config = RunConfig(game=GameConfig(game, params),
+                                   warmstart=WarmstartConfig(mode, enhancement, 5), seed=seed,
+                                   train=TrainConfig(iterations=ITERATIONS, games=50),
+                                   run_dir=str(folder))
+                folder.mkdir(parents=True)
+                run_folder.write_config(folder, config)
+                run_folder.write_metrics(folder, [
+                    metric_row(iteration=it, oracle_policy=rate(name, role, seed, it),
+                               oracle_optimal=0.5 + rate(name, role, seed, it) / 2,
+                               seconds_total=SECONDS[role], count_games_selfplay=50,
+                               count_games_arena=40, count_evals_selfplay=1000 * it,
+                               count_evals_arena=500, count_evals_probe=100,
+                               count_playout_steps=0, count_train_samples=2000)
+                    for it in range(1, ITERATIONS + 1)])
+
+
+def plans():
+    return tuple(dataclasses.replace(p, seeds=SEEDS, iterations=ITERATIONS)
+                 for p in long_horizon.PLANS)
+
+
+def players(name: str, elo: dict) -> tuple[dict, dict[str, float]]:
+    """A round robin's players of study `name` and their ratings: the baseline at 1000·seed,
+    each arm `elo[(name, role)][seed]` above it."""
+    game, _, roles = STUDIES[name]
+    entries, ratings = {}, {}
+    for role in roles:
+        mode, enhancement = WARMSTART[role]
+        for seed in SEEDS:
+            key = f"{role} s{seed}"
+            entries[key] = NetworkEntry(f"{name}/{role}/{seed}", game=game, mode=mode,
+                                        enhancement=enhancement if mode != "none" else None,
+                                        iprime=5 if mode == "fixed" else None, seed=seed)
+            ratings[key] = 1000.0 * seed + (0.0 if role == "baseline"
+                                            else elo[(name, role)][seed])
+    return entries, ratings
+
+
+def tournament(name: str, elo: dict) -> Tournament:
+    entries, ratings = players(name, elo)
+    return Tournament(name, name, STUDIES[name][0], tuple(entries), tuple(ratings.values()),
+                      (0.0,) * len(entries), (0.0,) * len(entries), entries)
+
+
+def read(root: Path, skip_tournament: tuple = ()) -> tuple[list, dict]:
+    """The fabricated studies as `StudyData`, and their compute curves (SECONDS per
+    iteration)."""
+    data, curves = [], {}
+    for plan in plans():
+        runs = run_folder.find_runs([root / plan.name])
+        final = [] if plan.name in skip_tournament else [tournament(plan.name, ELO)]
+        (family,) = study.families(runs, final, long_horizon.AUC_ITERATIONS, tables=False)
+        (at15,) = study.families(runs, [tournament(plan.name, ELO_15)],
+                                 long_horizon.AUC_ITERATIONS, tables=False)
+        data.append(long_horizon.StudyData(plan, family, {15: at15}, RANDOM[plan.name]))
+        for r in runs:
+            per = SECONDS[next(k for k, v in WARMSTART.items() if v[0] == r.id.mode)]
+            curves[r.path] = compute.ComputeCurve(
+                tuple(range(1, ITERATIONS + 1)),
+                tuple(per * it for it in range(1, ITERATIONS + 1)), "ledger")
+    return data, curves
+
+
+@pytest.fixture(scope="module")
+def analysed(tmp_path_factory):
+    root = tmp_path_factory.mktemp("long")
+    fabricate(root)
+    data, curves = read(root)
+    return long_horizon.analyse(data, curves, curves), data
+
+
+def test_final_elo_by_paired_t_and_bh_over_the_four(analysed):
+    """(a): each comparison's paired t equals scipy's on the per-seed leads; the four p's
+    adjusted together equal statsmodels' Benjamini–Hochberg; the verdicts follow the rule
+    with δ = 50 Elo: a clear lead is reproduced, leads within ±8 Elo are 'no gain', a
+    spread of −30 … +90 is open, and Hex 7×7, whose baseline did not learn, decides
+    nothing."""
+    record, _ = analysed
+    keys = ["c4_adaptive", "c4_fixed", "hex5_adaptive", "hex7_adaptive"]
+    leads = [ELO[("c4_long", "adaptive")], ELO[("c4_long", "fixed")],
+             ELO[("hex_5x5_long", "adaptive")], ELO[("hex_7x7_long", "adaptive")]]
+    p = [stats.ttest_1samp(x, 0.0).pvalue for x in leads]
+    bh = multipletests(p, method="fdr_bh")[1]
+    for key, x, p_t, p_bh in zip(keys, leads, p, bh):
+        row = record["elo"][key]
+        assert row["diff"] == pytest.approx(np.mean(x), abs=1e-6)
+        assert row["p"] == pytest.approx(p_t, abs=1e-6)
+        assert row["p_adjusted"] == pytest.approx(p_bh, abs=1e-6)
+    assert record["elo"]["c4_adaptive"]["verdict"] == "reproduced"
+    assert record["elo"]["c4_fixed"]["verdict"] == "contradicted (no gain ≥ δ)"
+    assert record["elo"]["hex5_adaptive"]["verdict"].startswith("not resolvable")
+    assert record["elo"]["hex7_adaptive"]["verdict"] == \
+        "not informative: the baseline did not learn"
+    # The horizon's leads are half the final ones; decided nothing.
+    h15 = record["elo_horizons"]["15"]["c4_adaptive"]
+    assert h15["diff"] == pytest.approx(np.mean(ELO_15[("c4_long", "adaptive")]), abs=1e-6)
+    assert "verdict" not in h15 and record["elo_horizons"]["30"]["c4_adaptive"] is None
+
+
+def test_auc_and_its_windows(analysed):
+    """(c): the AUC over iterations 1–8 of a straight line is its value at 4.5, so each
+    arm's lead is its shift: C4 adaptive +5 points in every seed (p = 0) is a gain; C4
+    fixed leads by its own noise alone, mean 0 and SD 0.43 points, so its interval lies
+    below δ = 2 (no gain); Hex 5×5 +4 a gain; every window gives the same verdicts."""
+    record, _ = analysed
+    auc = record["auc"]
+    assert auc["c4_adaptive"]["diff"] == pytest.approx(0.05)
+    assert auc["c4_fixed"]["diff"] == pytest.approx(0.0, abs=1e-9)
+    half = stats.t.ppf(0.975, 3) * np.std(list(FIXED_OWN.values()), ddof=1) / 2
+    assert auc["c4_fixed"]["ci"] == pytest.approx([-half, half], abs=1e-6)
+    assert auc["c4_adaptive"]["verdict"] == "reproduced"
+    assert auc["c4_fixed"]["verdict"] == "contradicted (no gain ≥ δ)"
+    assert auc["hex5_adaptive"]["verdict"] == "reproduced"
+    assert auc["hex7_adaptive"]["verdict"].startswith("not informative")
+    robust = record["auc_robustness"]
+    assert robust["windows"] == list(range(3, 16)) + [ITERATIONS]
+    assert robust["verdicts"]["c4_adaptive"]["holds_over"] == {"reproduced": "3–15, 20"}
+
+
+def test_the_floor(analysed):
+    record, _ = analysed
+    floors = record["floor"]
+    assert floors["c4_long"]["learned"] and floors["hex_5x5_long"]["learned"]
+    hex7 = floors["hex_7x7_long"]
+    assert not hex7["learned"]
+    rates = [0.165 + NOISE[s] for s in SEEDS]
+    assert hex7["p"] == pytest.approx(
+        stats.ttest_1samp(rates, 0.165, alternative="greater").pvalue, rel=1e-6)
+
+
+def test_compute_to_strength_bh_over_sixteen(analysed):
+    """(b): 16 policy-head comparisons on the compute axis (C4: two arms × four steps; each
+    Hex board: one × four), adjusted together; C4 adaptive's first passage over 50% by
+    hand: the baseline's seed 0 reaches it at iteration 7 (0.40 + 0.105), the arm's at
+    iteration 4 (0.45 + 0.06); at 10 and 11 compute-seconds per iteration: 70 and 44."""
+    record, _ = analysed
+    rows = [(r["study"], c) for r in record["speed"]["ledger"]
+            for c in r["axes"]["compute"]["comparisons"] if c["measure"] == "policy"]
+    assert len(rows) == 16
+    p = [c["logrank_p"] for _, c in rows]
+    bh = multipletests(p, method="fdr_bh")[1]
+    assert [c["p_adjusted"] for _, c in rows] == pytest.approx(list(bh))
+    (c4,) = [r for r in record["speed"]["ledger"] if r["study"] == "c4_long"]
+    seed0 = {(e["arm"], e["seed"]): e for e in c4["runs"]}
+    base = seed0[("Baseline", 0)]["policy"][0]
+    arm = seed0[("WRoRa adaptive", 0)]["policy"][0]
+    assert (base["iteration"], base["compute"]) == (7, 70.0)
+    assert (arm["iteration"], arm["compute"]) == (4, 44.0)
+    assert all(c["verdict"].startswith("not informative") for s, c in rows
+               if s == "hex_7x7_long")
+
+
+def test_growth_with_the_board(analysed):
+    """Welch on the per-seed Elo leads (Hex 7×7 against 5×5) equals scipy's; under the floor
+    rule (Hex 7×7's baseline did not learn) both growth verdicts read 'no evidence either
+    way'."""
+    record, _ = analysed
+    g = record["growth"]
+    welch = stats.ttest_ind(ELO[("hex_7x7_long", "adaptive")],
+                            ELO[("hex_5x5_long", "adaptive")], equal_var=False)
+    assert g["elo"]["p"] == pytest.approx(welch.pvalue, rel=1e-5)
+    assert g["elo"]["verdict"].startswith("no evidence either way")
+    assert g["speedup"]["verdict"].startswith("no evidence either way")
+
+
+def test_speedup_growth_by_hand():
+    """Large board: the reference reaches the step at 8 in every seed, the arm at 4
+    (speed-up 2); small board: both at 6 (speed-up 1): growth 2, and every resample gives
+    exactly 2, so the interval is [2, 2]."""
+    p = survival.Passage
+    large = ({s: p(8.0, True) for s in SEEDS}, {s: p(4.0, True) for s in SEEDS}, 10.0)
+    small = ({s: p(6.0, True) for s in SEEDS}, {s: p(6.0, True) for s in SEEDS}, 10.0)
+    g = survival.speedup_growth(large, small, resamples=200)
+    assert (g.ratio, g.large, g.small) == pytest.approx((2.0, 2.0, 1.0))
+    assert g.ci == pytest.approx((2.0, 2.0))
+    with pytest.raises(ValueError, match="two seeds"):
+        survival.speedup_growth(({0: p(1.0, True)}, {0: p(1.0, True)}, 5.0), small)
+
+
+def test_gaps_and_no_verdict(tmp_path):
+    """A missing run and an unrated final round robin are named, and every verdict reads
+    'incomplete: no verdict'."""
+    fabricate(tmp_path, skip=(("hex_5x5_long", "adaptive", 3),))
+    data, curves = read(tmp_path, skip_tournament=("c4_long",))
+    gaps = long_horizon.gaps(data)
+    assert "hex_5x5_long adaptive: no run of seed(s) 3" in gaps
+    assert any(g.startswith("c4_long: the final round robin rated no network") for g in gaps)
+    record = long_horizon.analyse(data, curves, curves)
+    assert not record["complete"]
+    verdicts = [r["verdict"] for r in record["auc"].values() if r is not None]
+    assert verdicts and set(verdicts) == {long_horizon.INCOMPLETE}
+    assert record["growth"]["speedup"]["verdict"] == long_horizon.INCOMPLETE
+
+
+def test_markdown_answers_first(analysed):
+    record, _ = analysed
+    text = long_horizon.markdown(record, "python tools/long_horizon_analysis.py")
+    assert text.index("## The three questions, answered") < text.index("## (a)")
+    for needle in ("At the papers' horizon", "save compute", "grow with the board",
+                   "Connect Four 6×6: adaptive WRoRa − baseline: final Elo +84 [",
+                   "## The floor rule", "did not learn"):
+        assert needle in text
+    assert math.isclose(np.mean(ELO[("c4_long", "adaptive")]), 83.75)
+
+
+def _pair(a: str, b: str, wins: int, games: int = 20) -> PairResult:
+    """`games` games of a against b, a first in half, a winning `wins` and losing the rest."""
+    outcome = [1] * wins + [-1] * (games - wins)
+    records = tuple(GameRecord(a, b, (), r) if i % 2 == 0 else GameRecord(b, a, (), -r)
+                    for i, r in enumerate(outcome))
+    return PairResult(a, b, games, wins, 0, games - wins, wins / games, records)
+
+
+def _write_tournament(folder: Path, name: str, elo: dict) -> None:
+    """A journal whose games give each arm about its `elo` lead: per pair within a seed,
+    20 games scored by the logistic expectation of the set difference."""
+    game, params, _ = STUDIES[name]
+    entries, ratings = players(name, elo)
+    tf = TournamentFolder(folder)
+    tf.write_header(Header(Settings({"name": game, "params": dict(params) or
+                                     {"cols": 6, "rows": 6, "win_length": 4}},
+                                    20, 100, 1.0, 15, 100, 0, "seed"),
+                           {**entries, "random": AnchorEntry("random")}))
+    pairs = []
+    names = list(entries)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if entries[a].seed != entries[b].seed:
+                continue
+            expected = 1 / (1 + 10 ** ((ratings[b] - ratings[a]) / 400))
+            pairs.append(_pair(a, b, int(round(20 * expected))))
+        pairs.append(_pair(a, "random", 19))
+    tf.write_batch(1, [], pairs)
+
+
+@pytest.mark.slow
+def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch):
+    """The tool on fabricated folders: refuses while a round robin is missing, then, with
+    every round robin there, writes the record, the Markdown and the figure, and records
+    the look once (a rerun adds none and rewrites the same files)."""
+    from tools import long_horizon_analysis as tool
+
+    fabricate(tmp_path)
+    args = ["--root", str(tmp_path), "--out", str(tmp_path / "out"),
+            "--calibration", str(Path(__file__).parents[2] / long_horizon.CALIBRATION)]
+    with pytest.raises(SystemExit, match="c4_long: no run under"):  # seeds 40-47 there
+        tool.main(args)
+    monkeypatch.setattr(long_horizon, "PLANS", tuple(
+        dataclasses.replace(p, seeds=SEEDS) for p in long_horizon.PLANS))
+    with pytest.raises(SystemExit, match="the final round robin rated no network"):
+        tool.main(args)
+    for name in STUDIES:
+        _write_tournament(tmp_path / name / "tournament", name, ELO)
+        _write_tournament(tmp_path / name / "tournament_at015", name, ELO_15)
+    # the runs are 20 iterations long, the plan's 100
+    with pytest.raises(SystemExit, match="seed.s. 0, 1, 2, 3 short of 100 iterations"):
+        tool.main(args)
+    assert not (tmp_path / "out").exists() and not study.read_looks(tmp_path / "c4_long")
+    monkeypatch.setattr(long_horizon, "PLANS", plans())
+    tool.main(args)
+    first = (tmp_path / "out" / "long_horizon.json").read_text()
+    tool.main(args)
+    record = json.loads(first)
+    assert record["complete"] and (tmp_path / "out" / "elo_leads.png").stat().st_size > 0
+    assert (tmp_path / "out" / "long_horizon.json").read_text() == first
+    looks = study.read_looks(tmp_path / "c4_long")
+    assert len(looks) == 1 and looks[0]["seeds"] == list(SEEDS)
+    # Bayesian Elo from the fabricated games recovers the leads' order
+    assert record["elo"]["c4_adaptive"]["diff"] > 40 > abs(record["elo"]["c4_fixed"]["diff"])
+    assert "compute" in record["speed"]["ledger"][0]["axes"]

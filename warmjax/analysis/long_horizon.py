@@ -1,0 +1,525 @@
+"""The long-horizon study's registered analysis, exactly as
+`results/study/REGISTRATION_long_horizon.md` fixes it. No JAX here: the three studies'
+families in (`study.families`), one JSON-ready record out, and its Markdown read from the
+record alone.
+
+Four comparisons (`COMPARISONS`), each a warm-start arm against its own study's baseline,
+paired by seed: Connect Four 6×6 adaptive WRoRa and fixed WRoRa I′ = 5, Hex 5×5 adaptive
+WRoRa and Hex 7×7 adaptive WRoRa.
+
+- **(a) Final Elo** (primary, the papers' measure): per seed, arm − baseline in Bayesian
+  Elo from the round robin of the final networks; paired t, Benjamini–Hochberg over the
+  four, the verdict rule (`stats.decide`) with δ = 50 Elo. The Elo at the earlier horizons
+  (15, 30, 60) is computed the same way, unadjusted, and decides nothing.
+- **(b) Compute to strength** (primary): `strength.time_to_strength` against the ledger's
+  estimated CPU-seconds (the registered calibration table), with the log-rank p-values of
+  the policy-head ladder adjusted by Benjamini–Hochberg over all 16 (comparison, step)
+  pairs (`strength.adjust`). The same against measured wall seconds is reported beside,
+  labelled, and decides nothing.
+- **(c) Early learning** (primary, for continuity): the policy head's AUC over iterations
+  1–8, paired t, Benjamini–Hochberg over the four, δ = 2 points; robustness: the same
+  decision for every window k = 3–15 and the whole run.
+- **The floor rule** (`strength.floor`): every verdict of a study whose baseline did not
+  learn reads *not informative*.
+- **Growth with the board** (secondary, no adjustment): Welch's test of Hex 7×7's per-seed
+  Elo leads against Hex 5×5's (δ = 50 Elo), and the ratio of Hex 7×7's speed-up to Hex
+  5×5's at the first step of the policy-head ladder on the compute axis, with a bootstrap
+  interval over seeds (`survival.speedup_growth`): "grows" if it lies above 1. Where either
+  board's baseline did not learn: "no evidence either way".
+
+No interim look: `gaps` names what a study still lacks (runs, iterations, round robins),
+and with any gap every verdict reads "incomplete: no verdict".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+
+from warmjax.analysis import strength, study_tables, survival
+from warmjax.analysis.model import Arm, Family, area
+from warmjax.analysis.record import comparison_json, num
+from warmjax.analysis.stats import (
+    CONTRADICTED,
+    NOT_INFORMATIVE,
+    REPRODUCED,
+    UNRESOLVED,
+    Comparison,
+    Decision,
+    Tested,
+    adjusted,
+    compare,
+    compare_by_seed,
+    decide,
+    power_at,
+)
+from warmjax.markdown import percent, table
+
+REGISTRATION = "results/study/REGISTRATION_long_horizon.md"
+CALIBRATION = "results/calibration/cpu.json"  # the registered calibration table
+DEVICE = "cpu: 2 cores"  # its row
+ELO_DELTA = 50.0  # (a), in Elo
+AUC_DELTA = 0.02  # (c), 2 points of the optimal-move rate
+AUC_ITERATIONS = 8
+HORIZONS = (15, 30, 60)
+INCOMPLETE = "incomplete: no verdict"
+FIGURE = "elo_leads.png"  # `elo_leads` drawn by `plots.plot_elo_leads`
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """One registered study: its name (and folder's), seeds, iterations per run (100, or 60
+    for Hex at the registered cut) and arms by role."""
+
+    name: str
+    title: str
+    seeds: tuple[int, ...]
+    iterations: int
+    roles: tuple[str, ...]
+
+
+PLANS = (
+    Plan("c4_long", "Connect Four 6×6", tuple(range(40, 48)), 100,
+         ("baseline", "fixed", "adaptive")),
+    Plan("hex_5x5_long", "Hex 5×5", tuple(range(8, 16)), 100, ("baseline", "adaptive")),
+    Plan("hex_7x7_long", "Hex 7×7", tuple(range(8, 16)), 100, ("baseline", "adaptive")),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Contrast:
+    """One registered comparison: the arm of `role` in study `study` against that study's
+    baseline."""
+
+    key: str
+    study: str
+    role: str
+    title: str
+
+
+COMPARISONS = (
+    Contrast("c4_adaptive", "c4_long", "adaptive",
+             "Connect Four 6×6: adaptive WRoRa − baseline"),
+    Contrast("c4_fixed", "c4_long", "fixed", "Connect Four 6×6: fixed WRoRa I′ = 5 − baseline"),
+    Contrast("hex5_adaptive", "hex_5x5_long", "adaptive", "Hex 5×5: adaptive WRoRa − baseline"),
+    Contrast("hex7_adaptive", "hex_7x7_long", "adaptive", "Hex 7×7: adaptive WRoRa − baseline"),
+)
+LARGE, SMALL = "hex_7x7_long", "hex_5x5_long"  # growth with the board: 7×7 against 5×5
+
+
+def cut(plans: Sequence[Plan] = PLANS, iterations: int | None = None,
+        seeds: int | None = None) -> tuple[Plan, ...]:
+    """The plans under the registered cut: the Hex studies at `iterations` (60) and on
+    their first `seeds` seeds (6); None leaves that part uncut."""
+    out = []
+    for p in plans:
+        if p.name != "c4_long":
+            p = dataclasses.replace(p, iterations=iterations or p.iterations,
+                                    seeds=p.seeds[:seeds] if seeds else p.seeds)
+        out.append(p)
+    return tuple(out)
+
+
+def roles(family: Family) -> dict[str, Arm]:
+    """The family's arms by role: baseline, adaptive WRoRa, fixed WRoRa I′ = 5."""
+    out = {"baseline": family.baseline} if family.baseline is not None else {}
+    for a in family.arms:
+        v = a.id
+        if v.enhancement == "wrora" and v.mode == "adaptive":
+            out["adaptive"] = a
+        elif v.enhancement == "wrora" and v.mode == "fixed" and v.iprime == 5:
+            out["fixed"] = a
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class StudyData:
+    """One study as read: its family with the final round robin's Elo, the same family
+    with each earlier horizon's Elo (`{horizon: Family}`, absent where that round robin is
+    missing), and the random move's rate on its probe positions (the floor rule)."""
+
+    plan: Plan
+    family: Family
+    horizons: Mapping[int, Family]
+    random_rate: float
+
+
+def gaps(data: Sequence[StudyData]) -> list[str]:
+    """What the registered design still lacks: per study and arm the missing seeds and
+    unfinished runs, and networks the final or a horizon's round robin did not rate."""
+    out = []
+    for d in data:
+        p, arms = d.plan, roles(d.family)
+        for role in p.roles:
+            arm = arms.get(role)
+            if arm is None:
+                out.append(f"{p.name}: no {role} arm")
+                continue
+            lacking = sorted(set(p.seeds) - set(arm.seeds))
+            if lacking:
+                out.append(f"{p.name} {role}: no run of seed(s) "
+                           f"{', '.join(map(str, lacking))}")
+            short = sorted(r.id.seed for r in arm.runs if r.iterations < p.iterations)
+            if short:
+                out.append(f"{p.name} {role}: seed(s) {', '.join(map(str, short))} "
+                           f"short of {p.iterations} iterations")
+        for label, family in [("final", d.family),
+                              *((f"iteration {h}", d.horizons.get(h)) for h in HORIZONS
+                                if h < p.iterations)]:
+            rated = [set(roles(family).get(r).by_seed("elo")) if family is not None
+                     and roles(family).get(r) is not None else set() for r in p.roles]
+            unrated = sorted(set(p.seeds) - set.intersection(*rated)) if rated else []
+            if unrated:
+                out.append(f"{p.name}: the {label} round robin rated no network of seed(s) "
+                           f"{', '.join(map(str, unrated))} in some arm")
+    return out
+
+
+def _verdict(d: Decision, incomplete: bool, unit: str) -> str:
+    """A verdict in words; `unit`: "points" (rates) or "Elo"."""
+    if incomplete:
+        return INCOMPLETE
+    if d.verdict == CONTRADICTED:
+        return (f"contradicted ({'opposite' if d.reason == 'opposite' else 'no gain ≥ δ'})")
+    if d.verdict == UNRESOLVED:
+        if math.isnan(d.effect80):
+            return "not resolvable"
+        need = f"{100 * d.effect80:.1f}" if unit == "points" else f"{d.effect80:.0f}"
+        return f"not resolvable (80% power needed {need} {unit})"
+    return d.verdict
+
+
+def _floored(text: str, floor: strength.Floor | None) -> str:
+    if floor is None or floor.learned or text == INCOMPLETE:
+        return text
+    return f"{NOT_INFORMATIVE}: the baseline did not learn"
+
+
+def _paired(data: Mapping[str, StudyData], values) -> dict[str, Comparison | None]:
+    """Per registered comparison: `values(arm)` (`{seed: value}`) of the arm against its
+    study's baseline, paired by seed."""
+    out = {}
+    for c in COMPARISONS:
+        arms = roles(data[c.study].family) if c.study in data else {}
+        arm, base = arms.get(c.role), arms.get("baseline")
+        out[c.key] = (None if arm is None or base is None
+                      else compare_by_seed(values(arm), values(base)))
+    return out
+
+
+def _decided(comps: Mapping[str, Comparison | None], delta: float, unit: str,
+             incomplete: bool, floors: Mapping[str, strength.Floor | None]) -> dict:
+    """The comparisons adjusted together (Benjamini–Hochberg) and each decided."""
+    keys = [k for k, c in comps.items() if c is not None]
+    p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
+    rows = {}
+    for c in COMPARISONS:
+        comp = comps.get(c.key)
+        if comp is None:
+            rows[c.key] = None
+            continue
+        d = decide([Tested(c.title, comp)], delta, p_adjusted=[p_adj[c.key]])
+        rows[c.key] = {"comparison": c.title,
+                       **comparison_json(comp, delta if unit == "points" else None),
+                       "p_adjusted": num(p_adj[c.key]),
+                       "power_at_delta": num(power_at(comp, delta)),
+                       "verdict": _floored(_verdict(d, incomplete, unit), floors[c.study])}
+    return rows
+
+
+def _auc_by_seed(arm: Arm, k: int) -> dict[int, float]:
+    return {r.id.seed: area(r, "policy", k) for r in arm.runs}
+
+
+def _windows(data: Mapping[str, StudyData]) -> list[int]:
+    """k = 3–15 and the whole run (the shortest study's iterations)."""
+    last = min(d.family.final_iteration for d in data.values())
+    return [k for k in range(3, 16) if k <= last] + ([last] if last > 15 else [])
+
+
+def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool) -> dict | None:
+    """Welch's test of Hex 7×7's per-seed Elo leads against Hex 5×5's."""
+    leads = {}
+    for name in (LARGE, SMALL):
+        arms = roles(data[name].family)
+        arm, base = arms.get("adaptive"), arms.get("baseline")
+        if arm is None or base is None:
+            return None
+        a, b = arm.by_seed("elo"), base.by_seed("elo")
+        leads[name] = [a[s] - b[s] for s in sorted(set(a) & set(b))]
+    if min(len(v) for v in leads.values()) < 2:
+        return None
+    comp = compare(leads[LARGE], leads[SMALL])
+    d = decide([Tested("Hex 7×7 lead − Hex 5×5 lead", comp)], ELO_DELTA)
+    words = {REPRODUCED: "grows", CONTRADICTED: "shrinks" if d.reason == "opposite"
+             else f"no growth ≥ {ELO_DELTA:g} Elo"}
+    text = words.get(d.verdict, "no evidence of growth")
+    if d.verdict == UNRESOLVED and not math.isnan(d.effect80):
+        text += f" (80% power needed {d.effect80:.0f} Elo)"
+    return {"leads": {k: [num(x) for x in v] for k, v in leads.items()},
+            **comparison_json(comp, None),
+            "verdict": _growth_floor(text, floors, incomplete)}
+
+
+def _growth_floor(text: str, floors, incomplete: bool) -> str:
+    if incomplete:
+        return INCOMPLETE
+    dead = [floors[n].family for n in (LARGE, SMALL) if floors[n] is not None
+            and not floors[n].learned]
+    if dead:
+        return f"no evidence either way: the baseline did not learn ({', '.join(dead)})"
+    return text
+
+
+def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: bool
+                  ) -> dict | None:
+    """Hex 7×7's speed-up over Hex 5×5's at the first policy-head step, compute axis."""
+    boards, steps = [], {}
+    for name in (LARGE, SMALL):
+        family = data[name].family
+        ladder = strength.ladder_for(family)
+        arms = roles(family)
+        if ladder is None or "adaptive" not in arms or "baseline" not in arms:
+            return None
+        step = ladder.policy[0]
+        ref = strength.passages(arms["baseline"], "policy", step, "compute", curves)
+        mine = strength.passages(arms["adaptive"], "policy", step, "compute", curves)
+        if ref is None or mine is None:
+            return None
+        tau = min(curves[r.path].budget for a in family.all_arms() for r in a.runs)
+        boards.append((ref, mine, tau))
+        steps[name] = step
+    g = survival.speedup_growth(boards[0], boards[1])
+    text = ("grows" if g.ci[0] > 1 else "shrinks" if g.ci[1] < 1
+            else "no evidence of growth")
+    return {"steps": steps, "ratio": num(g.ratio), "ci": [num(x) for x in g.ci],
+            "speedup_large": num(g.large), "speedup_small": num(g.small),
+            "verdict": _growth_floor(text, floors, incomplete)}
+
+
+def analyse(data: Sequence[StudyData], ledger: Mapping, measured: Mapping,
+            missing: Sequence[str] | None = None) -> dict:
+    """The registered analysis, as one record (`long_horizon.json`).
+
+    Args:
+      data: the three studies as read (`StudyData`).
+      ledger: `{run path: analysis.compute.ComputeCurve}`, the ledger's estimated seconds on
+        the registered calibration: measure (b).
+      measured: the same from the measured wall seconds, reported beside.
+      missing: the design's gaps (`gaps`); None: worked out here.
+    """
+    missing = gaps(data) if missing is None else list(missing)
+    incomplete = bool(missing)
+    by_name = {d.plan.name: d for d in data}
+    floors = {n: strength.floor(d.family, d.random_rate) for n, d in by_name.items()}
+    out: dict = {"registration": REGISTRATION, "complete": not incomplete, "gaps": missing,
+                 "studies": {d.plan.name: {"title": d.plan.title, "seeds": list(d.plan.seeds),
+                                           "iterations": d.plan.iterations,
+                                           "family": d.family.title}
+                             for d in data},
+                 "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
+                 "deltas": {"elo": ELO_DELTA, "auc": AUC_DELTA}}
+    # (a) the final networks' Elo, and the earlier horizons beside it
+    out["elo"] = _decided(_paired(by_name, lambda a: a.by_seed("elo")), ELO_DELTA, "Elo",
+                          incomplete, floors)
+    out["elo_horizons"] = {}
+    for h in HORIZONS:
+        at = {n: dataclasses.replace(d, family=d.horizons[h]) for n, d in by_name.items()
+              if h in d.horizons}
+        out["elo_horizons"][str(h)] = {k: comparison_json(c, None) for k, c in
+                                       _paired(at, lambda a: a.by_seed("elo")).items()}
+    # (c) the policy head's AUC over iterations 1-8, and over every window
+    out["auc"] = _decided(_paired(by_name, lambda a: _auc_by_seed(a, AUC_ITERATIONS)),
+                          AUC_DELTA, "points", incomplete, floors)
+    windows = _windows(by_name)
+    by_k = {c.key: {} for c in COMPARISONS}
+    for k in windows:
+        rows = _decided(_paired(by_name, lambda a, k=k: _auc_by_seed(a, k)), AUC_DELTA,
+                        "points", incomplete, floors)
+        for key, row in rows.items():
+            if row is not None:
+                by_k[key][k] = row["verdict"]
+    out["auc_robustness"] = {"windows": windows, "verdicts": {
+        key: {"by_k": {str(k): v for k, v in ks.items()},
+              "holds_over": {v: strength.holds_over(ks, v) for v in sorted(set(ks.values()))}}
+        for key, ks in by_k.items() if ks}}
+    # (b) compute to each step of the ladder
+    speed = {}
+    for curves, name in ((ledger, "ledger"), (measured, "measured")):
+        pairs = [(r, d) for d in data
+                 if (r := strength.time_to_strength(d.family, curves)) is not None]
+        records = [r for r, _ in pairs]
+        strength.adjust(records)
+        for r, d in pairs:
+            r["study"] = d.plan.name
+            for block in r["axes"].values():
+                for c in block["comparisons"]:
+                    if incomplete:
+                        c["verdict"] = c["verdict_registered"] = INCOMPLETE
+                    else:
+                        c["verdict"] = _floored(c["verdict"], floors[d.plan.name])
+        speed[name] = records
+    out["speed"] = speed
+    out["growth"] = {"elo": _growth_elo(by_name, floors, incomplete)
+                     if {LARGE, SMALL} <= set(by_name) else None,
+                     "speedup": _growth_speed(by_name, ledger, floors, incomplete)
+                     if {LARGE, SMALL} <= set(by_name) else None}
+    return out
+
+
+# --- the record in Markdown (`long_horizon.md`) ----------------------------------------------
+
+
+def elo_leads(record: dict) -> dict[str, list[tuple[int, dict | None]]]:
+    """Per comparison (its title): `(iteration, Elo comparison)` at each horizon and at the
+    end (each study's last iteration), for `plots.plot_elo_leads`."""
+    out = {}
+    for c in COMPARISONS:
+        if c.study not in record["studies"]:
+            continue
+        last = record["studies"][c.study]["iterations"]
+        out[c.title] = [*((h, record["elo_horizons"][str(h)].get(c.key)) for h in HORIZONS
+                          if h < last), (last, record["elo"].get(c.key))]
+    return out
+
+
+def _span(r: dict | None, unit: str) -> str:
+    """"+12 [−30, +54]" (Elo) or "+1.2 [−0.4, +2.8]" (points); "—" for none."""
+    if r is None or r.get("diff") is None:
+        return "—"
+    scale, digits = (1.0, 0) if unit == "Elo" else (100.0, 1)
+
+    def f(x):
+        return "—" if x is None else f"{scale * x:+.{digits}f}"
+
+    return f"{f(r['diff'])} [{f(r['ci'][0])}, {f(r['ci'][1])}]"
+
+
+def _p(x: float | None) -> str:
+    return "—" if x is None else f"{x:.3g}"
+
+
+def _decided_table(rows: dict, unit: str) -> str:
+    scale, digits = (1.0, 0) if unit == "Elo" else (100.0, 1)
+    body = [[r["comparison"], r["n"], _span(r, unit), _p(r["p"]), _p(r["p_adjusted"]),
+             _p(r.get("p_wilcoxon")),
+             "—" if r["effect80"] is None else f"{scale * r['effect80']:.{digits}f}",
+             _p(r["power_at_delta"]), f"**{r['verdict']}**"]
+            for r in rows.values() if r is not None]
+    return table(["comparison", "pairs", f"Δ {unit}, paired [95% CI]", "p", "p (BH, the four)",
+                  "Wilcoxon p", f"80%-power effect, {unit}", "power at δ", "verdict"],
+                 body, "lrlrrrrrl")
+
+
+def _policy_speed(record: dict, axis: str = "compute") -> list[dict]:
+    """The policy-head comparisons of every study on `axis`, with their study."""
+    return [{**c, "study": r["study"]} for r in record["speed"]["ledger"]
+            if axis in r["axes"] for c in r["axes"][axis]["comparisons"]
+            if c["measure"] == "policy"]
+
+
+def _answers(record: dict) -> list[str]:
+    titles = {c.key: c.title for c in COMPARISONS}
+    elo, auc = record["elo"], record["auc"]
+    lines = ["## The three questions, answered", "",
+             "**1. At the papers' horizon, does warm start still lead?** (a) final Elo, "
+             f"δ = {record['deltas']['elo']:g} Elo; (c) AUC 1–8 beside it:", ""]
+    for key, title in titles.items():
+        a, c = elo.get(key), auc.get(key)
+        if a is None and c is None:
+            continue
+        lines.append(f"- {title}: final Elo {_span(a, 'Elo')}, **{a['verdict'] if a else '—'}**;"
+                     f" AUC 1–8 {_span(c, 'points')} points, {c['verdict'] if c else '—'}.")
+    lines += ["", "**2. Does warm start save compute, and how much?** (b) the speed-up "
+              "RMST(baseline) / RMST(arm) in estimated CPU-seconds, per step of the "
+              "policy head's ladder:", ""]
+    arms = {}
+    for c in _policy_speed(record):
+        arms.setdefault((c["study"], c["arm"]), []).append(
+            f"{percent(c['threshold'])}%: {c['speedup']:.2f}× [{c['speedup_ci'][0]:.2f}, "
+            f"{c['speedup_ci'][1]:.2f}] ({c['verdict']})")
+    lines += [f"- {record['studies'][study]['title']}, {arm}: " + "; ".join(parts) + "."
+              for (study, arm), parts in arms.items()]
+    g = record["growth"]
+    lines += ["", "**3. Does its effect grow with the board?** Hex 7×7 against Hex 5×5:", ""]
+    if g["elo"] is not None:
+        lines.append(f"- The final-Elo lead, Hex 7×7 − Hex 5×5 (Welch): "
+                     f"{_span(g['elo'], 'Elo')} Elo, p {_p(g['elo']['p'])}: "
+                     f"**{g['elo']['verdict']}**.")
+    if g["speedup"] is not None:
+        s = g["speedup"]
+        lines.append(f"- The speed-up at the first step (Hex 7×7 at "
+                     f"{percent(s['steps'][LARGE])}%: {s['speedup_large']:.2f}×; Hex 5×5 at "
+                     f"{percent(s['steps'][SMALL])}%: {s['speedup_small']:.2f}×): ratio "
+                     f"{s['ratio']:.2f} [{s['ci'][0]:.2f}, {s['ci'][1]:.2f}]: "
+                     f"**{s['verdict']}**.")
+    return lines + [""]
+
+
+def markdown(record: dict, command: str) -> str:
+    """`long_horizon.md`, read from the record alone."""
+    studies = record["studies"]
+    lines = ["# The long-horizon study: the registered analysis", "",
+             (f"Computed by `{command}` as {record['registration']} registers it: "
+              + "; ".join(f"{s['title']} seeds {study_tables.seed_span(s['seeds'])}, "
+                          f"{s['iterations']} iterations" for s in studies.values()) + "."),
+             ""]
+    if not record["complete"]:
+        lines += ["**Incomplete: no verdict is claimed.** Missing: "
+                  + "; ".join(record["gaps"]), ""]
+    lines += _answers(record)
+    lines += ["## (a) The final networks' Elo (primary; the papers' measure)", "",
+              ("Per seed, arm − baseline in Bayesian Elo from the round robin of the final "
+               "networks, each seed's block centred; paired t over seeds, Benjamini–Hochberg "
+               f"over the four comparisons, δ = {record['deltas']['elo']:g} Elo."), "",
+              _decided_table(record["elo"], "Elo"), "",
+              "Elo against iterations: the same difference from each horizon's round robin "
+              "(unadjusted; decides nothing).", ""]
+    rows = []
+    for c in COMPARISONS:
+        cells = [_span(record["elo_horizons"][str(h)].get(c.key), "Elo") for h in HORIZONS]
+        rows.append([c.title, *cells, _span(record["elo"].get(c.key), "Elo")])
+    lines += [table(["comparison", *(f"iteration {h}" for h in HORIZONS), "final"], rows,
+                    "lllll"), "", f"![Elo lead against the rated iteration]({FIGURE})", ""]
+    lines += ["## (b) Compute to strength (primary)", "",
+              study_tables.speed_intro(record["speed"]["ledger"], CALIBRATION)]
+    for r in record["speed"]["ledger"]:
+        lines += [f"### {studies[r['study']]['title']}", "", study_tables.speed_markdown(r), ""]
+    lines += ["### Beside it: against measured wall seconds (decides nothing)", "",
+              ("The same passages against the seconds each run logged (`seconds_total`, "
+               "the probe included, other jobs on the machine too); their verdicts are "
+               "computed by the same rule for comparison only."), ""]
+    for r in record["speed"]["measured"]:
+        lines += [f"#### {studies[r['study']]['title']}", "", study_tables.speed_markdown(r),
+                  ""]
+    lines += ["## (c) Early learning: the policy head's AUC over iterations 1–8 (primary)", "",
+              ("Paired t over seeds, Benjamini–Hochberg over the four comparisons, "
+               f"δ = {100 * record['deltas']['auc']:g} points."), "",
+              _decided_table(record["auc"], "points"), ""]
+    robust = record["auc_robustness"]
+    windows = robust["windows"]
+    lines += [f"How far each verdict holds: decided the same way for every window k in "
+              f"{strength.holds_over({k: 0 for k in windows}, 0)}.", "",
+              table(["comparison", "verdict at k = 8", "holds over k", "elsewhere"],
+                    [[c.title, record["auc"][c.key]["verdict"],
+                      robust["verdicts"][c.key]["holds_over"].get(
+                          record["auc"][c.key]["verdict"], "none"),
+                      "; ".join(f"{v} ({ks})" for v, ks in
+                                robust["verdicts"][c.key]["holds_over"].items()
+                                if v != record["auc"][c.key]["verdict"]) or "—"]
+                     for c in COMPARISONS if record["auc"].get(c.key) is not None
+                     and c.key in robust["verdicts"]], "llll"), ""]
+    floors = [strength.Floor(f["family"], f["random_rate"], f["iteration"],
+                             tuple(f["baseline_rates"]), f["p"], f["learned"])
+              for f in record["floor"].values()]
+    lines += ["## The floor rule", "",
+              ("A study whose baseline did not learn decides nothing: its baseline's policy "
+               "head at the last iteration against a random legal move on the same positions "
+               "(one-sided one-sample t-test, α = 0.05)."), "",
+              study_tables.floor_markdown(floors), ""]
+    if record.get("looks"):
+        lines += ["## Looks", "", "Every analysis of these studies, oldest first "
+                  "(`looks.json` in each study folder).", "",
+                  study_tables.looks_markdown(record["looks"]), ""]
+    return "\n".join(lines) + "\n"
