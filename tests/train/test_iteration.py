@@ -49,3 +49,29 @@ def test_keep_training_trains_on_from_a_rejected_candidate(tmp_path):
     paper = _rejecting(Trainer(compose_config(SMOKE, tmp_path)))
     off, _ = jax.jit(paper.iteration)(paper.init_state())
     assert off.trainee is None and _close(off.params, start.params)
+
+
+@pytest.mark.slow
+def test_no_gate_keeps_every_candidate_and_plays_no_arena(tmp_path):
+    """`arena.gate=false`: the best network after an iteration is the candidate trained from
+    the previous best, recomputed here from the same key and buffer; no arena game is
+    played or counted. The gated run trains the very same candidate (the keys are split
+    the same way), so only the gate's decision differs."""
+    from warmjax.train.iteration import Trainer
+
+    free = Trainer(compose_config([*SMOKE, "arena.gate=false"], tmp_path))
+    step = jax.jit(free.iteration)
+    start = free.init_state()
+    first, metrics = step(start)
+    _, _, k_train, _ = jax.random.split(start.rng, 4)
+    expected, _, _ = jax.jit(free.update)(start.params, free.optimizer.init(
+        start.params["params"]), first.buffer, k_train)
+    assert _close(first.params, expected)
+    assert bool(metrics["accepted"])
+    assert int(metrics["count_games_arena"]) == int(metrics["count_evals_arena"]) == 0
+    assert int(metrics["arena_wins"]) + int(metrics["arena_losses"]) == 0
+
+    gated = _rejecting(Trainer(compose_config(SMOKE, tmp_path)))
+    kept, _ = jax.jit(gated.iteration)(gated.init_state())
+    assert _close(kept.buffer.policy, first.buffer.policy)  # the same self-play
+    assert _close(kept.params, start.params)  # rejected there, kept here

@@ -197,3 +197,13 @@ def test_the_playout_cap_is_a_named_departure_checked_where_it_is_set(tmp_path):
         with pytest.raises(ConfigError, match=needle):
             compose_config(["+experiment=baseline_c4", "profile=smoke",
                             "search.simulations=8", *bad], tmp_path / "c")
+
+
+def test_no_gate_is_a_named_departure(tmp_path):
+    from warmjax.train.run_id import RunId
+
+    paper = compose_config(["+experiment=baseline_c4", "profile=smoke"], tmp_path / "a")
+    assert paper.arena.gate and "no-gate" not in RunId.of(paper).label()
+    free = compose_config(["+experiment=baseline_c4", "profile=smoke", "arena.gate=false"],
+                          tmp_path / "b")
+    assert not free.arena.gate and "no-gate" in RunId.of(free).label()

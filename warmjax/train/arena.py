@@ -34,6 +34,13 @@ def accept(wins, losses, threshold: float) -> jax.Array:
     return (decisive > 0) & (ratio >= threshold - 1e-6)
 
 
+def no_arena(new_params, best_params, key) -> ArenaResult:
+    """No gate (`arena.gate=false`, a departure): every candidate is accepted unplayed."""
+    del new_params, best_params, key
+    zero = jnp.int32(0)
+    return ArenaResult(zero, zero, zero, jnp.bool_(True), zero, zero)
+
+
 def make_arena(env: Any, player: Player, games: int, threshold: float):
     """Builds `arena(new_params, best_params, key) -> ArenaResult`."""
     match = make_match(env, player, player, games)

@@ -54,7 +54,8 @@ def run_seconds(config: RunConfig, per_eval: float) -> float:
     selfplay = t.games * plies * config.search.simulations * per_eval
     examples = t.replay_iterations * t.games * plies * len(env.symmetry_tables()[0])
     training = t.epochs * examples * 3 * per_eval
-    arena = config.arena.games * plies * config.search.simulations * per_eval
+    arena = (config.arena.games if config.arena.gate else 0) * plies \
+        * config.search.simulations * per_eval
     return t.iterations * (selfplay + training + arena)
 
 

@@ -32,7 +32,7 @@ from warmjax.perfect.score import make_probe
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import make_player
 from warmjax.train import warmstart
-from warmjax.train.arena import make_arena
+from warmjax.train.arena import make_arena, no_arena
 from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
 from warmjax.train.run_config import RunConfig, TrainConfig, cheap_simulations
 from warmjax.train.selfplay import make_selfplay
@@ -134,7 +134,8 @@ class Trainer:
                                       c.train.visit_targets, self.cheap, c.train.playout_cap)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size)
-        self.arena = make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
+        self.arena = (make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
+                      if c.arena.gate else no_arena)
         self.num_symmetries = self.env.symmetry_tables()[0].shape[0]
         self.slot_size = self.env.max_plies * c.train.games * self.num_symmetries
         self.clock = StageClock(c.stage_times)
@@ -259,7 +260,7 @@ class Trainer:
             "selfplay_truncated": jnp.sum(games.truncated, dtype=jnp.int32),
             # The compute ledger (method.md §12); the probe's count is the host's.
             "count_games_selfplay": jnp.int32(c.train.games),
-            "count_games_arena": jnp.int32(c.arena.games),
+            "count_games_arena": jnp.int32(c.arena.games if c.arena.gate else 0),
             "count_evals_selfplay": games.evaluations,
             "count_evals_arena": gate.evaluations,
             "count_playout_steps": games.playout_steps + gate.playout_steps,

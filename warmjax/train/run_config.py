@@ -147,6 +147,9 @@ class ArenaConfig:
     games: int = 40  # n
     threshold: float = 0.6  # u
     temperature_moves: int = 15
+    # Departure from the papers (method.md §7), true = on: false plays no arena and keeps
+    # every candidate (AlphaZero's continuous training; n, u and T′ then go unused).
+    gate: bool = setting(True, departure="no-gate")
 
 
 @dataclasses.dataclass(frozen=True)
