@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import argparse
 
-from warmjax.analysis import compute, plots, report
+from warmjax.analysis import compute, plots, report, tables
 from warmjax.markdown import percent, table
-from warmjax.matches.tournament_folder import read_oracle
 from warmjax.train.run_folder import find_runs
 
 TARGET_KEYS = ("minutes", "search", "policy", "search_quiet", "policy_quiet")
@@ -56,28 +55,11 @@ def parse_targets(text: str) -> dict[str, float]:
     return out
 
 
-def final_figures(run) -> dict[str, float | None]:
-    """The run's final network on the labelled set (`oracle.json`): minutes of training,
-    search and policy head, all positions and quiet ones; None where not judged."""
-    judged = read_oracle(run.path)
-    out = {"minutes": sum(m.seconds_total or 0.0 for m in run.metrics) / 60}
-    for key, player, field in (("search", "search", "optimal"),
-                               ("policy", "policy_head", "optimal"),
-                               ("search_quiet", "search", "quiet_optimal"),
-                               ("policy_quiet", "policy_head", "quiet_optimal")):
-        score = None if judged is None else judged.players.get(player)
-        value = None if score is None else getattr(score, field, None)
-        if value is None and score is not None:
-            value = score.extra.get(field)
-        out[key] = value
-    return out
-
-
 def targets_table(runs, targets: dict[str, float]) -> str:
     """Each run's final figures, each marked met (✓) or not (✗) against its target."""
     rows = []
     for run in runs:
-        got = final_figures(run)
+        got = tables.final_figures(run)
         cells = []
         for key in TARGET_KEYS:
             value = got.get(key)

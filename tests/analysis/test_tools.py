@@ -56,6 +56,46 @@ def test_strength_per_minute(tmp_path, capsys):
         tool.parse_targets("elo=100")
 
 
+def test_ablation_rows_and_table(tmp_path, capsys):
+    """The rows file is read or its faults named; the table's cells from two seeds' runs,
+    by hand: search 90 and 92 (mean 91.0), policy head 70 and 76 (73.0), immediate wins
+    0.5 and 0.6, 2 and 1 candidates accepted of 3, 3 × 60 s = 3.0 minutes, and 3 × 1.5 M
+    evaluations = 4.50 M."""
+    tool = load_tool("ablation")
+    rows = tmp_path / "rows.txt"
+    rows.write_text("# the rows\nquick |\nnogate | arena.gate=false  # no gate\n")
+    assert tool.read_rows(rows) == [("quick", ""), ("nogate", "arena.gate=false")]
+    for bad, needle in (("quick\n", "a row is 'name | settings'"),
+                        ("a | x=1\na | x=2\n", "row 'a' is named twice")):
+        (tmp_path / "bad.txt").write_text(bad)
+        with pytest.raises(ValueError, match=needle):
+            tool.read_rows(tmp_path / "bad.txt")
+    out = tmp_path / "out"
+    train, judge = tool.commands(tool.BASE, "nogate", "arena.gate=false", 1, out)
+    assert train[-4:] == ["arena.gate=false", "seed=1", "tensorboard=false",
+                          f"run_dir={out / 'nogate_s1'}"] and judge[-1] == str(out / "nogate_s1")
+    for seed, (search, policy, taken, accepted) in enumerate(((0.90, 0.70, 0.5, (1, 1, 0)),
+                                                              (0.92, 0.76, 0.6, (0, 1, 0)))):
+        metrics = [metric_row(iteration=i + 1, seconds_total=60.0, accepted=bool(a),
+                              count_evals_selfplay=1_000_000, count_evals_arena=500_000,
+                              count_evals_probe=10, count_playout_steps=0,
+                              count_train_samples=100, count_games_selfplay=10,
+                              count_games_arena=4)
+                   for i, a in enumerate(accepted)]
+        run = fabricate_run(out / f"quick_s{seed}", network=False, metrics=metrics, seed=seed)
+        (run / "oracle.json").write_text(json.dumps({"players": {
+            "search": {"optimal": search, "quiet_optimal": search - 0.1},
+            "policy_head": {"optimal": policy, "quiet_optimal": policy - 0.1,
+                            "immediate_win_taken": taken}}}))
+    tool.main([str(rows), "--seeds", "0", "1", "--out", str(out), "--table-only",
+               "--calibration", ""])
+    text = capsys.readouterr().out
+    assert ("| quick | — | 90.0 / 92.0 (91.0) | 70.0 / 76.0 (73.0) | 80.0 / 82.0 (81.0) | "
+            "60.0 / 66.0 (63.0) | 50.0 / 60.0 (55.0) | 2 / 1 | 3.0 / 3.0 (3.0) | "
+            "4.50 / 4.50 (4.50) | — / — |") in text
+    assert "| nogate | `arena.gate=false` | 0 of 2 seeds |" in text
+
+
 def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, monkeypatch):
     from scipy import stats
 

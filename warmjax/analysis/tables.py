@@ -536,3 +536,20 @@ def training_markdown(runs: Sequence[Run]) -> str:
     return table(["game", "variant", "seed", "iterations", "policy loss, first → last",
                   "value loss, first → last", "accepted", "switch", "mean plies",
                   "truncated games"], rows)
+
+
+def final_figures(run) -> dict[str, float | None]:
+    """The run's final network on the labelled set (`oracle.json`): minutes of training,
+    search and policy head, all positions and quiet ones; None where not judged."""
+    judged = read_oracle(run.path)
+    out = {"minutes": sum(m.seconds_total or 0.0 for m in run.metrics) / 60}
+    for key, player, field in (("search", "search", "optimal"),
+                               ("policy", "policy_head", "optimal"),
+                               ("search_quiet", "search", "quiet_optimal"),
+                               ("policy_quiet", "policy_head", "quiet_optimal")):
+        score = None if judged is None else judged.players.get(player)
+        value = None if score is None else getattr(score, field, None)
+        if value is None and score is not None:
+            value = score.extra.get(field)
+        out[key] = value
+    return out

@@ -1,0 +1,159 @@
+"""An ablation table in the style of docs/history.md: rows of training settings, each
+trained for several seeds one after the other (run it with the machine to itself: the
+minutes are wall time), each final network judged on the labelled set
+(`python -m warmjax.oracle`), and one Markdown row per setting.
+
+    python tools/ablation.py benchmarks/ablations/c4_fast.txt --seeds 0 1 2
+    python tools/ablation.py ROWS --seeds 0 --dry-run         # the commands only
+    python tools/ablation.py ROWS --seeds 0 1 2 --table-only  # the table of what is there
+
+A rows file holds one row per line, `name | settings` (Hydra overrides added to the
+`--base` command; `#` starts a comment). A row's runs go to `--out`/NAME_sSEED; a run
+already complete (its `oracle.json` written) is not trained again, so a stopped ablation
+resumes where it stopped. The table gives, per row, each seed's search and policy head
+(optimal-move rates on all positions, and the mean), the same on the quiet positions, the
+policy head's share of immediate wins taken, the candidates the arena accepted, the wall
+minutes of the iterations (compilation excluded), and the compute: the ledger's network
+evaluations and its estimated CPU-minutes on the calibration table's device.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from warmjax.analysis import report, tables
+from warmjax.markdown import table
+from warmjax.matches.tournament_folder import read_oracle
+from warmjax.train.run_folder import find_runs
+
+BASE = "+experiment=adaptive_c4 profile=quick"  # the main job (README)
+
+
+def read_rows(path: Path) -> list[tuple[str, str]]:
+    """`(name, settings)` per row of a rows file.
+
+    Raises:
+      ValueError: a line without `|`, an empty or repeated name, naming the line.
+    """
+    rows, seen = [], set()
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, bar, settings = line.partition("|")
+        name = name.strip()
+        if not bar or not name or " " in name:
+            raise ValueError(f"{path}:{number}: a row is 'name | settings', the name one word")
+        if name in seen:
+            raise ValueError(f"{path}:{number}: row {name!r} is named twice")
+        seen.add(name)
+        rows.append((name, settings.strip()))
+    return rows
+
+
+def commands(base: str, name: str, settings: str, seed: int, out: Path) -> list[list[str]]:
+    """The training and judging commands of one row's run."""
+    run = out / f"{name}_s{seed}"
+    train = [sys.executable, "-m", "warmjax.run", *shlex.split(base), *shlex.split(settings),
+             f"seed={seed}", "tensorboard=false", f"run_dir={run}"]
+    judge = [sys.executable, "-m", "warmjax.oracle", str(run)]
+    return [train, judge]
+
+
+def _mean(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return float(np.mean(known)) if known and len(known) == len(values) else None
+
+
+def _cell(values: list[float | None], scale: float = 100.0, digits: int = 1) -> str:
+    """"91.0 / 87.6 / 89.3 (89.3)"; "—" for a value not there."""
+    each = " / ".join("—" if v is None else f"{scale * v:.{digits}f}" for v in values)
+    mean = _mean(values)
+    return each + ("" if mean is None or len(values) < 2 else f" ({scale * mean:.{digits}f})")
+
+
+def row_cells(runs, calibration: str | None) -> list[str]:
+    """One row's cells from its runs (one per seed, in seed order)."""
+    figures = [tables.final_figures(r) for r in runs]
+    judged = [read_oracle(r.path) for r in runs]
+    taken = [None if j is None or "policy_head" not in j.players
+             else j.players["policy_head"].immediate_win_taken for j in judged]
+    accepted = [sum(bool(m.accepted) for m in r.metrics) for r in runs]
+    evals = [sum((m.count_evals_selfplay or 0) + (m.count_evals_arena or 0)
+                 for m in r.metrics) if r.metrics[0].count_evals_selfplay is not None
+             else None for r in runs]
+    curves = (report.compute_curves(runs, calibration, None, lambda s: print(s, file=sys.stderr))
+              if calibration else {})
+    estimated = [curves[r.path].budget / 60 if r.path in curves else None for r in runs]
+    return [_cell([f["search"] for f in figures]), _cell([f["policy"] for f in figures]),
+            _cell([f["search_quiet"] for f in figures]),
+            _cell([f["policy_quiet"] for f in figures]), _cell(taken),
+            " / ".join(map(str, accepted)),
+            _cell([f["minutes"] for f in figures], scale=1.0),
+            _cell([None if e is None else e / 1e6 for e in evals], scale=1.0, digits=2),
+            _cell(estimated, scale=1.0)]
+
+
+HEADS = ["row", "settings", "search, seeds (mean)", "policy head", "search, quiet",
+         "policy head, quiet", "immediate wins taken", "candidates accepted",
+         "minutes (wall, alone)", "network evaluations, M (ledger)", "estimated CPU-minutes"]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rows", type=Path, help="the rows file (name | settings per line)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--base", default=BASE, help=f"the training command's settings "
+                        f"before each row's (default: {BASE!r})")
+    parser.add_argument("--out", type=Path, default=Path("runs/ablation"))
+    parser.add_argument("--only", nargs="+", help="train these rows only (the table shows all)")
+    parser.add_argument("--calibration", default="results/calibration/cpu.json",
+                        help="for the estimated CPU-minutes ('' for none)")
+    parser.add_argument("--dry-run", action="store_true", help="print the commands only")
+    parser.add_argument("--table-only", action="store_true", help="train nothing")
+    args = parser.parse_args(argv)
+    try:
+        rows = read_rows(args.rows)
+    except (OSError, ValueError) as err:
+        parser.error(str(err))
+    unknown = set(args.only or ()) - {name for name, _ in rows}
+    if unknown:
+        parser.error(f"--only names no row of {args.rows}: {', '.join(sorted(unknown))}")
+    if not args.table_only:
+        for name, settings in rows:
+            if args.only and name not in args.only:
+                continue
+            for seed in args.seeds:
+                run = args.out / f"{name}_s{seed}"
+                if (run / "oracle.json").exists():
+                    continue
+                for command in commands(args.base, name, settings, seed, args.out):
+                    print("$", shlex.join(command), flush=True)
+                    if not args.dry_run:
+                        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    if args.dry_run:
+        return
+    body = []
+    for name, settings in rows:
+        runs = []
+        for seed in args.seeds:
+            found = find_runs([args.out / f"{name}_s{seed}"]) \
+                if (args.out / f"{name}_s{seed}").is_dir() else []
+            runs += [r for r in found if r.metrics]
+        if len(runs) == len(args.seeds):
+            body.append([name, f"`{settings}`" if settings else "—",
+                         *row_cells(runs, args.calibration or None)])
+        else:
+            body.append([name, f"`{settings}`" if settings else "—",
+                         f"{len(runs)} of {len(args.seeds)} seeds", *[""] * (len(HEADS) - 3)])
+    print(table(HEADS, body, "ll" + "l" * (len(HEADS) - 2)))
+
+
+if __name__ == "__main__":
+    main()
