@@ -8,6 +8,9 @@ from method.md §2–§3 without sharing code with `warmjax.search`:
   (1−β)·U + β·U_rave with β = sqrt(k/(3N(s)+k));
 - at a new leaf: the game result if terminal, else the leaf evaluator's value;
 - back the value up, negated for the other player;
+- forced playouts (KataGo's, `forced` = k > 0): at the root, the first legal action with
+  fewer visits than sqrt(k·P·N(s)) is taken before the rule's choice; `pruned` takes such
+  visits back one at a time, as KataGo describes its policy-target pruning;
 - RAVE: for each node on the path (the new leaf included) and each action that the node's
   player (or, with all_players, anyone) played at that step or later in the simulation,
   tree moves then rollout moves, legal in the node, once: N_rave += 1, W_rave += value.
@@ -51,7 +54,11 @@ def _u(w, n, prior, c):
     return q + c * prior * explore / (1.0 + n)
 
 
-def select(node, c, rave, equivalence):
+def select(node, c, rave, equivalence, forced=0.0, root=False):
+    if forced > 0 and root:
+        for a in range(len(node.n)):
+            if node.legal[a] and node.n[a] < math.sqrt(forced * node.prior[a] * node.n.sum()):
+                return a
     u = _u(node.w, node.n, node.prior, c)
     if rave:
         beta = math.sqrt(equivalence / (3.0 * node.n.sum() + equivalence))
@@ -69,6 +76,7 @@ def reference_search(
     rave=False,
     all_players=False,
     equivalence=None,
+    forced=0.0,
 ):
     """Runs m simulations from one root.
 
@@ -80,6 +88,7 @@ def reference_search(
         (action, player) (empty without a rollout). `sim` is the simulation index (the
         root's evaluation gets sim = -1).
       simulations: m.
+      forced: k of forced playouts at the root (0: none).
 
     Returns:
       The root `Node`.
@@ -95,7 +104,7 @@ def reference_search(
             if node.terminal:
                 leaf, value = node, node.result
                 break
-            a = select(node, c, rave, equivalence)
+            a = select(node, c, rave, equivalence, forced, node is root)
             path.append((node, a))
             if a in node.children:
                 node = node.children[a]
@@ -122,3 +131,30 @@ def reference_search(
                         n.n_rave[a] += 1
                         n.w_rave[a] += v
     return root
+
+
+def pruned(root, c, k):
+    """The root's visits after policy-target pruning: every action but the most visited
+    gives up visits one at a time, at most floor(sqrt(k·P·N(s))), while its PUCT score with
+    one visit fewer would stay no higher than the most visited action's; an action brought
+    down to one visit gives that one up too."""
+    n = root.n.astype(np.float64)
+    total = n.sum()
+    best = int(np.argmax(n))
+    q = np.where(n > 0, root.w / np.maximum(n, 1), 0.0)
+
+    def score(a, visits):
+        return q[a] + c * root.prior[a] * math.sqrt(total) / (1.0 + visits)
+
+    best_score = score(best, n[best])
+    out = n.copy()
+    for a in range(len(n)):
+        if a == best or n[a] == 0:
+            continue
+        for _ in range(int(math.floor(math.sqrt(k * root.prior[a] * total)))):
+            if out[a] == 0 or score(a, out[a] - 1) > best_score:
+                break
+            out[a] -= 1
+        if out[a] == 1 and out[a] < n[a]:
+            out[a] = 0
+    return out

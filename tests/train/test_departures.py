@@ -18,6 +18,8 @@ from warmjax.search.players import make_player, winning_moves
 from warmjax.search.search import add_dirichlet_noise
 from warmjax.search.selection import unvisited_value
 
+from ..helpers import compose_config
+
 C4 = make("connect_four")
 # X (to move) has three in column 0; O has three in column 1 (from `[0, 1, 0, 1, 0, 1]`).
 THREATS = """
@@ -121,6 +123,9 @@ def test_winning_moves_and_win_check():
     ({"fpu": "first"}, "search.fpu must be a number or 'parent'"),
     ({"dirichlet_fraction": 1.5}, "search.dirichlet_fraction must be in [0, 1]"),
     ({"dirichlet_alpha": 0.0}, "search.dirichlet_fraction must be in [0, 1]"),
+    ({"forced_playouts": -1.0}, "search.forced_playouts .k. must be non-negative"),
+    ({"forced_playouts": 2.0, "baseline_search": "gumbel"},
+     "search.forced_playouts apply to the PUCT search"),
 ])
 def test_bad_departure_settings_are_named(search, message):
     from warmjax.train.run_config import ConfigError, RunConfig
@@ -157,3 +162,15 @@ def test_negative_random_opening_is_named():
 
     with pytest.raises(ConfigError, match="train.random_opening must be ≥ 0, got -1"):
         RunConfig.from_dict({"train": {"random_opening": -1}})
+
+
+def test_forced_playouts_are_a_self_play_departure(tmp_path):
+    """On, the run's label names them; the searches that judge (arena, probe, oracle) play
+    without them, as without root noise."""
+    from warmjax.train.run_id import RunId
+
+    run = compose_config(["+experiment=baseline_c4", "profile=smoke",
+                          "search.forced_playouts=2"], tmp_path)
+    assert "forced-playouts" in RunId.of(run).label()
+    assert run.search.forced_playouts == 2.0
+    assert run.search.without_noise().forced_playouts == 0.0

@@ -49,6 +49,12 @@ class SearchConfig:
       win_check: play a move that wins at once whenever one exists (the first such),
         whatever the visits say; the policy (the training target) stays the visit
         distribution. A named departure.
+      forced_playouts: k of KataGo's forced playouts with policy-target pruning (Wu, 2019),
+        0 for none: at the root, an edge with fewer visits than sqrt(k·P(a)·N(s)) is
+        selected first; afterwards each edge but the most visited loses up to that many
+        visits from the policy (the training target and the move) while its PUCT score stays
+        below the most visited edge's, and an edge left with one visit loses it. A named
+        departure, meant for self-play only (k = 2 in KataGo).
       baseline_search: the search of a run's baseline (its self-play after warm start, its arena and
         its evaluation): "mcts", the papers' PUCT, or "gumbel", Gumbel AlphaZero's
         (`gumbel.py`). A named departure.
@@ -80,6 +86,7 @@ class SearchConfig:
     dirichlet_fraction: float = setting(0.0, departure="root-noise")
     dirichlet_alpha: float = 1.0
     win_check: bool = setting(False, departure="win-check")
+    forced_playouts: float = setting(0.0, departure="forced-playouts")
     baseline_search: str = setting("mcts", departure="gumbel")
     gumbel_considered: int | None = None
     gumbel_scale: float = 1.0
@@ -111,6 +118,12 @@ class SearchConfig:
             raise ValueError("dirichlet_fraction must be in [0, 1] and dirichlet_alpha "
                              f"positive, got {self.dirichlet_fraction} and "
                              f"{self.dirichlet_alpha}")
+        if self.forced_playouts < 0:
+            raise ValueError(f"forced_playouts (k) must be non-negative, got "
+                             f"{self.forced_playouts}")
+        if self.forced_playouts > 0 and self.baseline_search == "gumbel":
+            raise ValueError("forced_playouts apply to the PUCT search; the Gumbel search "
+                             "(baseline_search=gumbel) has its own root exploration")
         if self.baseline_search not in BASELINE_SEARCHES:
             raise ValueError(f"baseline_search must be one of {', '.join(BASELINE_SEARCHES)}, "
                              f"got {self.baseline_search!r}; RAVE and rollouts "
@@ -133,11 +146,12 @@ class SearchConfig:
                              f"{self.rave_equivalence}")
 
     def without_noise(self) -> "SearchConfig":
-        """The same search without root noise (Dirichlet, or Gumbel for the Gumbel search):
-        how the arena, the oracle and the evaluation commands play a run's search (the noise
-        is for self-play only)."""
+        """The same search without root noise (Dirichlet, or Gumbel for the Gumbel search)
+        and without forced playouts: how the arena, the oracle and the evaluation commands
+        play a run's search (both are for self-play only)."""
         gumbel_scale = 0.0 if self.baseline_search == "gumbel" else self.gumbel_scale
-        return dataclasses.replace(self, dirichlet_fraction=0.0, gumbel_scale=gumbel_scale)
+        return dataclasses.replace(self, dirichlet_fraction=0.0, gumbel_scale=gumbel_scale,
+                                   forced_playouts=0.0)
 
     @property
     def capacity(self) -> int:

@@ -27,6 +27,7 @@ from warmjax.search import backup as backup_lib
 from warmjax.search.backup import Backup, Path
 from warmjax.search.config import SearchConfig
 from warmjax.search.leaf import Inputs, Leaf
+from warmjax.search.selection import pruned_visits, with_forced
 from warmjax.search.tree import Tree, init_tree
 
 
@@ -82,7 +83,8 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
     num_nodes = config.capacity
     max_plies = int(getattr(env, "max_plies", simulations))
     depth_slots = min(num_nodes - 1, max_plies) + 1
-    scores = selection
+    forced = config.forced_playouts
+    scores = with_forced(selection, forced) if forced > 0 else selection
     evaluate = leaf.evaluate
 
     def select(tree: Tree) -> Path:
@@ -164,9 +166,13 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
         tree, _, steps = jax.lax.fori_loop(0, simulations, simulate,
                                            (tree, key, jnp.zeros(batch, jnp.int32)))
         visits = tree.root_visits()
+        # With forced playouts the policy (the move and the training target) counts the
+        # visits that remain after pruning them.
+        counted = (jax.vmap(lambda t: pruned_visits(t, config.c_puct, forced))(tree)
+                   if forced > 0 else visits)
         return SearchOutput(
             visits=visits,
-            policy=visit_policy(visits, states.legal_action_mask),
+            policy=visit_policy(counted, states.legal_action_mask),
             values=tree.root_values(),
             tree=tree,
             playout_steps=steps,

@@ -8,6 +8,10 @@ PUCT:      U(s,a) = Q(s,a) + c · P(s,a) · sqrt(N(s)) / (1 + N(s,a)),  N(s) = �
 RAVE:      (1 − β) · U(s,a) + β · [Q_rave(s,a) + c · P(s,a) · sqrt(N_rave(s)) / (1 + N_rave(s,a))]
            β = sqrt(k / (3 N(s) + k)),  k = the equivalence parameter, N_rave(s) = Σ_a N_rave(s,a)
 
+Forced playouts (`forced_playouts` k, a named departure, KataGo's): at the root an edge with
+fewer visits than sqrt(k · P(s,a) · N(s)) is selected before any other (`with_forced`), and
+`pruned_visits` then takes those extra visits back out of the policy the search returns.
+
 Unvisited edges have Q = 0 (the papers, AlphaZero General). First-play urgency (`fpu`, a named
 departure, method.md §2) replaces that 0 by another value: a number (1.0 counts an untried
 edge as a certain win, so a node tries its other moves early), or "parent", the mean value
@@ -86,3 +90,44 @@ def uct_rave_rule(config: SearchConfig):
         return rave_scores(tree, node, config.c_puct, equivalence, config.fpu)
 
     return scores
+
+
+def forced_edges(tree: Tree, node: jax.Array, k: float) -> jax.Array:
+    """`[A]` bool: the root's legal edges with fewer visits than sqrt(k·P(a)·N(s)) (none at
+    any other node)."""
+    visits = tree.children_visits[node].astype(jnp.float32)
+    need = jnp.sqrt(k * tree.children_prior[node] * jnp.sum(visits))
+    return (node == Tree.ROOT) & tree.node_legal[node] & (visits < need)
+
+
+def with_forced(scores, k: float):
+    """A selection rule whose root takes a forced edge (`forced_edges`) first, the first
+    such; elsewhere, and where none is forced, the rule's own scores."""
+
+    def forced_scores(tree: Tree, node: jax.Array) -> jax.Array:
+        return jnp.where(forced_edges(tree, node, k), jnp.inf, scores(tree, node))
+
+    return forced_scores
+
+
+def pruned_visits(tree: Tree, c: float, k: float) -> jax.Array:
+    """`[A]` float32 root visits with the forced playouts pruned (KataGo's policy-target
+    pruning), in an unbatched tree. The most visited edge a* keeps its N(a*); every other
+    edge loses up to floor(sqrt(k·P(a)·N(s))) visits, but keeps at least the N′ at which its
+    PUCT score, Q(a) + c·P(a)·sqrt(N(s)) / (1 + N′), is still no higher than a*'s with its
+    real visits; an edge reduced to a single visit loses it."""
+    root = Tree.ROOT
+    visits = tree.children_visits[root].astype(jnp.float32)
+    prior = tree.children_prior[root]
+    q = _mean(tree.children_value_sums[root], tree.children_visits[root])
+    total = jnp.sum(visits)
+    best = jnp.argmax(visits)
+    explore = c * prior * jnp.sqrt(total)
+    best_score = q[best] + explore[best] / (1.0 + visits[best])
+    gap = best_score - q
+    # the fewest visits at which Q + c·P·sqrt(N)/(1 + N′) ≤ the best score
+    floor_ = jnp.where(gap > 0, jnp.ceil(explore / jnp.maximum(gap, 1e-12) - 1.0), visits)
+    kept = jnp.clip(jnp.maximum(visits - jnp.floor(jnp.sqrt(k * prior * total)), floor_),
+                    0.0, visits)
+    kept = jnp.where((kept <= 1.0) & (kept < visits), 0.0, kept)
+    return kept.at[best].set(visits[best])
