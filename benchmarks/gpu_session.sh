@@ -53,6 +53,25 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
 # Each study_time R compiles self-play, training and arena (about 45-60 s at 512 channels
 # on an H100), so each part measures few R values.
 part c4paper $((c4paper_s + 30)) bash -c "$c4paper_cmd"
+# The registered long-horizon study (results/study/REGISTRATION_long_horizon.md) where a GPU
+# is lent: LONG_STUDY (default hex_5x5_long), its seeds 8-15 and arms, as vmapped groups of
+# the vmap launcher, for long_s seconds (PARTS=long; default 540). Then each run's config,
+# metrics, final and kept networks, and for a run not yet finished its latest checkpoint, go
+# to $OUT/long/study_<name>/<run>: copied under runs/ on the CPU machine, where
+# `bash tools/run_long_horizon.sh` resumes any unfinished run, plays the round robins,
+# exports and commits, as for the runs it trains itself.
+long_study=${LONG_STUDY:-hex_5x5_long}
+long_s=${LONG_S:-540}
+if [ "${SMALL:-0}" = 1 ]; then
+  long_extra="train.iterations=3 keep_networks=[1,2] train.games=2 search.simulations=4 \
+arena.games=2 train.epochs=1 probe.positions=20 seed=8,9"
+else
+  long_extra="seed=8,9,10,11,12,13,14,15"
+fi
+long_cmd="timeout $long_s python3 -m warmjax.run -m +study=$long_study $long_extra \
+hydra/launcher=vmap hydra.launcher.seed_major=false run_root=/tmp/long; \
+bash benchmarks/collect_runs.sh /tmp/long/study_$long_study $OUT/long/study_$long_study"
+part long $((long_s + 40)) bash -c "$long_cmd"
 part study512 240 python3 benchmarks/study_time.py --nets azg512 --runs $runs_a $shrink_study \
   --precision ${PRECISIONS:-float32 mixed}
 part study64 150 python3 benchmarks/study_time.py --nets azg64 --runs $runs_b $shrink_study \
