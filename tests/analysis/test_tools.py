@@ -44,7 +44,16 @@ def test_strength_per_minute(tmp_path, capsys):
                "--figure", str(tmp_path / "strength.png"),
                "--calibration", str(ROOT / "results" / "calibration" / "cpu.json")])
     out = capsys.readouterr().out
-    assert "| Baseline s0 | 6.0 ✓ | 96.0 ✓ | 84.0 ✗ | 89.0 ✗ | 81.0 ✓ |" in out
+    assert "| Baseline s0 | 6.0 ✓ | 96.0 ✓ | 84.0 ✗ | 89.0 ✗ | 81.0 ✓ | — |" in out
+    # Hex's target on the quiet positions: the search 10 points above pure MCTS-100's
+    # 72% there; 89% is 17 above.
+    judged = json.loads((tmp_path / "run" / "oracle.json").read_text())
+    judged["players"]["pure_mcts"] = {"optimal": 0.80, "quiet_optimal": 0.72}
+    (tmp_path / "run" / "oracle.json").write_text(json.dumps(judged))
+    tool.main([str(tmp_path / "run"), "--targets", "search=95 quiet_over_pure=10"])
+    out = capsys.readouterr().out
+    assert "quiet_over_pure (≥ +10 points)" in out
+    assert "| Baseline s0 | 6.0 | 96.0 ✓ | 84.0 | 89.0 | 81.0 | +17.0 ✓ |" in out
     assert (tmp_path / "strength.png").stat().st_size > 0
     # The figure's compute axis: the fabricated rows carry no ledger, so their compute is
     # reconstructed: (m + 1) evaluations per searched position, on the table's CPU row.

@@ -540,7 +540,8 @@ def training_markdown(runs: Sequence[Run]) -> str:
 
 def final_figures(run) -> dict[str, float | None]:
     """The run's final network on the labelled set (`oracle.json`): minutes of training,
-    search and policy head, all positions and quiet ones; None where not judged."""
+    search and policy head, all positions and quiet ones, and the search's lead over pure
+    MCTS on the quiet ones (`quiet_over_pure`); None where not judged."""
     judged = read_oracle(run.path)
     out = {"minutes": sum(m.seconds_total or 0.0 for m in run.metrics) / 60}
     for key, player, field in (("search", "search", "optimal"),
@@ -552,4 +553,8 @@ def final_figures(run) -> dict[str, float | None]:
         if value is None and score is not None:
             value = score.extra.get(field)
         out[key] = value
+    pure = None if judged is None else judged.players.get("pure_mcts")
+    pure_quiet = None if pure is None else pure.extra.get("quiet_optimal")
+    out["quiet_over_pure"] = (None if pure_quiet is None or out["search_quiet"] is None
+                              else out["search_quiet"] - pure_quiet)
     return out
