@@ -45,14 +45,8 @@ DELTA = 0.02
 
 def arms_of(family: Family) -> dict[str, Arm]:
     """The study's three arms by role."""
-    out = {"baseline": family.baseline}
-    for a in family.arms:
-        v = a.id
-        if v.enhancement == "wrora" and v.mode == "adaptive":
-            out["adaptive"] = a
-        elif v.enhancement == "wrora" and v.mode == "fixed" and v.iprime == 5:
-            out["fixed"] = a
-    missing = {"baseline", "adaptive", "fixed"} - {k for k, a in out.items() if a is not None}
+    out = registered.wrora_roles(family)
+    missing = {"baseline", "adaptive", "fixed"} - set(out)
     if missing:
         raise ValueError(f"the study has no {', '.join(sorted(missing))} arm")
     return out

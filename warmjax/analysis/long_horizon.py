@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from warmjax.analysis import strength, study_tables, survival
 from warmjax.analysis.model import Arm, Family, area
 from warmjax.analysis.record import comparison_json, num
+from warmjax.analysis.registered import wrora_roles
 from warmjax.analysis.stats import (
     CONTRADICTED,
     NOT_INFORMATIVE,
@@ -121,16 +122,7 @@ def cut(plans: Sequence[Plan] = PLANS, iterations: int | None = None,
     return tuple(out)
 
 
-def roles(family: Family) -> dict[str, Arm]:
-    """The family's arms by role: baseline, adaptive WRoRa, fixed WRoRa I′ = 5."""
-    out = {"baseline": family.baseline} if family.baseline is not None else {}
-    for a in family.arms:
-        v = a.id
-        if v.enhancement == "wrora" and v.mode == "adaptive":
-            out["adaptive"] = a
-        elif v.enhancement == "wrora" and v.mode == "fixed" and v.iprime == 5:
-            out["fixed"] = a
-    return out
+roles = wrora_roles  # the arms by role: baseline, adaptive, fixed (I′ = 5)
 
 
 @dataclasses.dataclass(frozen=True)

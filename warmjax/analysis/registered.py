@@ -71,6 +71,19 @@ class Design:
     roles: Callable[[Family], dict[str, Arm]]
 
 
+def wrora_roles(family: Family) -> dict[str, Arm]:
+    """A WRoRa study's arms by role, those it has: "baseline", "adaptive" (adaptive WRoRa)
+    and "fixed" (fixed WRoRa, I′ = 5), the registered studies' three."""
+    out = {"baseline": family.baseline} if family.baseline is not None else {}
+    for a in family.arms:
+        v = a.id
+        if v.enhancement == "wrora" and v.mode == "adaptive":
+            out["adaptive"] = a
+        elif v.enhancement == "wrora" and v.mode == "fixed" and v.iprime == 5:
+            out["fixed"] = a
+    return out
+
+
 def missing(arms: Mapping[str, Arm], seeds: tuple[int, ...], iterations: int) -> list[str]:
     """What the registered design lacks: per arm the missing seeds and unfinished runs."""
     gaps = []
