@@ -153,7 +153,7 @@ def test_baseline_matches_reference(game):
 def test_forced_playouts_and_pruning_match_the_reference():
     """KataGo's forced playouts (k = 2) against the reference: the root's raw visits, and
     the policy after pruning them, which the reference works out one visit at a time."""
-    game, k, count = "connect_four", 2.0, 30
+    game, k, count = "connect_four", 2.0, 12
     env, net, params, step, apply_one = setup(game)
     states = positions(game, count)
     config = SearchConfig(simulations=SIMS, forced_playouts=k)
