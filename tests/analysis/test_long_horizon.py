@@ -133,10 +133,15 @@ def read(root: Path, skip_tournament: tuple = ()) -> tuple[list, dict]:
 
 @pytest.fixture(scope="module")
 def analysed(tmp_path_factory):
+    """The analysis of the fabricated studies; the speed-ups' bootstrap with 200 resamples
+    (no test reads its intervals), and no measured-seconds axis, to keep it quick."""
     root = tmp_path_factory.mktemp("long")
     fabricate(root)
     data, curves = read(root)
-    return long_horizon.analyse(data, curves, curves), data
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(survival.speedup, "__defaults__", (200, 0))
+        patch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
+        return long_horizon.analyse(data, curves, {}), data
 
 
 def test_final_elo_by_paired_t_and_bh_over_the_four(analysed):
@@ -247,15 +252,17 @@ def test_speedup_growth_by_hand():
         survival.speedup_growth(({0: p(1.0, True)}, {0: p(1.0, True)}, 5.0), small)
 
 
-def test_gaps_and_no_verdict(tmp_path):
+def test_gaps_and_no_verdict(tmp_path, monkeypatch):
     """A missing run and an unrated final round robin are named, and every verdict reads
     'incomplete: no verdict'."""
+    monkeypatch.setattr(survival.speedup, "__defaults__", (200, 0))
+    monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
     fabricate(tmp_path, skip=(("hex_5x5_long", "adaptive", 3),))
     data, curves = read(tmp_path, skip_tournament=("c4_long",))
     gaps = long_horizon.gaps(data)
     assert "hex_5x5_long adaptive: no run of seed(s) 3" in gaps
     assert any(g.startswith("c4_long: the final round robin rated no network") for g in gaps)
-    record = long_horizon.analyse(data, curves, curves)
+    record = long_horizon.analyse(data, curves, {})
     assert not record["complete"]
     verdicts = [r["verdict"] for r in record["auc"].values() if r is not None]
     assert verdicts and set(verdicts) == {long_horizon.INCOMPLETE}
