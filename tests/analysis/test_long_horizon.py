@@ -317,6 +317,8 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
     the look once (a rerun adds none and rewrites the same files)."""
     from tools import long_horizon_analysis as tool
 
+    monkeypatch.setattr(survival.speedup, "__defaults__", (200, 0))
+    monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
     fabricate(tmp_path)
     args = ["--root", str(tmp_path), "--out", str(tmp_path / "out"),
             "--calibration", str(Path(__file__).parents[2] / long_horizon.CALIBRATION)]
