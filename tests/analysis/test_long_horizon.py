@@ -29,6 +29,7 @@ from warmjax.train import run_folder
 from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
 
 from ..helpers import metric_row
+from .test_tools import load_tool
 
 ITERATIONS = 20
 SEEDS = (0, 1, 2, 3)
@@ -315,7 +316,7 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
     """The tool on fabricated folders: refuses while a round robin is missing, then, with
     every round robin there, writes the record, the Markdown and the figure, and records
     the look once (a rerun adds none and rewrites the same files)."""
-    from tools import long_horizon_analysis as tool
+    tool = load_tool("long_horizon_analysis")
 
     monkeypatch.setattr(survival.speedup, "__defaults__", (200, 0))
     monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
@@ -335,7 +336,7 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
     with pytest.raises(SystemExit, match="seed.s. 0, 1, 2, 3 short of 100 iterations"):
         tool.main(args)
     assert not (tmp_path / "out").exists() and not study.read_looks(tmp_path / "c4_long")
-    monkeypatch.setattr(long_horizon, "PLANS", plans())
+    monkeypatch.setattr(tool.long_horizon, "PLANS", plans())
     tool.main(args)
     first = (tmp_path / "out" / "long_horizon.json").read_text()
     tool.main(args)

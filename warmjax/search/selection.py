@@ -122,8 +122,8 @@ def pruned_visits(tree: Tree, c: float, k: float) -> jax.Array:
     q = _mean(tree.children_value_sums[root], tree.children_visits[root])
     total = jnp.sum(visits)
     best = jnp.argmax(visits)
+    best_score = puct(q, visits, prior, c)[best]
     explore = c * prior * jnp.sqrt(total)
-    best_score = q[best] + explore[best] / (1.0 + visits[best])
     gap = best_score - q
     # the fewest visits at which Q + c·P·sqrt(N)/(1 + N′) ≤ the best score
     floor_ = jnp.where(gap > 0, jnp.ceil(explore / jnp.maximum(gap, 1e-12) - 1.0), visits)
