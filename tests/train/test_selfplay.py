@@ -13,7 +13,7 @@ from warmjax.games import make
 from warmjax.search import Inputs, make_player
 from warmjax.search.players import root_value
 from warmjax.search.search import SearchOutput
-from warmjax.train.selfplay import PLAYOUT_CAP_STREAM, make_selfplay
+from warmjax.train.selfplay import EXPLORE_STREAM, PLAYOUT_CAP_STREAM, make_selfplay
 from warmjax.train.warmstart import (
     BASELINE,
     ENHANCED_VS_BASELINE,
@@ -219,3 +219,71 @@ def test_a_playout_cap_of_one_is_the_papers_selfplay():
                                                                    BASELINE))
     for a, b in zip(plain, capped):
         np.testing.assert_array_equal(a, b)
+
+
+def _fixed_network(params, obs):
+    """A fixed network whose prior and value depend on the position (no training)."""
+    del params
+    mine, theirs = obs[..., 0].astype(jnp.float32), obs[..., 1].astype(jnp.float32)
+    logits = jnp.sum(mine - 0.5 * theirs, axis=1)  # [B, columns]
+    return logits, jnp.tanh(0.3 * jnp.sum(mine[:, :3] - theirs[:, :3], axis=(1, 2)))
+
+
+@pytest.mark.slow
+def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
+    # ε-greedy exploration (train.explore): at a ply the exploration stream draws, the move
+    # is a uniformly random legal one; the example keeps the search's π, and every position
+    # up to a game's last explored ply takes q as its value target. The draws are recomputed
+    # here from EXPLORE_STREAM; π and q from a fresh search of each position (deterministic:
+    # no noise, argmax moves, a fixed network).
+    env = make("connect_four")
+    player = make_player("mcts", env, _fixed_network, simulations=12, temperature_moves=0)
+    key, games, share = jax.random.PRNGKey(5), 6, 0.3
+    plain = jax.device_get(jax.jit(make_selfplay(env, player, None, games))(
+        Inputs(None, 0.5), key, BASELINE))
+    off = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=0.0))(
+        Inputs(None, 0.5), key, BASELINE))
+    for a, b in zip(plain, off):  # ε = 0 is the papers' self-play, bit for bit
+        np.testing.assert_array_equal(a, b)
+    out = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=share))(
+        Inputs(None, 0.5), key, BASELINE))
+    loop_key, init_key = jax.random.split(key)
+    wander = jax.random.fold_in(loop_key, EXPLORE_STREAM)
+    act = jax.jit(player)
+    step = jax.jit(env.step)
+    init_keys = jax.random.split(init_key, games)
+    plies = np.asarray(out.plies)
+    explored_seen = kept_q = kept_z = 0
+    for g in range(games):
+        drawn = [bool(jax.random.bernoulli(jax.random.fold_in(wander, 2 * t), share,
+                                           (games,))[g]) for t in range(plies[g])]
+        last = max((t for t in range(plies[g]) if drawn[t]), default=-1)
+        state = env.init(init_keys[g])
+        for t in range(plies[g]):
+            assert out.valid[t, g]
+            batch = jax.tree_util.tree_map(lambda x: x[None], state)
+            fresh = act(Inputs(None, 0.5), key, batch)
+            action = int(out.actions[t, g])
+            if drawn[t]:  # one random draw per game; row g's depends on its own mask only
+                legal = jnp.broadcast_to(state.legal_action_mask, (games, env.num_actions))
+                uniform = jax.random.categorical(jax.random.fold_in(wander, 2 * t + 1),
+                                                 jnp.where(legal, 0.0, -jnp.inf))
+                assert action == int(uniform[g])
+                # the search's π, not the random move one-hot
+                np.testing.assert_allclose(out.policy[t, g], np.asarray(fresh.policy[0]),
+                                           atol=1e-6)
+                explored_seen += 1
+            else:  # the search's move, and (T′ = 0) its one-hot target
+                assert action == int(fresh.action[0])
+                np.testing.assert_array_equal(out.policy[t, g], np.eye(env.num_actions)[action])
+            if t <= last:
+                np.testing.assert_allclose(out.value[t, g], float(fresh.value[0]), atol=1e-6)
+                kept_q += 1
+            else:
+                assert out.value[t, g] == out.results[g, int(state.current_player)]
+                kept_z += 1
+            state = step(state, action)
+        assert bool(state.terminated)
+    assert explored_seen >= 10 and kept_q > 0 and kept_z > 0
+    with pytest.raises(ValueError, match=r"exploration share must be in \[0, 1\), got 1.0"):
+        make_selfplay(env, player, None, games, explore=1.0)

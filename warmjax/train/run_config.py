@@ -136,6 +136,11 @@ class TrainConfig:
     # `cheap_simulations` and no root noise, played but not recorded. 1: every ply full.
     playout_cap: float = setting(1.0, departure="playout-cap")
     cheap_simulations: int | None = None  # n of the playout cap; None: m / 4, at least 1
+    # Departure from the papers, off in profile=paper (method.md §5): ε-greedy exploration.
+    # Each searched self-play ply plays a uniformly random legal move with chance ε; its
+    # example keeps the search's π, and a game's positions up to its last such ply take the
+    # root search value q as their value target. 0: off.
+    explore: float = setting(0.0, departure="explore")
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -313,6 +318,9 @@ def validate(config: RunConfig) -> None:
         problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
     if not 0.0 <= c.train.value_mix <= 1.0:
         problems.append(f"train.value_mix must be in [0, 1], got {c.train.value_mix}")
+    if not 0.0 <= c.train.explore < 1.0:
+        problems.append(f"train.explore (the share of random moves) must be in [0, 1), "
+                        f"got {c.train.explore}")
     if not 0.0 < c.train.playout_cap <= 1.0:
         problems.append(f"train.playout_cap (the share of full searches) must be in (0, 1], "
                         f"got {c.train.playout_cap}")

@@ -17,6 +17,12 @@ full searches.
 A stored position's value target z is the game's final result for the player to move in it;
 with `value_mix` λ > 0 (a departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's
 root search value.
+With `explore` ε > 0 (a departure, method.md §5; ε-greedy exploration) each searched ply
+plays, with chance ε, a uniformly random legal move instead of the search's. The position is
+recorded with the search's π as its policy target; and since the game's result after a
+random move says little about the positions before it, every position of a game at or
+before its last explored ply takes the search value q as its value target (as Watkins's
+Q(λ) cuts its return at an exploratory action).
 
 The games are played by the one game loop, `warmjax.search.game_loop.play_out`. When one player
 plays every game, it searches the whole batch (under `lax.cond`, only when some game needs
@@ -39,6 +45,8 @@ from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 # The playout cap draws each ply's full-or-cheap from its own stream, folded off the game
 # loop's key, so that the loop's own draws are those of a run without it.
 PLAYOUT_CAP_STREAM = 0x706C6179
+# The same for the exploration moves (`explore`).
+EXPLORE_STREAM = 0x6578706C
 
 
 class SelfPlayResult(NamedTuple):
@@ -70,6 +78,7 @@ def make_selfplay(
     visit_targets: bool = False,
     cheap: Player | None = None,
     full_share: float = 1.0,
+    explore: float = 0.0,
 ):
     """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
     the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
@@ -90,11 +99,16 @@ def make_selfplay(
       cheap: the playout cap's cheap search (the baseline's player with fewer simulations
         and no root noise); None: every baseline ply is a full search, the papers' way.
       full_share: p, the chance that a baseline ply is a full, recorded search, with `cheap`.
+      explore: ε, the chance that a searched ply plays a uniformly random legal move (its
+        example keeps the search's π, and the value targets up to the game's last such ply
+        are q); 0: never, the papers' way.
     """
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
     if cheap is not None and not 0.0 < full_share <= 1.0:
         raise ValueError(f"the playout cap's full share must be in (0, 1], got {full_share}")
+    if not 0.0 <= explore < 1.0:
+        raise ValueError(f"the exploration share must be in [0, 1), got {explore}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
@@ -126,12 +140,23 @@ def make_selfplay(
         kind: jax.Array
         opening: jax.Array  # [E] int32 random moves before the first searched one
         coin: jax.Array  # the playout cap's key: ply t is full where its draw says so
+        wander: jax.Array  # the exploration's key: ply t's draws (`explored`, `random_move`)
 
         def full(self, ply):
             """Whether ply `ply` is a full, recorded search (always, without a playout cap)."""
             if cheap is None:
                 return jnp.bool_(True)
             return jax.random.bernoulli(jax.random.fold_in(self.coin, ply), full_share)
+
+        def explored(self, ply):
+            """[E] bool: whether ply `ply` of each game plays a random move (never, at ε = 0)."""
+            return jax.random.bernoulli(jax.random.fold_in(self.wander, 2 * ply), explore,
+                                        (games,))
+
+        def random_move(self, ply, legal):
+            """[E] int32: a uniformly random legal move at ply `ply` of each game."""
+            return jax.random.categorical(jax.random.fold_in(self.wander, 2 * ply + 1),
+                                          jnp.where(legal, 0.0, -jnp.inf))
 
         def start(self, states):
             return (baseline.start(states),
@@ -182,6 +207,10 @@ def make_selfplay(
                 legal = states.legal_action_mask
                 uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
                 action = jnp.where(searched | ~live, action, uniform)
+            if explore > 0:  # the search's π stays the target; the move played is random
+                wander = searched & self.explored(ply)
+                action = jnp.where(wander, self.random_move(ply, states.legal_action_mask),
+                                   action)
             if cheap is not None:  # a cheap baseline ply is played, not recorded
                 searched = searched & (full | (self.kind != BASELINE))
             return key, Move(action, policy, value, (mem_base, mem_enh), steps), searched
@@ -203,7 +232,8 @@ def make_selfplay(
             opening = jax.random.randint(k_open, (games,), 0, random_opening + 1)
         # The playout cap's own stream (unused without one).
         coin = jax.random.fold_in(key, PLAYOUT_CAP_STREAM) if cheap is not None else key
-        turn = SelfPlayTurn(inputs, jnp.asarray(kind, jnp.int32), opening, coin)
+        wander = jax.random.fold_in(key, EXPLORE_STREAM) if explore > 0 else key
+        turn = SelfPlayTurn(inputs, jnp.asarray(kind, jnp.int32), opening, coin, wander)
         played = game_loop.play_out(env, states, key, turn, keep_examples=True)
         record = played.record
         # The stored target is π while the moves are sampled (the first T′ plies), the move
@@ -223,10 +253,18 @@ def make_selfplay(
         else:
             targets = jnp.where(sampled, record.policy,
                                 jax.nn.one_hot(record.actions, num_actions, dtype=jnp.float32))
+        if explore > 0:  # the explored plies (searched and live) keep the search's π
+            drawn = jax.vmap(turn.explored)(plies[:, 0])
+            explored = drawn & record.valid
+            targets = jnp.where(explored[..., None], record.policy, targets)
+            wandered = drawn & record.live  # cheap plies too, where a playout cap skips them
         results = played.results
         value = jnp.take_along_axis(results[None], record.movers[..., None], axis=2)[..., 0]
         if value_mix > 0:  # only when on, so off stays bit-identical
             value = (1.0 - value_mix) * value + value_mix * record.values
+        if explore > 0:  # q up to a game's last explored ply: its result is off-policy there
+            later = jnp.flip(jnp.cumsum(jnp.flip(wandered, 0), axis=0), 0) > 0
+            value = jnp.where(later, record.values, value)
         # The baseline side: second mover where the enhancement went first, and vice versa.
         baseline_id = jnp.where(first_half, 1 - first_mover, first_mover)
         balance = jnp.sum(jnp.take_along_axis(results, baseline_id[:, None], axis=1))
