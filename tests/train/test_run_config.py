@@ -199,6 +199,20 @@ def test_the_playout_cap_is_a_named_departure_checked_where_it_is_set(tmp_path):
                             "search.simulations=8", *bad], tmp_path / "c")
 
 
+def test_exploration_is_a_named_departure_checked_where_it_is_set(tmp_path):
+    from warmjax.train.run_id import RunId
+
+    paper = compose_config(["+experiment=baseline_c4", "profile=smoke"], tmp_path / "a")
+    assert paper.train.explore == 0.0 and "explore" not in RunId.of(paper).label()
+    wandering = compose_config(["+experiment=baseline_c4", "profile=smoke",
+                                "train.explore=0.1"], tmp_path / "b")
+    assert wandering.train.explore == 0.1 and "explore" in RunId.of(wandering).label()
+    for bad in ("1", "-0.1"):
+        with pytest.raises(ConfigError, match=rf"train.explore .* must be in \[0, 1\), got {bad}"):
+            compose_config(["+experiment=baseline_c4", "profile=smoke", f"train.explore={bad}"],
+                           tmp_path / "c")
+
+
 def test_no_gate_is_a_named_departure(tmp_path):
     from warmjax.train.run_id import RunId
 
