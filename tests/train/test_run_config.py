@@ -211,6 +211,9 @@ def test_exploration_is_a_named_departure_checked_where_it_is_set(tmp_path):
         with pytest.raises(ConfigError, match=rf"train.explore .* must be in \[0, 1\), got {bad}"):
             compose_config(["+experiment=baseline_c4", "profile=smoke", f"train.explore={bad}"],
                            tmp_path / "c")
+    with pytest.raises(ConfigError, match=r"train.explore_games .* must be in \(0, 1\], got 0"):
+        compose_config(["+experiment=baseline_c4", "profile=smoke", "train.explore=0.1",
+                        "train.explore_games=0"], tmp_path / "d")
 
 
 def test_no_gate_is_a_named_departure(tmp_path):

@@ -13,7 +13,12 @@ from warmjax.games import make
 from warmjax.search import Inputs, make_player
 from warmjax.search.players import root_value
 from warmjax.search.search import SearchOutput
-from warmjax.train.selfplay import EXPLORE_STREAM, PLAYOUT_CAP_STREAM, make_selfplay
+from warmjax.train.selfplay import (
+    EXPLORE_STREAM,
+    GAMES_DRAW,
+    PLAYOUT_CAP_STREAM,
+    make_selfplay,
+)
 from warmjax.train.warmstart import (
     BASELINE,
     ENHANCED_VS_BASELINE,
@@ -287,3 +292,29 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
     assert explored_seen >= 10 and kept_q > 0 and kept_z > 0
     with pytest.raises(ValueError, match=r"exploration share must be in \[0, 1\), got 1.0"):
         make_selfplay(env, player, None, games, explore=1.0)
+
+
+@pytest.mark.slow
+def test_only_the_drawn_share_of_games_explores():
+    # train.explore_games: each game explores at all with this chance, drawn once from the
+    # exploration stream; a game that does not is the game without exploration, move for
+    # move and target for target (deterministic search: no noise, argmax, a fixed network).
+    env = make("connect_four")
+    player = make_player("mcts", env, _fixed_network, simulations=12, temperature_moves=0)
+    key, games = jax.random.PRNGKey(6), 8
+    plain = jax.device_get(jax.jit(make_selfplay(env, player, None, games))(
+        Inputs(None, 0.5), key, BASELINE))
+    some = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=0.4,
+                                                explore_games=0.5))(
+        Inputs(None, 0.5), key, BASELINE))
+    wander = jax.random.fold_in(jax.random.split(key)[0], EXPLORE_STREAM)
+    exploring = np.asarray(jax.random.bernoulli(jax.random.fold_in(wander, GAMES_DRAW), 0.5,
+                                                (games,)))
+    assert 0 < exploring.sum() < games
+    for g in range(games):
+        same = (np.array_equal(some.actions[:, g], plain.actions[:, g])
+                and np.array_equal(some.policy[:, g], plain.policy[:, g])
+                and np.array_equal(some.value[:, g], plain.value[:, g]))
+        assert same != exploring[g], g  # an exploring game differs (ε = 0.4, ~10 plies)
+    with pytest.raises(ValueError, match=r"share of exploring games must be in \(0, 1\]"):
+        make_selfplay(env, player, None, games, explore=0.1, explore_games=0.0)

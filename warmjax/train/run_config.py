@@ -141,6 +141,9 @@ class TrainConfig:
     # example keeps the search's π, and a game's positions up to its last such ply take the
     # root search value q as their value target. 0: off.
     explore: float = setting(0.0, departure="explore")
+    # The chance that a game explores at all (drawn once per game); the others are played
+    # by the search alone. With explore = 0 it does nothing.
+    explore_games: float = 1.0
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -321,6 +324,9 @@ def validate(config: RunConfig) -> None:
     if not 0.0 <= c.train.explore < 1.0:
         problems.append(f"train.explore (the share of random moves) must be in [0, 1), "
                         f"got {c.train.explore}")
+    if not 0.0 < c.train.explore_games <= 1.0:
+        problems.append(f"train.explore_games (the share of exploring games) must be in "
+                        f"(0, 1], got {c.train.explore_games}")
     if not 0.0 < c.train.playout_cap <= 1.0:
         problems.append(f"train.playout_cap (the share of full searches) must be in (0, 1], "
                         f"got {c.train.playout_cap}")

@@ -18,7 +18,7 @@ A stored position's value target z is the game's final result for the player to 
 with `value_mix` λ > 0 (a departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's
 root search value.
 With `explore` ε > 0 (a departure, method.md §5; ε-greedy exploration) each searched ply
-plays, with chance ε, a uniformly random legal move instead of the search's. The position is
+(of the games that explore, a share `explore_games` drawn once per game) plays, with chance ε, a uniformly random legal move instead of the search's. The position is
 recorded with the search's π as its policy target; and since the game's result after a
 random move says little about the positions before it, every position of a game at or
 before its last explored ply takes the search value q as its value target (as Watkins's
@@ -47,6 +47,7 @@ from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 PLAYOUT_CAP_STREAM = 0x706C6179
 # The same for the exploration moves (`explore`).
 EXPLORE_STREAM = 0x6578706C
+GAMES_DRAW = 1 << 30  # within it, the draw of which games explore (plies take 2t, 2t + 1)
 
 
 class SelfPlayResult(NamedTuple):
@@ -79,6 +80,7 @@ def make_selfplay(
     cheap: Player | None = None,
     full_share: float = 1.0,
     explore: float = 0.0,
+    explore_games: float = 1.0,
 ):
     """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
     the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
@@ -102,6 +104,8 @@ def make_selfplay(
       explore: ε, the chance that a searched ply plays a uniformly random legal move (its
         example keeps the search's π, and the value targets up to the game's last such ply
         are q); 0: never, the papers' way.
+      explore_games: the chance that a game explores at all (drawn once per game); the
+        others are played by the search alone and keep their usual targets.
     """
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
@@ -109,6 +113,8 @@ def make_selfplay(
         raise ValueError(f"the playout cap's full share must be in (0, 1], got {full_share}")
     if not 0.0 <= explore < 1.0:
         raise ValueError(f"the exploration share must be in [0, 1), got {explore}")
+    if not 0.0 < explore_games <= 1.0:
+        raise ValueError(f"the share of exploring games must be in (0, 1], got {explore_games}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
@@ -150,8 +156,12 @@ def make_selfplay(
 
         def explored(self, ply):
             """[E] bool: whether ply `ply` of each game plays a random move (never, at ε = 0)."""
-            return jax.random.bernoulli(jax.random.fold_in(self.wander, 2 * ply), explore,
-                                        (games,))
+            drawn = jax.random.bernoulli(jax.random.fold_in(self.wander, 2 * ply), explore,
+                                         (games,))
+            if explore_games < 1.0:  # the games that explore at all, drawn once
+                drawn = drawn & jax.random.bernoulli(jax.random.fold_in(self.wander, GAMES_DRAW),
+                                                     explore_games, (games,))
+            return drawn
 
         def random_move(self, ply, legal):
             """[E] int32: a uniformly random legal move at ply `ply` of each game."""
