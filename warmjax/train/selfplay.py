@@ -18,11 +18,12 @@ A stored position's value target z is the game's final result for the player to 
 with `value_mix` λ > 0 (a departure, method.md §5) it is (1 − λ)·z + λ·q, q the mover's
 root search value.
 With `explore` ε > 0 (a departure, method.md §5; ε-greedy exploration) each searched ply
-(of the games that explore, a share `explore_games` drawn once per game) plays, with chance ε, a uniformly random legal move instead of the search's. The position is
-recorded with the search's π as its policy target; and since the game's result after a
-random move says little about the positions before it, every position of a game at or
-before its last explored ply takes the search value q as its value target (as Watkins's
-Q(λ) cuts its return at an exploratory action).
+of the games that explore (a share `explore_games`, drawn once per game) plays, with chance
+ε, a uniformly random legal move instead of the search's. The position is recorded with the
+search's π as its policy target; and since the game's result after a random move says little
+about the positions before it, every position of a game at or before its last explored ply
+takes the search value q as its value target (as Watkins's Q(λ) cuts its return at an
+exploratory action).
 
 The games are played by the one game loop, `warmjax.search.game_loop.play_out`. When one player
 plays every game, it searches the whole batch (under `lax.cond`, only when some game needs
