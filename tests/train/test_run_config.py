@@ -216,6 +216,15 @@ def test_exploration_is_a_named_departure_checked_where_it_is_set(tmp_path):
                         "train.explore_games=0"], tmp_path / "d")
 
 
+def test_the_fast_profile_is_the_quick_profile_with_its_two_departures_more(tmp_path):
+    quick = compose_config(["+experiment=adaptive_c4", "profile=quick"], tmp_path / "a")
+    fast = compose_config(["+experiment=adaptive_c4", "profile=fast"], tmp_path / "b")
+    assert fast.profile_name == "fast"
+    assert fast.model == quick.model and fast.search == quick.search
+    assert fast.train == dataclasses.replace(quick.train, iterations=80, explore=0.5)
+    assert fast.arena == dataclasses.replace(quick.arena, gate=False)
+
+
 def test_no_gate_is_a_named_departure(tmp_path):
     from warmjax.train.run_id import RunId
 
