@@ -22,17 +22,20 @@ seed=${SEED:-0}
 out=${OUT:-runs/strength_per_minute}
 board=${BOARD:-6x6}
 declare -A recipe=(
-  [quick]="+experiment=adaptive_c4 profile=quick"        # the main job (README)
+  [fast]="+experiment=adaptive_c4 profile=fast"          # the main job (README)
+  [quick]="+experiment=adaptive_c4 profile=quick"        # the quick profile
   [gumbel]="+experiment=baseline_c4 profile=quick departures=gumbel search.simulations=16"
+  [fast_6x7]="+experiment=adaptive_c4 profile=fast game.params.cols=7"
   [quick_6x7]="+experiment=adaptive_c4 profile=quick game.params.cols=7"
+  [fast_hex7]="+experiment=adaptive game=hex_7 profile=fast"
   [quick_hex7]="+experiment=adaptive game=hex_7 profile=quick"
 )
 case $board in  # each board's recipes and issue 45's targets
-  6x6) default="quick gumbel"; policy="60 70 80 85"; search="85 90 95"
+  6x6) default="fast quick gumbel"; policy="60 70 80 85"; search="85 90 95"
        targets="minutes=15 search=95 policy=85 search_quiet=90 policy_quiet=80" ;;
-  6x7) default="quick_6x7"; policy="50 60 70 80"; search="80 85 90 93"
+  6x7) default="fast_6x7 quick_6x7"; policy="50 60 70 80"; search="80 85 90 93"
        targets="minutes=30 search=93 policy=80" ;;
-  hex7) default="quick_hex7"; policy="40 50 70 85"; search="80 90 95"
+  hex7) default="fast_hex7 quick_hex7"; policy="40 50 70 85"; search="80 90 95"
         targets="minutes=30 search=95 policy=85 quiet_over_pure=10" ;;
   *) echo "unknown BOARD $board (6x6, 6x7 or hex7)" >&2; exit 2 ;;
 esac
