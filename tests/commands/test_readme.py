@@ -16,7 +16,7 @@ from warmjax.run import to_run_config
 
 from ..helpers import ROOT, write_tiny_run
 
-MAIN_JOB_FOLDER = "runs/adaptive_c4/profile=quick"
+MAIN_JOB_FOLDER = "runs/adaptive_c4/profile=fast"
 
 
 def readme_commands() -> list[list[str]]:
@@ -37,7 +37,7 @@ COMMANDS = readme_commands()
 def test_readme_shows_the_commands_a_user_needs():
     modules = {command[0] for command in COMMANDS}
     assert {"warmjax.run", "warmjax.versus", "warmjax.oracle", "warmjax.play"} <= modules
-    assert ["warmjax.run", "+experiment=adaptive_c4", "profile=quick"] in COMMANDS
+    assert ["warmjax.run", "+experiment=adaptive_c4", "profile=fast"] in COMMANDS
 
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c[0] == "warmjax.run"],
@@ -54,6 +54,9 @@ def test_readme_training_commands_compose(command, tmp_path):
     config = to_run_config(cfg)  # validated as the run would be
     if "profile=quick" in command:
         assert config.profile_name == "quick" and config.train.iterations == 40
+    if "profile=fast" in command:
+        assert config.profile_name == "fast" and config.train.iterations == 80
+        assert config.train.explore == 0.5 and not config.arena.gate
 
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS
