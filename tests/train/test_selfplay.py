@@ -236,30 +236,37 @@ def _fixed_network(params, obs):
 
 @pytest.mark.slow
 def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
-    # ε-greedy exploration (train.explore): at a ply the exploration stream draws, the move
-    # is a uniformly random legal one; the example keeps the search's π, and every position
-    # up to a game's last explored ply takes q as its value target. The draws are recomputed
-    # here from EXPLORE_STREAM; π and q from a fresh search of each position (deterministic:
-    # no noise, argmax moves, a fixed network).
+    # ε-greedy exploration (train.explore) in a drawn share of the games
+    # (train.explore_games): at a ply the exploration stream draws, an exploring game plays
+    # a uniformly random legal move; the example keeps the search's π, and every position up
+    # to the game's last explored ply takes q as its value target. A game that does not
+    # explore is the game without exploration, move for move and target for target. The
+    # draws are recomputed here from EXPLORE_STREAM; π and q come from a fresh search of each
+    # position (deterministic: no noise, argmax moves, a fixed network).
     env = make("connect_four")
     player = make_player("mcts", env, _fixed_network, simulations=12, temperature_moves=0)
-    key, games, share = jax.random.PRNGKey(5), 6, 0.3
+    key, games, share = jax.random.PRNGKey(6), 8, 0.3
     plain = jax.device_get(jax.jit(make_selfplay(env, player, None, games))(
         Inputs(None, 0.5), key, BASELINE))
-    off = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=0.0))(
-        Inputs(None, 0.5), key, BASELINE))
-    for a, b in zip(plain, off):  # ε = 0 is the papers' self-play, bit for bit
-        np.testing.assert_array_equal(a, b)
-    out = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=share))(
+    out = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=share,
+                                               explore_games=0.5))(
         Inputs(None, 0.5), key, BASELINE))
     loop_key, init_key = jax.random.split(key)
     wander = jax.random.fold_in(loop_key, EXPLORE_STREAM)
+    exploring = np.asarray(jax.random.bernoulli(jax.random.fold_in(wander, GAMES_DRAW), 0.5,
+                                                (games,)))
+    assert 0 < exploring.sum() < games
     act = jax.jit(player)
     step = jax.jit(env.step)
     init_keys = jax.random.split(init_key, games)
     plies = np.asarray(out.plies)
     explored_seen = kept_q = kept_z = 0
     for g in range(games):
+        if not exploring[g]:
+            for a, b in ((out.actions, plain.actions), (out.policy, plain.policy),
+                         (out.value, plain.value), (out.valid, plain.valid)):
+                np.testing.assert_array_equal(a[:, g], b[:, g])
+            continue
         drawn = [bool(jax.random.bernoulli(jax.random.fold_in(wander, 2 * t), share,
                                            (games,))[g]) for t in range(plies[g])]
         last = max((t for t in range(plies[g]) if drawn[t]), default=-1)
@@ -289,32 +296,9 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
                 kept_z += 1
             state = step(state, action)
         assert bool(state.terminated)
-    assert explored_seen >= 10 and kept_q > 0 and kept_z > 0
-    with pytest.raises(ValueError, match=r"exploration share must be in \[0, 1\), got 1.0"):
-        make_selfplay(env, player, None, games, explore=1.0)
-
-
-@pytest.mark.slow
-def test_only_the_drawn_share_of_games_explores():
-    # train.explore_games: each game explores at all with this chance, drawn once from the
-    # exploration stream; a game that does not is the game without exploration, move for
-    # move and target for target (deterministic search: no noise, argmax, a fixed network).
-    env = make("connect_four")
-    player = make_player("mcts", env, _fixed_network, simulations=12, temperature_moves=0)
-    key, games = jax.random.PRNGKey(6), 8
-    plain = jax.device_get(jax.jit(make_selfplay(env, player, None, games))(
-        Inputs(None, 0.5), key, BASELINE))
-    some = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=0.4,
-                                                explore_games=0.5))(
-        Inputs(None, 0.5), key, BASELINE))
-    wander = jax.random.fold_in(jax.random.split(key)[0], EXPLORE_STREAM)
-    exploring = np.asarray(jax.random.bernoulli(jax.random.fold_in(wander, GAMES_DRAW), 0.5,
-                                                (games,)))
-    assert 0 < exploring.sum() < games
-    for g in range(games):
-        same = (np.array_equal(some.actions[:, g], plain.actions[:, g])
-                and np.array_equal(some.policy[:, g], plain.policy[:, g])
-                and np.array_equal(some.value[:, g], plain.value[:, g]))
-        assert same != exploring[g], g  # an exploring game differs (ε = 0.4, ~10 plies)
-    with pytest.raises(ValueError, match=r"share of exploring games must be in \(0, 1\]"):
-        make_selfplay(env, player, None, games, explore=0.1, explore_games=0.0)
+    assert explored_seen >= 5 and kept_q > 0 and kept_z > 0
+    for bad, message in (({"explore": 1.0}, r"exploration share must be in \[0, 1\), got 1.0"),
+                         ({"explore": 0.1, "explore_games": 0.0},
+                          r"share of exploring games must be in \(0, 1\]")):
+        with pytest.raises(ValueError, match=message):
+            make_selfplay(env, player, None, games, **bad)
