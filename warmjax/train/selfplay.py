@@ -51,6 +51,11 @@ EXPLORE_STREAM = 0x6578706C
 GAMES_DRAW = 1 << 30  # within it, the draw of which games explore (plies take 2t, 2t + 1)
 
 
+def uniform_legal(key: jax.Array, legal: jax.Array) -> jax.Array:
+    """[E] int32: a uniformly random legal move per game (`legal` [E, A]), from one key."""
+    return jax.random.categorical(key, jnp.where(legal, 0.0, -jnp.inf))
+
+
 class SelfPlayResult(NamedTuple):
     """Recorded games. T is the game's maximum number of plies, E the number of games."""
 
@@ -166,8 +171,7 @@ def make_selfplay(
 
         def random_move(self, ply, legal):
             """[E] int32: a uniformly random legal move at ply `ply` of each game."""
-            return jax.random.categorical(jax.random.fold_in(self.wander, 2 * ply + 1),
-                                          jnp.where(legal, 0.0, -jnp.inf))
+            return uniform_legal(jax.random.fold_in(self.wander, 2 * ply + 1), legal)
 
         def start(self, states):
             return (baseline.start(states),
@@ -215,12 +219,11 @@ def make_selfplay(
                                                                                  branches)
             if random_opening > 0:
                 key, k_rand = jax.random.split(key)
-                legal = states.legal_action_mask
-                uniform = jax.random.categorical(k_rand, jnp.where(legal, 0.0, -jnp.inf))
+                uniform = uniform_legal(k_rand, states.legal_action_mask)
                 action = jnp.where(searched | ~live, action, uniform)
             if explore > 0:  # the search's π stays the target; the move played is random
-                wander = searched & self.explored(ply)
-                action = jnp.where(wander, self.random_move(ply, states.legal_action_mask),
+                wandering = searched & self.explored(ply)
+                action = jnp.where(wandering, self.random_move(ply, states.legal_action_mask),
                                    action)
             if cheap is not None:  # a cheap baseline ply is played, not recorded
                 searched = searched & (full | (self.kind != BASELINE))
