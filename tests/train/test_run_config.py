@@ -214,6 +214,9 @@ def test_exploration_is_a_named_departure_checked_where_it_is_set(tmp_path):
     with pytest.raises(ConfigError, match=r"train.explore_games .* must be in \(0, 1\], got 0"):
         compose_config(["+experiment=baseline_c4", "profile=smoke", "train.explore=0.1",
                         "train.explore_games=0"], tmp_path / "d")
+    with pytest.raises(ConfigError, match=r"train.explore_plies .* at least 1, got 0"):
+        compose_config(["+experiment=baseline_c4", "profile=smoke", "train.explore=0.1",
+                        "train.explore_plies=0"], tmp_path / "e")
 
 
 def test_the_fast_profile_is_the_quick_profile_with_its_two_departures_more(tmp_path):

@@ -237,19 +237,21 @@ def _fixed_network(params, obs):
 @pytest.mark.slow
 def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
     # ε-greedy exploration (train.explore) in a drawn share of the games
-    # (train.explore_games): at a ply the exploration stream draws, an exploring game plays
-    # a uniformly random legal move; the example keeps the search's π, and every position up
-    # to the game's last explored ply takes q as its value target. A game that does not
+    # (train.explore_games), at the game's first N plies only (train.explore_plies): at such
+    # a ply the exploration stream draws, an exploring game plays a uniformly random legal
+    # move; the example keeps the search's π, and every position up to the game's last
+    # explored ply takes q as its value target. A draw at a later ply plays the search's
+    # move, and the positions after the last explored ply keep z. A game that does not
     # explore is the game without exploration, move for move and target for target. The
     # draws are recomputed here from EXPLORE_STREAM; π and q come from a fresh search of each
     # position (deterministic: no noise, argmax moves, a fixed network).
     env = make("connect_four")
     player = make_player("mcts", env, _fixed_network, simulations=12, temperature_moves=0)
-    key, games, share = jax.random.PRNGKey(6), 8, 0.3
+    key, games, share, first = jax.random.PRNGKey(6), 8, 0.3, 10
     plain = jax.device_get(jax.jit(make_selfplay(env, player, None, games))(
         Inputs(None, 0.5), key, BASELINE))
     out = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=share,
-                                               explore_games=0.5))(
+                                               explore_games=0.5, explore_plies=first))(
         Inputs(None, 0.5), key, BASELINE))
     loop_key, init_key = jax.random.split(key)
     wander = jax.random.fold_in(loop_key, EXPLORE_STREAM)
@@ -260,15 +262,17 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
     step = jax.jit(env.step)
     init_keys = jax.random.split(init_key, games)
     plies = np.asarray(out.plies)
-    explored_seen = kept_q = kept_z = 0
+    explored_seen = kept_q = kept_z = cut = 0
     for g in range(games):
         if not exploring[g]:
             for a, b in ((out.actions, plain.actions), (out.policy, plain.policy),
                          (out.value, plain.value), (out.valid, plain.valid)):
                 np.testing.assert_array_equal(a[:, g], b[:, g])
             continue
-        drawn = [bool(jax.random.bernoulli(jax.random.fold_in(wander, 2 * t), share,
-                                           (games,))[g]) for t in range(plies[g])]
+        stream = [bool(jax.random.bernoulli(jax.random.fold_in(wander, 2 * t), share,
+                                            (games,))[g]) for t in range(plies[g])]
+        drawn = [d and t < first for t, d in enumerate(stream)]
+        cut += sum(stream[first:])
         last = max((t for t in range(plies[g]) if drawn[t]), default=-1)
         state = env.init(init_keys[g])
         for t in range(plies[g]):
@@ -296,9 +300,11 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
                 kept_z += 1
             state = step(state, action)
         assert bool(state.terminated)
-    assert explored_seen >= 5 and kept_q > 0 and kept_z > 0
+    assert explored_seen >= 5 and kept_q > 0 and kept_z > 0 and cut > 0
     for bad, message in (({"explore": 1.0}, r"exploration share must be in \[0, 1\), got 1.0"),
                          ({"explore": 0.1, "explore_games": 0.0},
-                          r"share of exploring games must be in \(0, 1\]")):
+                          r"share of exploring games must be in \(0, 1\]"),
+                         ({"explore": 0.1, "explore_plies": 0},
+                          r"exploring plies must be at least 1, got 0")):
         with pytest.raises(ValueError, match=message):
             make_selfplay(env, player, None, games, **bad)

@@ -132,7 +132,8 @@ class Trainer:
         self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
                                       c.train.random_opening, c.train.value_mix,
                                       c.train.visit_targets, self.cheap, c.train.playout_cap,
-                                      c.train.explore, c.train.explore_games)
+                                      c.train.explore, c.train.explore_games,
+                                      c.train.explore_plies)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size)
         self.arena = (make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)

@@ -144,6 +144,9 @@ class TrainConfig:
     # The chance that a game explores at all (drawn once per game); the others are played
     # by the search alone. With explore = 0 it does nothing.
     explore_games: float = 1.0
+    # Only the game's first N plies explore; the search plays the rest, and the positions
+    # after the last explored ply keep the game's result. None: every ply may explore.
+    explore_plies: int | None = None
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -327,6 +330,9 @@ def validate(config: RunConfig) -> None:
     if not 0.0 < c.train.explore_games <= 1.0:
         problems.append(f"train.explore_games (the share of exploring games) must be in "
                         f"(0, 1], got {c.train.explore_games}")
+    if c.train.explore_plies is not None and c.train.explore_plies < 1:
+        problems.append(f"train.explore_plies (the plies that may explore) must be at least 1, "
+                        f"got {c.train.explore_plies}")
     if not 0.0 < c.train.playout_cap <= 1.0:
         problems.append(f"train.playout_cap (the share of full searches) must be in (0, 1], "
                         f"got {c.train.playout_cap}")

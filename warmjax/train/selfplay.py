@@ -19,7 +19,8 @@ with `value_mix` λ > 0 (a departure, method.md §5) it is (1 − λ)·z + λ·q
 root search value.
 With `explore` ε > 0 (a departure, method.md §5; ε-greedy exploration) each searched ply
 of the games that explore (a share `explore_games`, drawn once per game) plays, with chance
-ε, a uniformly random legal move instead of the search's. The position is recorded with the
+ε, a uniformly random legal move instead of the search's (with `explore_plies` N, only at its
+first N plies). The position is recorded with the
 search's π as its policy target; and since the game's result after a random move says little
 about the positions before it, every position of a game at or before its last explored ply
 takes the search value q as its value target (as Watkins's Q(λ) cuts its return at an
@@ -87,6 +88,7 @@ def make_selfplay(
     full_share: float = 1.0,
     explore: float = 0.0,
     explore_games: float = 1.0,
+    explore_plies: int | None = None,
 ):
     """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
     the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
@@ -112,6 +114,9 @@ def make_selfplay(
         are q); 0: never, the papers' way.
       explore_games: the chance that a game explores at all (drawn once per game); the
         others are played by the search alone and keep their usual targets.
+      explore_plies: N, the exploration only at the game's plies 0 … N − 1: the search plays
+        the rest of the game, and the positions after the last explored ply keep the game's
+        result; None: at every ply.
     """
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
@@ -121,6 +126,8 @@ def make_selfplay(
         raise ValueError(f"the exploration share must be in [0, 1), got {explore}")
     if not 0.0 < explore_games <= 1.0:
         raise ValueError(f"the share of exploring games must be in (0, 1], got {explore_games}")
+    if explore_plies is not None and explore_plies < 1:
+        raise ValueError(f"the exploring plies must be at least 1, got {explore_plies}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
@@ -167,6 +174,8 @@ def make_selfplay(
             if explore_games < 1.0:  # the games that explore at all, drawn once
                 drawn = drawn & jax.random.bernoulli(jax.random.fold_in(self.wander, GAMES_DRAW),
                                                      explore_games, (games,))
+            if explore_plies is not None:  # only the game's first N plies explore
+                drawn = drawn & (ply < explore_plies)
             return drawn
 
         def random_move(self, ply, legal):
