@@ -219,6 +219,19 @@ def test_exploration_is_a_named_departure_checked_where_it_is_set(tmp_path):
                         "train.explore_plies=0"], tmp_path / "e")
 
 
+def test_the_value_losss_weight_is_a_named_departure_checked_where_it_is_set(tmp_path):
+    from warmjax.train.run_id import RunId
+
+    paper = compose_config(["+experiment=baseline_c4", "profile=smoke"], tmp_path / "a")
+    assert paper.train.value_weight == 1.0 and "value-weight" not in RunId.of(paper).label()
+    heavy = compose_config(["+experiment=baseline_c4", "profile=smoke", "train.value_weight=4"],
+                           tmp_path / "b")
+    assert heavy.train.value_weight == 4.0 and "value-weight" in RunId.of(heavy).label()
+    with pytest.raises(ConfigError, match=r"train.value_weight .* must be positive, got 0"):
+        compose_config(["+experiment=baseline_c4", "profile=smoke", "train.value_weight=0"],
+                       tmp_path / "c")
+
+
 def test_the_fast_profile_is_the_quick_profile_with_its_two_departures_more(tmp_path):
     quick = compose_config(["+experiment=adaptive_c4", "profile=quick"], tmp_path / "a")
     fast = compose_config(["+experiment=adaptive_c4", "profile=fast"], tmp_path / "b")

@@ -32,6 +32,12 @@ def test_loss_matches_hand_computation():
     assert float(v_loss) == pytest.approx(expected_v, rel=1e-5)
     assert float(p_loss) == pytest.approx(expected_p, rel=1e-5)
     assert float(total) == pytest.approx(expected_v + expected_p, rel=1e-5)
+    # train.value_weight c (a departure): c·MSE + cross-entropy; the parts stay unweighted.
+    total, (v_weighted, p_weighted, _) = loss_fn(
+        net, variables["params"], variables["batch_stats"], (obs, policy, value),
+        jax.random.PRNGKey(1), value_weight=3.0)
+    assert float(total) == pytest.approx(3.0 * expected_v + expected_p, rel=1e-5)
+    assert (float(v_weighted), float(p_weighted)) == (float(v_loss), float(p_loss))
 
 
 
@@ -79,6 +85,38 @@ def test_lr_scale_is_adam_at_the_scaled_learning_rate():
 
     for a, b in zip(trained(0.005, 0.25), trained(0.00125, 1.0)):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.slow
+def test_value_weight_scales_the_value_gradient_in_the_update():
+    # One SGD step on one minibatch (the whole buffer; batch norm's batch statistics and the
+    # mean loss do not depend on the order): θ − η·(c·∇MSE + ∇CE), the two gradients taken
+    # apart here.
+    net = make_network(6, (6, 6, 2), "small", dropout=0.0)
+    variables = net.init(jax.random.PRNGKey(0))
+    buffer = random_buffer(3, 32, 32)
+    lr, c = 0.1, 4.0
+    update = make_update(net, optax.sgd(lr), 1, 32, value_weight=c)
+    out, _, _ = jax.jit(update)(variables, optax.sgd(lr).init(variables["params"]), buffer,
+                                jax.random.PRNGKey(5))
+
+    def part(params, which):
+        (logits, v), _ = net.apply_train({"params": params,
+                                          "batch_stats": variables["batch_stats"]},
+                                         buffer.obs, jax.random.PRNGKey(0))
+        if which == "value":
+            return jnp.mean((v - buffer.value) ** 2)
+        return -jnp.mean(jnp.sum(buffer.policy * jax.nn.log_softmax(logits), axis=-1))
+
+    grad_v = jax.grad(part)(variables["params"], "value")
+    grad_p = jax.grad(part)(variables["params"], "policy")
+    expected = jax.tree_util.tree_map(lambda w, gv, gp: w - lr * (c * gv + gp),
+                                      variables["params"], grad_v, grad_p)
+    for a, b in zip(jax.tree_util.tree_leaves(out["params"]),
+                    jax.tree_util.tree_leaves(expected)):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+    with pytest.raises(ValueError, match="value loss's weight must be positive, got 0"):
+        make_update(net, optax.sgd(lr), 1, 32, value_weight=0.0)
 
 
 def test_cosine_learning_rate_by_hand():

@@ -135,7 +135,7 @@ class Trainer:
                                       c.train.explore, c.train.explore_games,
                                       c.train.explore_plies)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
-                                  c.train.batch_size)
+                                  c.train.batch_size, c.train.value_weight)
         self.arena = (make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
                       if c.arena.gate else no_arena)
         self.num_symmetries = self.env.symmetry_tables()[0].shape[0]

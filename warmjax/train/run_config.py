@@ -126,6 +126,9 @@ class TrainConfig:
     # Departure from the papers, off in profile=paper (method.md §5): the value target is
     # (1 − λ)·z + λ·q, q the root search value of the stored position's mover. 0: z alone.
     value_mix: float = setting(0.0, departure="value-mix")
+    # Departure from the papers, off in profile=paper (method.md §6): the training loss is
+    # c·MSE(v, z) + cross-entropy(π, p). 1: the papers' sum.
+    value_weight: float = setting(1.0, departure="value-weight")
     # Departure from the papers, off in profile=paper (method.md §5): the policy target is
     # the search's visit distribution at every ply (AlphaZero's), not the played move
     # one-hot after the first T′ plies (AlphaZero General's).
@@ -324,6 +327,9 @@ def validate(config: RunConfig) -> None:
         problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
     if not 0.0 <= c.train.value_mix <= 1.0:
         problems.append(f"train.value_mix must be in [0, 1], got {c.train.value_mix}")
+    if not c.train.value_weight > 0:
+        problems.append(f"train.value_weight (the value loss's weight) must be positive, "
+                        f"got {c.train.value_weight}")
     if not 0.0 <= c.train.explore < 1.0:
         problems.append(f"train.explore (the share of random moves) must be in [0, 1), "
                         f"got {c.train.explore}")

@@ -1,7 +1,8 @@
 """Training f_θ′ from f_θ on the replay buffer (method.md §6).
 
 Loss = MSE(v, z) + cross-entropy(π, p), with dropout and batch statistics in training mode,
-optimised by Adam. One epoch is a pass over a fresh random permutation of the buffer's valid
+optimised by Adam. With `value_weight` c ≠ 1 (a departure, method.md §6) it is
+c·MSE(v, z) + cross-entropy(π, p). One epoch is a pass over a fresh random permutation of the buffer's valid
 examples in minibatches of `bs`, dropping the last partial minibatch (AlphaZero General draws
 ⌊|D| / bs⌋ random minibatches per epoch).
 """
@@ -25,8 +26,9 @@ class Losses(NamedTuple):
     steps: jax.Array  # [] int32 minibatches taken in all
 
 
-def loss_fn(network: Network, params, batch_stats, batch, dropout_key):
-    """Returns `(total, (value_loss, policy_loss, new_batch_stats))` for one minibatch."""
+def loss_fn(network: Network, params, batch_stats, batch, dropout_key, value_weight=1.0):
+    """Returns `(total, (value_loss, policy_loss, new_batch_stats))` for one minibatch; the
+    total weighs the value loss by `value_weight` (1: the papers' sum)."""
     obs, policy, value = batch
     variables = {"params": params, "batch_stats": batch_stats}
     (logits, v), new_stats = network.apply_train(variables, obs, dropout_key)
@@ -35,15 +37,20 @@ def loss_fn(network: Network, params, batch_stats, batch, dropout_key):
     chex.assert_equal_shape((v, value))
     value_loss = jnp.mean((v - value) ** 2)
     policy_loss = -jnp.mean(jnp.sum(policy * jax.nn.log_softmax(logits), axis=-1))
-    return value_loss + policy_loss, (value_loss, policy_loss, new_stats)
+    weighted = value_loss if value_weight == 1.0 else value_weight * value_loss
+    return weighted + policy_loss, (value_loss, policy_loss, new_stats)
 
 
 def make_update(network: Network, optimizer: optax.GradientTransformation, epochs: int,
-                batch_size: int):
+                batch_size: int, value_weight: float = 1.0):
     """Builds `update(variables, opt_state, buffer, key, lr_scale=1) -> (variables, opt_state,
     Losses)`. `lr_scale` multiplies every step of `optimizer` (for Adam, exactly the same as
-    running it at `lr_scale` times its learning rate); it may be traced."""
-    grad_fn = jax.grad(lambda *a: loss_fn(network, *a), argnums=0, has_aux=True)
+    running it at `lr_scale` times its learning rate); it may be traced. `value_weight` c
+    weighs the value loss (`loss_fn`); the reported losses are unweighted."""
+    if value_weight <= 0:
+        raise ValueError(f"the value loss's weight must be positive, got {value_weight}")
+    grad_fn = jax.grad(lambda *a: loss_fn(network, *a, value_weight=value_weight), argnums=0,
+                       has_aux=True)
 
     def step(carry, batch, key, lr_scale):
         params, stats, opt_state = carry
