@@ -2,9 +2,9 @@
 
 Loss = MSE(v, z) + cross-entropy(π, p), with dropout and batch statistics in training mode,
 optimised by Adam. With `value_weight` c ≠ 1 (a departure, method.md §6) it is
-c·MSE(v, z) + cross-entropy(π, p). One epoch is a pass over a fresh random permutation of the buffer's valid
-examples in minibatches of `bs`, dropping the last partial minibatch (AlphaZero General draws
-⌊|D| / bs⌋ random minibatches per epoch).
+c·MSE(v, z) + cross-entropy(π, p). One epoch is a pass over a fresh random permutation of
+the buffer's valid examples in minibatches of `bs`, dropping the last partial minibatch
+(AlphaZero General draws ⌊|D| / bs⌋ random minibatches per epoch).
 """
 
 from __future__ import annotations
