@@ -37,8 +37,8 @@ def loss_fn(network: Network, params, batch_stats, batch, dropout_key, value_wei
     chex.assert_equal_shape((v, value))
     value_loss = jnp.mean((v - value) ** 2)
     policy_loss = -jnp.mean(jnp.sum(policy * jax.nn.log_softmax(logits), axis=-1))
-    weighted = value_loss if value_weight == 1.0 else value_weight * value_loss
-    return weighted + policy_loss, (value_loss, policy_loss, new_stats)
+    # 1.0 · x is x exactly in floating point, so c = 1 is the papers' loss bit for bit.
+    return value_weight * value_loss + policy_loss, (value_loss, policy_loss, new_stats)
 
 
 def make_update(network: Network, optimizer: optax.GradientTransformation, epochs: int,
