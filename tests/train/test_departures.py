@@ -126,6 +126,8 @@ def test_winning_moves_and_win_check():
     ({"forced_playouts": -1.0}, "search.forced_playouts .k. must be non-negative"),
     ({"forced_playouts": 2.0, "baseline_search": "gumbel"},
      "search.forced_playouts apply to the PUCT search"),
+    ({"greedy_value": True, "baseline_search": "gumbel"},
+     "search.greedy_value applies to the PUCT search"),
 ])
 def test_bad_departure_settings_are_named(search, message):
     from warmjax.train.run_config import ConfigError, RunConfig
@@ -174,3 +176,34 @@ def test_forced_playouts_are_a_self_play_departure(tmp_path):
     assert "forced-playouts" in RunId.of(run).label()
     assert run.search.forced_playouts == 2.0
     assert run.search.without_noise().forced_playouts == 0.0
+
+
+def test_greedy_value_is_the_most_visited_edges_q():
+    """X to move can win at once in column 0; a network that favours column 5 and values
+    everything at 0, with fpu 1, tries every move, then piles its visits on the win. The
+    win's Q is exactly 1 (a terminal result). Every other edge's first visit backs up the
+    network's 0, so its Q is below 1, and so is the visits' mean; the greedy value is 1."""
+    states = jax.tree_util.tree_map(lambda x: x[None], C4.from_ascii(THREATS, "X"))
+    key = jax.random.PRNGKey(0)
+    sims = 30
+    mean = make_player("mcts", C4, peaked_network(5), simulations=sims, fpu=1.0)(
+        None, key, states)
+    greedy = make_player("mcts", C4, peaked_network(5), simulations=sims, fpu=1.0,
+                         greedy_value=True)(None, key, states)
+    visits = np.asarray(mean.policy[0]) * sims
+    assert np.argmax(visits) == 0 and 0 < visits[0] < sims
+    assert float(mean.value[0]) < 1.0
+    assert float(greedy.value[0]) == 1.0
+    # The move and the policy target are not touched.
+    np.testing.assert_array_equal(np.asarray(greedy.policy), np.asarray(mean.policy))
+    assert int(greedy.action[0]) == int(mean.action[0])
+
+
+def test_greedy_value_is_a_named_self_play_departure(tmp_path):
+    from warmjax.train.run_id import RunId
+
+    run = compose_config(["+experiment=baseline_c4", "profile=smoke",
+                          "search.greedy_value=true"], tmp_path)
+    assert "greedy-value" in RunId.of(run).label()
+    plain = compose_config(["+experiment=baseline_c4", "profile=smoke"], tmp_path)
+    assert "greedy-value" not in RunId.of(plain).label()

@@ -55,6 +55,12 @@ class SearchConfig:
         visits from the policy (the training target and the move) while its PUCT score stays
         below the most visited edge's, and an edge left with one visit loses it. A named
         departure, meant for self-play only (k = 2 in KataGo).
+      greedy_value: the search's value of its root (self-play's q, the value target where
+        `train.value_mix` or `train.explore` take it) is Q(root, a*), a* the most visited
+        edge (the first such), instead of the visit-weighted mean Σₐ π(a)·Q(root, a): the
+        root's step of the greedy backup of Willemsen, Baier and Kaisers (2021). The mean
+        counts the visits spent on worse moves, so it understates a won position. A named
+        departure, for the PUCT search.
       baseline_search: the search of a run's baseline (its self-play after warm start, its arena and
         its evaluation): "mcts", the papers' PUCT, or "gumbel", Gumbel AlphaZero's
         (`gumbel.py`). A named departure.
@@ -87,6 +93,7 @@ class SearchConfig:
     dirichlet_alpha: float = 1.0
     win_check: bool = setting(False, departure="win-check")
     forced_playouts: float = setting(0.0, departure="forced-playouts")
+    greedy_value: bool = setting(False, departure="greedy-value")
     baseline_search: str = setting("mcts", departure="gumbel")
     gumbel_considered: int | None = None
     gumbel_scale: float = 1.0
@@ -124,6 +131,9 @@ class SearchConfig:
         if self.forced_playouts > 0 and self.baseline_search == "gumbel":
             raise ValueError("forced_playouts apply to the PUCT search; the Gumbel search "
                              "(baseline_search=gumbel) has its own root exploration")
+        if self.greedy_value and self.baseline_search == "gumbel":
+            raise ValueError("greedy_value applies to the PUCT search; the Gumbel search "
+                             "(baseline_search=gumbel) reports its own root value")
         if self.baseline_search not in BASELINE_SEARCHES:
             raise ValueError(f"baseline_search must be one of {', '.join(BASELINE_SEARCHES)}, "
                              f"got {self.baseline_search!r}; RAVE and rollouts "

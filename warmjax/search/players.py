@@ -273,7 +273,8 @@ def _tree_player(r: Recipe) -> Player:
             memory = reuse.Memory(out.tree, used)
         else:
             out = search(inputs, search_key, states)
-        return Move(decide(act_key, states, out), out.policy, root_value(out), memory,
+        return Move(decide(act_key, states, out), out.policy,
+                    root_value(out, config.greedy_value), memory,
                     out.playout_steps)
 
     if not config.reuse_tree:
@@ -313,9 +314,14 @@ def no_value(states) -> jax.Array:
     return jnp.zeros(states.current_player.shape, jnp.float32)
 
 
-def root_value(out) -> jax.Array:
+def root_value(out, greedy: bool = False) -> jax.Array:
     """`[B]` a search's value of its roots for the player to move: Σₐ π(a)·Q(root, a), the
-    mean of the values its simulations backed up through the root's edges."""
+    mean of the values its simulations backed up through the root's edges; or, `greedy`
+    (`SearchConfig.greedy_value`), Q(root, a*) of the most visited edge a* (the first such;
+    before any pruning of the visits by forced playouts)."""
+    if greedy:
+        best = jnp.argmax(out.visits, axis=-1)
+        return jnp.take_along_axis(out.values, best[:, None], axis=-1)[:, 0]
     return jnp.sum(out.policy * out.values, axis=-1)
 
 
