@@ -127,7 +127,8 @@ def run(config: HeadToHeadConfig) -> dict:
     model = config.model
     network = make_network(env.num_actions, env.observation_shape, model.preset,
                            channels=model.channels, fc=model.fc, dropout=model.dropout,
-                           mixed_precision=model.mixed_precision)
+                           mixed_precision=model.mixed_precision,
+                           same_padding=model.same_padding)
     init_key, games_key = jax.random.split(jax.random.key(config.seed))
     per_pair = config.networks == "pair"
     params = None if per_pair else network.init(init_key)

@@ -63,3 +63,28 @@ def test_mixed_precision_keeps_float32_weights_and_close_outputs():
         assert g.dtype == jnp.float32 and np.all(np.isfinite(np.asarray(g)))
         cosine = float(jnp.vdot(g, r) / (jnp.linalg.norm(g) * jnp.linalg.norm(r) + 1e-12))
         assert cosine > 0.95  # bfloat16 rounding, not another direction
+
+
+def test_same_padding_keeps_the_board_for_the_dense_layers(tmp_path):
+    # AlphaZero General's two unpadded convolutions leave (6 − 4)² = 4 squares of 32 channels
+    # for the first dense layer of `small` (128 inputs); all four padded leave 36 (1,152).
+    # The setting travels in network.json, so a saved network loads with its own layout.
+    from warmjax.games import make
+    from warmjax.train.network_io import load_network, save_network
+    from warmjax.train.run_config import GameConfig, ModelConfig, RunConfig
+
+    def dense_inputs(net):
+        return net.init(jax.random.PRNGKey(0))["params"]["Dense_0"]["kernel"].shape[0]
+
+    assert dense_inputs(make_network(7, (6, 7, 2), "small")) == 2 * 3 * 32
+    assert dense_inputs(make_network(7, (6, 7, 2), "small", same_padding=True)) == 6 * 7 * 32
+    env = make("connect_four")
+    config = RunConfig(game=GameConfig(name="connect_four"),
+                       model=ModelConfig(preset="small", same_padding=True))
+    net = make_network(env.num_actions, env.observation_shape, "small", same_padding=True)
+    variables = net.init(jax.random.PRNGKey(3))
+    save_network(tmp_path, config, net, variables, iteration=1)
+    _, loaded, again = load_network(tmp_path)
+    obs = jax.random.bernoulli(jax.random.PRNGKey(1), 0.3, (4, *env.observation_shape))
+    for x, y in zip(net.apply(variables, obs), loaded.apply(again, obs)):
+        np.testing.assert_array_equal(np.asarray(x), np.asarray(y))

@@ -199,11 +199,14 @@ def test_greedy_value_is_the_most_visited_edges_q():
     assert int(greedy.action[0]) == int(mean.action[0])
 
 
-def test_greedy_value_is_a_named_self_play_departure(tmp_path):
+@pytest.mark.parametrize("override,label", [("search.greedy_value=true", "greedy-value"),
+                                            ("model.same_padding=true", "same-padding")])
+def test_greedy_value_and_same_padding_are_named_departures(tmp_path, override, label):
     from warmjax.train.run_id import RunId
 
-    run = compose_config(["+experiment=baseline_c4", "profile=smoke",
-                          "search.greedy_value=true"], tmp_path)
-    assert "greedy-value" in RunId.of(run).label()
+    run = compose_config(["+experiment=baseline_c4", "profile=smoke", override], tmp_path)
+    assert label in RunId.of(run).label()
     plain = compose_config(["+experiment=baseline_c4", "profile=smoke"], tmp_path)
-    assert "greedy-value" not in RunId.of(plain).label()
+    assert label not in RunId.of(plain).label()
+    paper = compose_config(["+experiment=baseline_c4", "profile=paper"], tmp_path)
+    assert label not in RunId.of(paper).label()

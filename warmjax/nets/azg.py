@@ -196,12 +196,16 @@ def make_network(
     dropout: float = 0.3,
     train_conv: str = "auto",
     mixed_precision: bool = False,
+    same_padding: bool = False,
 ) -> Network:
     """Builds a `Network` from a preset name, with optional overrides.
 
     `train_conv` picks the training convolution: "auto" (patches on a CPU or GPU, XLA's on
     a TPU), "patches" or "xla"; both compute the same function on the same parameters.
     `mixed_precision` multiplies in bfloat16 (the module docstring); off by default.
+    `same_padding` pads all four convolutions, so that the fully connected layers see the
+    whole board's H×W positions rather than (H − 4)×(W − 4): a named departure from
+    AlphaZero General's network (`model.same_padding`), off by default.
 
     Raises:
       ValueError: unknown preset, non-positive sizes, or a board too small for the two
@@ -227,7 +231,8 @@ def make_network(
     if len(obs_shape) != 3 or min(obs_shape) < 1:
         raise ValueError(f"observations must be [H, W, C] planes, got shape {tuple(obs_shape)}")
     module = AZNet(num_actions=num_actions, dropout=dropout, mixed_precision=mixed_precision,
-                   paddings=paddings_for(obs_shape), **settings)
+                   paddings=("SAME",) * 4 if same_padding else paddings_for(obs_shape),
+                   **settings)
     return Network(module=module, obs_shape=tuple(obs_shape), train_conv=train_conv)
 
 

@@ -25,7 +25,8 @@ def seconds_per_evaluation(config: RunConfig, repeats: int = 3) -> float:
 
     env = make(config.game.name, **config.game.params)
     net = make_network(env.num_actions, env.observation_shape, config.model.preset,
-                       channels=config.model.channels, fc=config.model.fc)
+                       channels=config.model.channels, fc=config.model.fc,
+                       same_padding=config.model.same_padding)
     params = net.init(jax.random.PRNGKey(0))
     sims = 4
     games = min(config.train.games, 16)

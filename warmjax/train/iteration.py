@@ -109,6 +109,7 @@ class Trainer:
             self.env.num_actions, self.env.observation_shape, c.model.preset,
             channels=c.model.channels, fc=c.model.fc, dropout=c.model.dropout,
             train_conv=c.model.train_conv, mixed_precision=c.model.mixed_precision,
+            same_padding=c.model.same_padding,
         )
         self.optimizer = optax.adam(c.train.learning_rate)
         apply = self.network.apply

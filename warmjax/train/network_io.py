@@ -3,7 +3,8 @@
 A run folder's final network is two files:
 
 - `network.json`: `{"format": "warmjax-network-v1", "game": {"name", "params"},
-  "model": {"preset", "channels", "fc", "dropout", "mixed_precision"}, "num_actions",
+  "model": {"preset", "channels", "fc", "dropout", "mixed_precision"[, "same_padding"]},
+  "num_actions",
   "obs_shape",
   "iteration", "sha256"}`, enough to rebuild the Flax module, with the SHA-256 of the
   msgpack file (checked on loading; files written before it was added have none);
@@ -39,7 +40,9 @@ def save_network(folder: Path, config, network, variables: Any, iteration: int) 
         "game": {"name": config.game.name, "params": dict(config.game.params)},
         "model": {"preset": config.model.preset, "channels": network.module.channels,
                   "fc": list(network.module.fc), "dropout": network.module.dropout,
-                  "mixed_precision": network.module.mixed_precision},
+                  "mixed_precision": network.module.mixed_precision,
+                  # only where on, so that other runs' files stay as they were
+                  **({"same_padding": True} if config.model.same_padding else {})},
         "num_actions": network.num_actions,
         "obs_shape": list(network.obs_shape),
         "iteration": int(iteration),
@@ -94,7 +97,8 @@ def load_network(path: Path):
     network = make_network(env.num_actions, env.observation_shape, None,
                            channels=model["channels"], fc=tuple(model["fc"]),
                            dropout=model["dropout"],
-                           mixed_precision=bool(model.get("mixed_precision", False)))
+                           mixed_precision=bool(model.get("mixed_precision", False)),
+                           same_padding=bool(model.get("same_padding", False)))
     template = network.init(jax.random.PRNGKey(0))
     msgpack = folder / "network.msgpack"
     try:

@@ -71,6 +71,9 @@ class ModelConfig:
     # bfloat16 multiplications with float32 master weights (nets/azg.py); a departure from
     # the papers' float32, off by default.
     mixed_precision: bool = setting(False, departure="bf16")
+    # All four convolutions padded, so the fully connected layers see every board square
+    # (nets/azg.py); a departure from AlphaZero General's two unpadded ones, off by default.
+    same_padding: bool = setting(False, departure="same-padding")
 
     def __post_init__(self):
         if self.preset is not None and self.preset not in PRESETS:
