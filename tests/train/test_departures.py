@@ -200,8 +200,9 @@ def test_greedy_value_is_the_most_visited_edges_q():
 
 
 @pytest.mark.parametrize("override,label", [("search.greedy_value=true", "greedy-value"),
-                                            ("model.same_padding=true", "same-padding")])
-def test_greedy_value_and_same_padding_are_named_departures(tmp_path, override, label):
+                                            ("model.same_padding=true", "same-padding"),
+                                            ("train.explore_return=watkins", "watkins")])
+def test_the_value_target_and_layout_settings_are_named_departures(tmp_path, override, label):
     from warmjax.train.run_id import RunId
 
     run = compose_config(["+experiment=baseline_c4", "profile=smoke", override], tmp_path)
@@ -210,3 +211,11 @@ def test_greedy_value_and_same_padding_are_named_departures(tmp_path, override, 
     assert label not in RunId.of(plain).label()
     paper = compose_config(["+experiment=baseline_c4", "profile=paper"], tmp_path)
     assert label not in RunId.of(paper).label()
+
+
+def test_unknown_explore_return_is_named():
+    from warmjax.train.run_config import ConfigError, RunConfig
+
+    with pytest.raises(ConfigError, match="train.explore_return must be one of q, watkins, "
+                                          "got 'tree'"):
+        RunConfig.from_dict({"train": {"explore_return": "tree"}})

@@ -18,6 +18,7 @@ from warmjax.train.selfplay import (
     GAMES_DRAW,
     PLAYOUT_CAP_STREAM,
     make_selfplay,
+    watkins_returns,
 )
 from warmjax.train.warmstart import (
     BASELINE,
@@ -308,3 +309,57 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
                           r"exploring plies must be at least 1, got 0")):
         with pytest.raises(ValueError, match=message):
             make_selfplay(env, player, None, games, **bad)
+
+
+def test_watkins_returns_by_hand():
+    # Game 0: player 0 moves at even plies; plies 2 and 4 explored; player 0 won (z = ±1).
+    # Game 1: player 1 moves first; only ply 1 explored. Game 2: nothing explored.
+    wandered = np.array([[0, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 0], [1, 0, 0], [0, 0, 0]],
+                        bool)
+    movers = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0], [1, 0, 1], [0, 1, 0], [1, 0, 1]])
+    q = np.array([[.1, .7, 0], [.2, .6, 0], [.3, .5, 0], [.4, .4, 0], [.5, .3, 0],
+                  [.6, .2, 0]], np.float32)
+    z = np.where(movers == 0, 1.0, -1.0).astype(np.float32)
+    got = np.asarray(watkins_returns(jnp.asarray(wandered), jnp.asarray(q),
+                                     jnp.asarray(movers), jnp.asarray(z)))
+    # Game 0: plies 0–2 take q₂ = 0.3 (ply 1's mover is the other player: −0.3), ply 3 takes
+    # −q₄, ply 4 q₄, ply 5 (after the last explored ply) its z = −1.
+    np.testing.assert_allclose(got[:, 0], [.3, -.3, .3, -.5, .5, -1.0], atol=1e-7)
+    # Game 1: ply 0 (player 1) takes −q₁ = −0.6 (ply 1 is player 0's), ply 1 takes 0.6,
+    # plies 2–5 their z.
+    np.testing.assert_allclose(got[:, 1], [-.6, .6, -1.0, 1.0, -1.0, 1.0], atol=1e-7)
+    np.testing.assert_array_equal(got[:, 2], z[:, 2])
+
+
+@pytest.mark.slow
+def test_watkins_targets_bootstrap_at_the_first_explored_ply():
+    # The same games with train.explore_return "q" and "watkins": the moves and policy
+    # targets are the same; a position before the game's last explored ply takes, under
+    # "watkins", the q that "q" gave the first explored ply at or after it, signed for its
+    # own mover; the rest keep z. The explored plies are recomputed from EXPLORE_STREAM.
+    env = make("connect_four")
+    player = make_player("mcts", env, _fixed_network, simulations=12, temperature_moves=0)
+    key, games, share = jax.random.PRNGKey(7), 6, 0.3
+    own, cut = (jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=share,
+                                                     explore_return=mode))(
+        Inputs(None, 0.5), key, BASELINE)) for mode in ("q", "watkins"))
+    for a, b in ((own.actions, cut.actions), (own.policy, cut.policy), (own.valid, cut.valid)):
+        np.testing.assert_array_equal(a, b)
+    wander = jax.random.fold_in(jax.random.split(key)[0], EXPLORE_STREAM)
+    bootstrapped = 0
+    for g in range(games):
+        length = int(own.plies[g])
+        drawn = [bool(jax.random.bernoulli(jax.random.fold_in(wander, 2 * t), share,
+                                           (games,))[g]) for t in range(length)]
+        for t in range(length):
+            later = [u for u in range(t, length) if drawn[u]]
+            if later:
+                u = later[0]
+                sign = 1.0 if (u - t) % 2 == 0 else -1.0  # movers alternate every ply
+                np.testing.assert_allclose(cut.value[t, g], sign * own.value[u, g], atol=1e-6)
+                bootstrapped += u > t
+            else:
+                assert cut.value[t, g] == own.value[t, g]  # z, in both
+    assert bootstrapped > 0
+    with pytest.raises(ValueError, match="explore_return must be 'q' or 'watkins'"):
+        make_selfplay(env, player, None, games, explore=share, explore_return="tree")

@@ -134,7 +134,7 @@ class Trainer:
                                       c.train.random_opening, c.train.value_mix,
                                       c.train.visit_targets, self.cheap, c.train.playout_cap,
                                       c.train.explore, c.train.explore_games,
-                                      c.train.explore_plies)
+                                      c.train.explore_plies, c.train.explore_return)
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size, c.train.value_weight)
         self.arena = (make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)

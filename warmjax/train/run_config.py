@@ -27,6 +27,8 @@ __all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "ProbeConf
 # game is looked up but not built, so that reading runs (the analysis) imports no game.
 _READING_STORED = contextvars.ContextVar("reading_stored", default=False)
 
+EXPLORE_RETURNS = ("q", "watkins")  # train.explore_return
+
 
 @dataclasses.dataclass(frozen=True)
 class GameConfig:
@@ -153,6 +155,11 @@ class TrainConfig:
     # Only the game's first N plies explore; the search plays the rest, and the positions
     # after the last explored ply keep the game's result. None: every ply may explore.
     explore_plies: int | None = None
+    # The value target of a position before a game's last explored ply: "q", the search
+    # value of the position itself; "watkins", the search value of the first explored ply
+    # at or after it, seen from its mover (Watkins's Q(λ): the return up to the first
+    # exploratory action, bootstrapped there). With explore = 0 it does nothing.
+    explore_return: str = setting("q", departure="watkins")
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -339,6 +346,9 @@ def validate(config: RunConfig) -> None:
     if not 0.0 < c.train.explore_games <= 1.0:
         problems.append(f"train.explore_games (the share of exploring games) must be in "
                         f"(0, 1], got {c.train.explore_games}")
+    if c.train.explore_return not in EXPLORE_RETURNS:
+        problems.append(f"train.explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
+                        f"got {c.train.explore_return!r}")
     if c.train.explore_plies is not None and c.train.explore_plies < 1:
         problems.append(f"train.explore_plies (the plies that may explore) must be at least 1, "
                         f"got {c.train.explore_plies}")

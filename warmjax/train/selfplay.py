@@ -23,7 +23,9 @@ of the games that explore (a share `explore_games`, drawn once per game) plays, 
 first N plies). The position is recorded with the
 search's π as its policy target; and since the game's result after a random move says little
 about the positions before it, every position of a game at or before its last explored ply
-takes the search value q as its value target (as Watkins's Q(λ) cuts its return at an
+takes the search value q as its value target: its own search's, a cut at the position itself
+(`explore_return` "q"), or that of the first explored ply at or after it
+(`explore_return` "watkins", `watkins_returns`: Watkins's Q(λ) cuts its return at the first
 exploratory action).
 
 The games are played by the one game loop, `warmjax.search.game_loop.play_out`. When one player
@@ -55,6 +57,29 @@ GAMES_DRAW = 1 << 30  # within it, the draw of which games explore (plies take 2
 def uniform_legal(key: jax.Array, legal: jax.Array) -> jax.Array:
     """[E] int32: a uniformly random legal move per game (`legal` [E, A]), from one key."""
     return jax.random.categorical(key, jnp.where(legal, 0.0, -jnp.inf))
+
+
+def watkins_returns(wandered: jax.Array, q: jax.Array, movers: jax.Array,
+                    outcome: jax.Array) -> jax.Array:
+    """`[T, E]` value targets cut at exploratory moves, as Watkins's Q(λ) cuts its return.
+
+    For ply t, u is the first ply at or after t whose move was explored (`wandered [T, E]`,
+    a random move in place of the search's). The target is the search value q_u of the
+    position at u (`q [T, E]`, for its mover), seen from t's mover: q_u where the same
+    player moves at t and u (`movers [T, E]`, player ids 0 and 1 of a two-player zero-sum
+    game), −q_u where not. Where no ply at or after t explored, it is `outcome [T, E]` (the
+    game's result for t's mover): the moves from t to the end were all the search's.
+    """
+    own = jnp.where(movers == 0, q, -q)  # q_u as player 0 sees it
+
+    def back(carry, step):
+        explored, value = step
+        carry = (carry[0] | explored, jnp.where(explored, value, carry[1]))
+        return carry, carry
+
+    start = (jnp.zeros(q.shape[1:], bool), jnp.zeros(q.shape[1:], q.dtype))
+    _, (later, first) = jax.lax.scan(back, start, (wandered, own), reverse=True)
+    return jnp.where(later, jnp.where(movers == 0, first, -first), outcome)
 
 
 class SelfPlayResult(NamedTuple):
@@ -89,6 +114,7 @@ def make_selfplay(
     explore: float = 0.0,
     explore_games: float = 1.0,
     explore_plies: int | None = None,
+    explore_return: str = "q",
 ):
     """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
     the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
@@ -117,6 +143,9 @@ def make_selfplay(
       explore_plies: N, the exploration only at the game's plies 0 … N − 1: the search plays
         the rest of the game, and the positions after the last explored ply keep the game's
         result; None: at every ply.
+      explore_return: the value target of a position before its game's last explored ply:
+        "q", its own search value; "watkins", the search value of the first explored ply
+        at or after it, seen from its mover (`watkins_returns`).
     """
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
@@ -128,6 +157,8 @@ def make_selfplay(
         raise ValueError(f"the share of exploring games must be in (0, 1], got {explore_games}")
     if explore_plies is not None and explore_plies < 1:
         raise ValueError(f"the exploring plies must be at least 1, got {explore_plies}")
+    if explore_return not in ("q", "watkins"):
+        raise ValueError(f"explore_return must be 'q' or 'watkins', got {explore_return!r}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
@@ -283,9 +314,13 @@ def make_selfplay(
             wandered = drawn & record.live  # cheap plies too, where a playout cap skips them
         results = played.results
         value = jnp.take_along_axis(results[None], record.movers[..., None], axis=2)[..., 0]
+        if explore > 0 and explore_return == "watkins":
+            # The return up to the first explored ply, bootstrapped there; z after the last.
+            value = watkins_returns(wandered, record.values, record.movers, value)
         if value_mix > 0:  # only when on, so off stays bit-identical
             value = (1.0 - value_mix) * value + value_mix * record.values
-        if explore > 0:  # q up to a game's last explored ply: its result is off-policy there
+        if explore > 0 and explore_return == "q":
+            # q up to a game's last explored ply: its result is off-policy there.
             later = jnp.flip(jnp.cumsum(jnp.flip(wandered, 0), axis=0), 0) > 0
             value = jnp.where(later, record.values, value)
         # The baseline side: second mover where the enhancement went first, and vice versa.
