@@ -275,7 +275,8 @@ def test_tournament_errors(runs, tmp_path, capsys):
 
 
 def test_plan_batches_groups_matchups_within_limits():
-    net, other = ("network", 8, (16, 16)), ("network", 16, (16, 16))
+    padded = ("SAME", "SAME", "VALID", "VALID")
+    net, other = ("network", 8, (16, 16), padded), ("network", 16, (16, 16), padded)
     entrants = [Entrant(f"n{i}", {}, net) for i in range(4)]
     entrants += [Entrant("m", {}, other), Entrant("random", {}, ("anchor", "random"))]
     todo = [(i, j) for i in range(6) for j in range(i + 1, 6)]
@@ -303,3 +304,34 @@ def test_unique_names():
     assert unique_names(["x", "x"], [["p"], ["p"]]) == ["x/p#1", "x/p#2"]
     assert [e.name for e in anchor_entrants(["random", "pure_mcts"], 50)] == [
         "random", "pure_mcts(50)"]
+
+
+def test_a_padded_network_enters_a_tournament_with_its_own_layout(tmp_path):
+    # A model.same_padding run's network (36 squares into the dense layer, not 4) is rebuilt
+    # for its matches with its own layout: its saved variables fit the compiled player.
+    from warmjax.matches.batches import _player
+    from warmjax.matches.entrants import load_runs
+    from warmjax.matches.tournament_folder import Settings
+    from warmjax.nets import make_network
+    from warmjax.search import SearchConfig
+    from warmjax.train import run_folder
+    from warmjax.train.network_io import save_network
+    from warmjax.train.run_config import GameConfig, ModelConfig, RunConfig
+
+    env = make("connect_four")
+    config = RunConfig(game=GameConfig(name="connect_four"),
+                       model=ModelConfig(preset=None, channels=4, fc=(8, 8), same_padding=True),
+                       search=SearchConfig(simulations=4, temperature_moves=15))
+    net = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8),
+                       same_padding=True)
+    save_network(tmp_path, config, net, net.init(jax.random.PRNGKey(0)), iteration=1)
+    run_folder.write_config(tmp_path, config)
+    _, _, _, entrants = load_runs([tmp_path])
+    kind = entrants[0].kind
+    assert kind[3] == ("SAME",) * 4
+    settings = Settings(game={"name": "connect_four", "params": {}}, games=2, simulations=4,
+                        c_puct=1.0, temperature_moves=0, playouts=4, seed=0)
+    player = _player(kind, env, settings)
+    states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(1), 2))
+    move = player(entrants[0].variables, jax.random.PRNGKey(2), states)
+    assert move.action.shape == (2,)

@@ -25,9 +25,9 @@ _COMPILED: dict[tuple, Callable] = {}
 
 def _player(kind: tuple, env, settings: Settings):
     if kind[0] == "network":
-        _, channels, fc = kind
+        _, channels, fc, paddings = kind
         network = make_network(env.num_actions, env.observation_shape, None, channels=channels,
-                               fc=fc)
+                               fc=fc, same_padding=all(p == "SAME" for p in paddings))
         return make_player("mcts", env, network.apply, simulations=settings.simulations,
                            c_puct=settings.c_puct, temperature_moves=settings.temperature_moves)
     return make_player(kind[1], env, simulations=settings.playouts,
