@@ -185,3 +185,37 @@ def test_two_identical_runs_count_the_same_and_as_worked_out(reference_run, tmp_
         # Self-play searched with WRoRa while warm start was on, and only then played out.
         assert (row.count_playout_steps > 0) == row.warmstart_active
         assert row.count_evals_arena % (m + 1) == 0 and row.count_evals_arena > 0
+
+
+@pytest.mark.slow
+def test_progressive_simulation_searches_each_stage_with_its_budget(tmp_path):
+    """train.progressive_simulations (method.md §5): self-play searches with 2, then 3
+    simulations, one iteration each, then with m = 4; the arena and the probe keep m. The
+    ledger shows each iteration's budget: 1 + m_k evaluations per searched ply."""
+    config = compose_config([*SMOKE, "train.iterations=4", "train.progressive_iterations=1",
+                             "train.progressive_simulations=[2,3]"], tmp_path / "run")
+    train(config, log=lambda _: None)
+    rows = run_folder.read_metrics(tmp_path / "run")
+    m, games, probe = config.search.simulations, config.train.games, config.probe.positions
+    assert m == 4 and [r.iteration for r in rows] == [1, 2, 3, 4]
+    for row, budget in zip(rows, [2, 3, 4, 4]):
+        assert row.count_evals_selfplay == (budget + 1) * row.new_examples // 2  # 2 symmetries
+        assert row.count_evals_selfplay == round((budget + 1) * games * row.selfplay_mean_plies)
+        assert row.count_evals_probe == probe * (m + 2)
+        assert row.count_evals_arena % (m + 1) == 0 and row.count_evals_arena > 0
+
+
+def test_progressive_simulation_settings_are_checked():
+    from warmjax.train.run_config import RunConfig
+
+    with pytest.raises(ConfigError, match=r"train.progressive_simulations must each be from "
+                                          r"1 to search.simulations − 1 \(99\), got \[50, 100\]"):
+        RunConfig.from_dict({"train": {"progressive_simulations": [50, 100]}})
+    with pytest.raises(ConfigError, match=r"must not decrease, got \[50, 25\]"):
+        RunConfig.from_dict({"train": {"progressive_simulations": [50, 25]}})
+    with pytest.raises(ConfigError, match="does not combine with train.playout_cap < 1"):
+        RunConfig.from_dict({"train": {"progressive_simulations": [25],
+                                       "playout_cap": 0.5}})
+    with pytest.raises(ConfigError, match="train.progressive_iterations must be at least 1"):
+        RunConfig.from_dict({"train": {"progressive_simulations": [25],
+                                       "progressive_iterations": 0}})

@@ -117,10 +117,7 @@ class Trainer:
         # and the probe judge without it.
         judging = c.search.without_noise()
         # The baseline's search (search.baseline_search): the papers' PUCT MCTS, or Gumbel's.
-        self.baseline = make_player(c.search.baseline_search, self.env, apply, c.search)
-        self.enhancement = None
-        if c.warmstart.mode != "none":
-            self.enhancement = make_player(c.warmstart.enhancement, self.env, apply, c.search)
+        self.baseline, self.enhancement = self._selfplay_players(c.search)
         arena_player = make_player(c.search.baseline_search, self.env, apply, judging,
                                    temperature_moves=c.arena.temperature_moves)
         self.probe_evaluations = 0  # network evaluations of one probe (`_make_probe`)
@@ -130,11 +127,13 @@ class Trainer:
             self.cheap = make_player(c.search.baseline_search, self.env, apply,
                                      dataclasses.replace(c.search.without_noise(),
                                                          simulations=cheap_simulations(c)))
-        self.selfplay = make_selfplay(self.env, self.baseline, self.enhancement, c.train.games,
-                                      c.train.random_opening, c.train.value_mix,
-                                      c.train.visit_targets, self.cheap, c.train.playout_cap,
-                                      c.train.explore, c.train.explore_games,
-                                      c.train.explore_plies, c.train.explore_return)
+        self.selfplay = self._make_selfplay(self.baseline, self.enhancement)
+        # Progressive simulation (train.progressive_simulations): one self-play per budget,
+        # the last at m; the iteration picks its stage's (`selfplay_stage`).
+        self.staged_selfplay = [
+            self._make_selfplay(*self._selfplay_players(
+                dataclasses.replace(c.search, simulations=m)))
+            for m in c.train.progressive_simulations] + [self.selfplay]
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
                                   c.train.batch_size, c.train.value_weight)
         self.arena = (make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
@@ -142,6 +141,29 @@ class Trainer:
         self.num_symmetries = self.env.symmetry_tables()[0].shape[0]
         self.slot_size = self.env.max_plies * c.train.games * self.num_symmetries
         self.clock = StageClock(c.stage_times)
+
+    def _selfplay_players(self, search):
+        """`(baseline, enhancement)`: self-play's players with the search settings `search`;
+        the enhancement None without warm start."""
+        c, apply = self.config, self.network.apply
+        baseline = make_player(c.search.baseline_search, self.env, apply, search)
+        enhancement = None
+        if c.warmstart.mode != "none":
+            enhancement = make_player(c.warmstart.enhancement, self.env, apply, search)
+        return baseline, enhancement
+
+    def _make_selfplay(self, baseline, enhancement):
+        t = self.config.train
+        return make_selfplay(self.env, baseline, enhancement, t.games, t.random_opening,
+                             t.value_mix, t.visit_targets, self.cheap, t.playout_cap,
+                             t.explore, t.explore_games, t.explore_plies, t.explore_return)
+
+    def selfplay_stage(self, it: jax.Array | int) -> jax.Array | int:
+        """The index into `staged_selfplay` of iteration `it` (from 1): its progressive
+        simulation stage, the last (m) once the listed budgets are spent."""
+        t = self.config.train
+        return jnp.minimum((it - 1) // t.progressive_iterations,
+                           len(t.progressive_simulations))
 
     def _make_probe(self, search):
         """`(probe, states)` of `score.make_probe` on the game's shipped labelled set, or
@@ -207,7 +229,12 @@ class Trainer:
         iprime = c.warmstart.iprime if iprime is None else iprime
         plan = warmstart.schedule(c.warmstart.mode, it, state.switched, iprime)
 
-        games = self.selfplay(Inputs(state.params, plan.weight), k_self, plan.selfplay)
+        inputs = Inputs(state.params, plan.weight)
+        if len(self.staged_selfplay) == 1:
+            games = self.selfplay(inputs, k_self, plan.selfplay)
+        else:  # progressive simulation: the stage's budget
+            games = jax.lax.switch(self.selfplay_stage(it), self.staged_selfplay, inputs,
+                                   k_self, plan.selfplay)
         switched = warmstart.adaptive_switch(state.switched, plan.active, games.baseline_balance)
         switch_iteration = jnp.where(switched & ~state.switched, it, state.switch_iteration)
         slot = (it - 1) % c.train.replay_iterations

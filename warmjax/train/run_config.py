@@ -160,6 +160,13 @@ class TrainConfig:
     # at or after it, seen from its mover (Watkins's Q(λ): the return up to the first
     # exploratory action, bootstrapped there). With explore = 0 it does nothing.
     explore_return: str = setting("q", departure="watkins")
+    # Departure from the papers, off in profile=paper (method.md §5): progressive simulation
+    # (MiniZero's; budgets that grow during training). Self-play searches with the k-th of
+    # these m in iterations (k−1)·N + 1 to k·N, N = `progressive_iterations`, and with
+    # search.simulations after them; the arena, the probe and the trained agent keep
+    # search.simulations. (): off.
+    progressive_simulations: tuple[int, ...] = setting((), departure="progressive-m")
+    progressive_iterations: int = 10  # N, the iterations of each budget above
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -363,6 +370,21 @@ def validate(config: RunConfig) -> None:
         if c.search.reuse_tree:
             problems.append("train.playout_cap < 1 needs search.reuse_tree=false (a cheap "
                             "search keeps no tree for the next move)")
+    if c.train.progressive_simulations:
+        m = c.search.simulations
+        if any(not 1 <= s < m for s in c.train.progressive_simulations):
+            problems.append(f"train.progressive_simulations must each be from 1 to "
+                            f"search.simulations − 1 ({m - 1}), got "
+                            f"{list(c.train.progressive_simulations)}")
+        if list(c.train.progressive_simulations) != sorted(c.train.progressive_simulations):
+            problems.append(f"train.progressive_simulations must not decrease, got "
+                            f"{list(c.train.progressive_simulations)}")
+        if c.train.progressive_iterations < 1:
+            problems.append(f"train.progressive_iterations must be at least 1, "
+                            f"got {c.train.progressive_iterations}")
+        if c.train.playout_cap < 1.0:
+            problems.append("train.progressive_simulations does not combine with "
+                            "train.playout_cap < 1 (the cheap search's n is fixed)")
     if c.train.learning_rate <= 0:
         problems.append(f"train.learning_rate must be positive, got {c.train.learning_rate}")
     if c.train.final_learning_rate is not None and c.train.final_learning_rate <= 0:
