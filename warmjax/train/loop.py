@@ -308,8 +308,12 @@ def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutput
         return states
 
     tic = time.perf_counter()
-    game = (f"{first.game.name}, E={first.train.games}, m={first.search.simulations}, "
-            f"warm start {first.warmstart.mode}")
+    stages = first.train.progressive_simulations
+    budget = (f"self-play m={','.join(map(str, stages))} then {first.search.simulations} "
+              f"({first.train.progressive_iterations} iterations each)" if stages
+              else f"m={first.search.simulations}")
+    game = f"{first.game.name}, E={first.train.games}, {budget}, warm start {first.warmstart.mode}"
+
     if vmapped:
         iprimes = jnp.asarray([c.warmstart.iprime for c in configs], jnp.int32)
         state = stack(states)
