@@ -75,3 +75,36 @@ def test_no_gate_keeps_every_candidate_and_plays_no_arena(tmp_path):
     kept, _ = jax.jit(gated.iteration)(gated.init_state())
     assert _close(kept.buffer.policy, first.buffer.policy)  # the same self-play
     assert _close(kept.params, start.params)  # rejected there, kept here
+
+
+def test_reply_targets_are_the_next_recorded_plys_policy_with_the_symmetries(tmp_path):
+    """train.reply_weight (method.md §6): each example's reply target is the π recorded at
+    the next ply of its game; zeros where that ply is not recorded (the game's end, an
+    unrecorded ply); and each symmetric copy mirrors it with its position. Connect Four's
+    mirror maps column a to 5 − a."""
+    from types import SimpleNamespace
+
+    from warmjax.train.iteration import Trainer
+
+    trainer = Trainer(compose_config([*SMOKE, "train.reply_weight=0.5"], tmp_path))
+    t, e, a = 3, 2, 6
+    policy = jnp.asarray(np.random.default_rng(0).dirichlet(np.ones(a), (t, e)), jnp.float32)
+    # Game 0: plies 0–2 recorded. Game 1: plies 0 and 2 recorded, ply 1 not.
+    valid = jnp.asarray([[True, True], [True, False], [True, True]])
+    obs = jnp.zeros((t, e, 6, 6, 2), bool).at[0, 0, 5, 0, 0].set(True)
+    games = SimpleNamespace(obs=obs, policy=policy, valid=valid,
+                            value=jnp.zeros((t, e), jnp.float32))
+    out = trainer.examples(games)
+    reply = np.asarray(out.reply).reshape(t, e, 2, a)  # [ply, game, copy, action]
+    p = np.asarray(policy)
+    np.testing.assert_array_equal(reply[0, 0, 0], p[1, 0])
+    np.testing.assert_array_equal(reply[1, 0, 0], p[2, 0])
+    np.testing.assert_array_equal(reply[2, 0, 0], 0.0)  # the last ply
+    np.testing.assert_array_equal(reply[0, 1, 0], 0.0)  # ply 1 of game 1 is not recorded
+    np.testing.assert_array_equal(reply[2, 1, 0], 0.0)
+    np.testing.assert_array_equal(reply[:, :, 1], reply[:, :, 0, ::-1])  # the mirror
+    # The mirrored copy's observation is mirrored too (the stone in column 0 goes to 5).
+    mirrored = np.asarray(out.obs).reshape(t, e, 2, 6, 6, 2)[0, 0, 1]
+    assert mirrored[5, 5, 0] and mirrored.sum() == 1
+    # Off, the buffer keeps no reply field (the checkpoints' layout is unchanged).
+    assert Trainer(compose_config(SMOKE, tmp_path / "off")).examples(games).reply is None

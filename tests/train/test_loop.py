@@ -219,3 +219,24 @@ def test_progressive_simulation_settings_are_checked():
     with pytest.raises(ConfigError, match="train.progressive_iterations must be at least 1"):
         RunConfig.from_dict({"train": {"progressive_simulations": [25],
                                        "progressive_iterations": 0}})
+
+
+@pytest.mark.slow
+def test_a_reply_target_run_trains_and_saves_the_network_that_plays(tmp_path):
+    """train.reply_weight (method.md §6): the run trains with the reply head, which its
+    checkpoints keep (a resume needs it), and saves the network that plays without it, so
+    that every reader of network.msgpack rebuilds it from network.json as before."""
+    from warmjax.matches.agent import load_agent
+    from warmjax.nets import without_reply_head
+
+    config = compose_config([*SMOKE, "train.iterations=2", "train.reply_weight=0.5"],
+                            tmp_path / "run")
+    state = train(config, log=lambda _: None)
+    assert "reply" in state.params["params"]
+    agent = load_agent(tmp_path / "run")
+    assert "reply" not in agent.variables["params"]
+    saved = jax.tree_util.tree_leaves(agent.variables)
+    kept = jax.tree_util.tree_leaves(jax.device_get(without_reply_head(state.params)))
+    assert len(saved) == len(kept)
+    for a, b in zip(saved, kept):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

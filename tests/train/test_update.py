@@ -132,3 +132,50 @@ def test_cosine_learning_rate_by_hand():
     assert learning_rate_scale(TrainConfig(), jnp.int32(3)) == 1.0
     with pytest.raises(ConfigError, match="train.final_learning_rate must be positive"):
         RunConfig.from_dict({"train": {"final_learning_rate": 0.0}})
+
+
+@pytest.mark.slow
+def test_reply_target_adds_its_weighted_cross_entropy_and_trains_only_its_head_more():
+    """train.reply_weight w (a departure, method.md §6): the loss adds w times the reply
+    head's cross-entropy against the batch's reply targets (by hand); the reported losses
+    stay the value and policy terms; a zero reply target adds nothing; the head's
+    parameters get gradient only from that term, and the shared ones get its share."""
+    net = make_network(6, (6, 6, 2), "small", dropout=0.0, reply_head=True)
+    variables = net.init(jax.random.PRNGKey(0))
+    assert "reply" in variables["params"]
+    rng = np.random.default_rng(3)
+    obs = jnp.asarray(rng.random((5, 6, 6, 2)) < 0.3)
+    policy = jnp.asarray(rng.dirichlet(np.ones(6), 5), jnp.float32)
+    value = jnp.asarray(rng.choice([-1.0, 0.0, 1.0], 5), jnp.float32)
+    reply = jnp.asarray(rng.dirichlet(np.ones(6), 5), jnp.float32).at[4].set(0.0)
+    key = jax.random.PRNGKey(1)
+    params, stats = variables["params"], variables["batch_stats"]
+    plain, (v_loss, p_loss, _) = loss_fn(net, params, stats, (obs, policy, value), key)
+    total, (v_with, p_with, _) = loss_fn(net, params, stats, (obs, policy, value, reply), key,
+                                         reply_weight=0.25)
+    (_, _, reply_logits), _ = net.apply_train(variables, obs, key)
+    logits = np.asarray(reply_logits, np.float64)
+    log_q = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+    # Row 4's zero target counts in the mean's denominator and adds nothing to its sum.
+    expected = -np.sum(np.asarray(reply, np.float64) * log_q) / 5
+    assert float(total) == pytest.approx(float(plain) + 0.25 * expected, rel=1e-5)
+    assert (float(v_with), float(p_with)) == (float(v_loss), float(p_loss))
+    grad = lambda batch, w: jax.grad(  # noqa: E731
+        lambda p: loss_fn(net, p, stats, batch, key, reply_weight=w)[0])(params)
+    without = grad((obs, policy, value), 0.0)
+    assert all(not np.any(np.asarray(g)) for g in jax.tree_util.tree_leaves(without["reply"]))
+    with_reply = grad((obs, policy, value, reply), 0.25)
+    assert any(np.any(np.asarray(g)) for g in jax.tree_util.tree_leaves(with_reply["reply"]))
+    # The value and policy heads' own parameters see no reply term.
+    for head in ("Dense_2", "Dense_3"):
+        for a, b in zip(jax.tree_util.tree_leaves(without[head]),
+                        jax.tree_util.tree_leaves(with_reply[head])):
+            np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-7)
+    # Inference does not change: the same outputs as a network without the head.
+    plain_net = make_network(6, (6, 6, 2), "small", dropout=0.0)
+    from warmjax.nets import without_reply_head
+    for a, b in zip(net.apply(variables, obs), plain_net.apply(without_reply_head(variables),
+                                                               obs)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    with pytest.raises(ValueError, match="needs a network with the reply head"):
+        make_update(plain_net, optax.adam(0.01), 1, 4, reply_weight=0.25)

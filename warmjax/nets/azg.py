@@ -88,6 +88,9 @@ class AZNet(nn.Module):
     mixed_precision: bool = False
     # AlphaZero General's paddings; boards under 5×5 pad all four (`paddings_for`).
     paddings: tuple[str, ...] = ("SAME", "SAME", "VALID", "VALID")
+    # A third head, trained only (`Network.apply_train`): the opponent's reply (KataGo's
+    # auxiliary policy target; `train.reply_weight`, a departure). Off: the papers' network.
+    reply_head: bool = False
 
     @nn.compact
     def __call__(self, obs: jax.Array, train: bool) -> tuple[jax.Array, jax.Array]:
@@ -110,6 +113,8 @@ class AZNet(nn.Module):
         logits = nn.Dense(self.num_actions)(x)
         value = jnp.tanh(nn.Dense(1)(x))[..., 0]
         chex.assert_shape((logits, value), ((obs.shape[0], self.num_actions), (obs.shape[0],)))
+        if self.reply_head:  # sown, so that inference returns what it always did
+            self.sow("intermediates", "reply_logits", nn.Dense(self.num_actions, name="reply")(x))
         return logits, value
 
 
@@ -178,11 +183,16 @@ class Network:
         """Training mode: batch statistics and dropout.
 
         Returns:
-          `((logits [B, A], value [B]), new_batch_stats)`.
+          `((logits [B, A], value [B]), new_batch_stats)`; with the reply head,
+          `((logits, value, reply_logits [B, A]), new_batch_stats)`.
         """
+        reply = self.module.reply_head
         out, updates = self.module.clone(conv_impl=self.train_conv_impl).apply(
-            variables, obs, train=True, rngs={"dropout": dropout_key}, mutable=["batch_stats"]
+            variables, obs, train=True, rngs={"dropout": dropout_key},
+            mutable=["batch_stats", "intermediates"] if reply else ["batch_stats"],
         )
+        if reply:
+            out = (*out, updates["intermediates"]["reply_logits"][0])
         return out, updates["batch_stats"]
 
 
@@ -197,6 +207,7 @@ def make_network(
     train_conv: str = "auto",
     mixed_precision: bool = False,
     same_padding: bool = False,
+    reply_head: bool = False,
 ) -> Network:
     """Builds a `Network` from a preset name, with optional overrides.
 
@@ -205,7 +216,9 @@ def make_network(
     `mixed_precision` multiplies in bfloat16 (the module docstring); off by default.
     `same_padding` pads all four convolutions, so that the fully connected layers see the
     whole board's H×W positions rather than (H − 4)×(W − 4): a named departure from
-    AlphaZero General's network (`model.same_padding`), off by default.
+    AlphaZero General's network (`model.same_padding`), off by default. `reply_head` adds
+    a head that only training reads, the opponent's reply (`train.reply_weight`), off by
+    default; the networks a run saves leave it out (`without_reply_head`).
 
     Raises:
       ValueError: unknown preset, non-positive sizes, or a board too small for the two
@@ -232,8 +245,17 @@ def make_network(
         raise ValueError(f"observations must be [H, W, C] planes, got shape {tuple(obs_shape)}")
     module = AZNet(num_actions=num_actions, dropout=dropout, mixed_precision=mixed_precision,
                    paddings=("SAME",) * 4 if same_padding else paddings_for(obs_shape),
-                   **settings)
+                   reply_head=reply_head, **settings)
     return Network(module=module, obs_shape=tuple(obs_shape), train_conv=train_conv)
+
+
+def without_reply_head(variables: Any) -> Any:
+    """`variables` without the reply head's parameters (`AZNet.reply_head`): what a
+    network without it plays with, exactly, since inference never reads that head."""
+    params = variables["params"]
+    if "reply" not in params:
+        return variables
+    return {**variables, "params": {k: v for k, v in params.items() if k != "reply"}}
 
 
 def paddings_for(obs_shape) -> tuple[str, ...]:

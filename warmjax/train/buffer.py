@@ -20,6 +20,10 @@ class ReplayBuffer:
     policy: jax.Array  # [R, A] float32, policy target π
     value: jax.Array  # [R] float32, result z for the player to move
     valid: jax.Array  # [R] bool
+    # With `train.reply_weight`: [R, A] float32, the opponent's reply (the next recorded
+    # ply's π; zeros where the game has none); None otherwise, so that other runs'
+    # checkpoints keep their layout.
+    reply: jax.Array | None = None
 
     @property
     def capacity(self) -> int:
@@ -31,15 +35,17 @@ class ReplayBuffer:
 
 
 def empty_buffer(slots: int, slot_size: int, obs_shape, num_actions: int,
-                 obs_dtype=jnp.bool_) -> ReplayBuffer:
+                 obs_dtype=jnp.bool_, reply: bool = False) -> ReplayBuffer:
     """An empty ring of `slots` slots of `slot_size` rows; observations kept in the game's
-    own dtype (`bool` planes stay one byte, float planes are not rounded)."""
+    own dtype (`bool` planes stay one byte, float planes are not rounded). `reply`: with
+    the opponent's reply targets (`train.reply_weight`)."""
     rows = slots * slot_size
     return ReplayBuffer(
         obs=jnp.zeros((rows, *obs_shape), obs_dtype),
         policy=jnp.zeros((rows, num_actions), jnp.float32),
         value=jnp.zeros((rows,), jnp.float32),
         valid=jnp.zeros((rows,), jnp.bool_),
+        reply=jnp.zeros((rows, num_actions), jnp.float32) if reply else None,
     )
 
 

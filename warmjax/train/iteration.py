@@ -109,7 +109,7 @@ class Trainer:
             self.env.num_actions, self.env.observation_shape, c.model.preset,
             channels=c.model.channels, fc=c.model.fc, dropout=c.model.dropout,
             train_conv=c.model.train_conv, mixed_precision=c.model.mixed_precision,
-            same_padding=c.model.same_padding,
+            same_padding=c.model.same_padding, reply_head=c.train.reply_weight > 0,
         )
         self.optimizer = optax.adam(c.train.learning_rate)
         apply = self.network.apply
@@ -135,7 +135,8 @@ class Trainer:
                 dataclasses.replace(c.search, simulations=m)))
             for m in c.train.progressive_simulations] + [self.selfplay]
         self.update = make_update(self.network, self.optimizer, c.train.epochs,
-                                  c.train.batch_size, c.train.value_weight)
+                                  c.train.batch_size, c.train.value_weight,
+                                  c.train.reply_weight)
         self.arena = (make_arena(self.env, arena_player, c.arena.games, c.arena.threshold)
                       if c.arena.gate else no_arena)
         self.num_symmetries = self.env.symmetry_tables()[0].shape[0]
@@ -189,7 +190,8 @@ class Trainer:
         params = self.network.init(net_key)
         buffer = empty_buffer(self.config.train.replay_iterations, self.slot_size,
                               self.env.observation_shape, self.env.num_actions,
-                              self.env.init(jax.random.key(0)).observation.dtype)
+                              self.env.init(jax.random.key(0)).observation.dtype,
+                              reply=self.config.train.reply_weight > 0)
         return TrainState(
             iteration=jnp.int32(0),
             params=params,
@@ -208,6 +210,14 @@ class Trainer:
         t, e = games.valid.shape
         obs = games.obs.reshape(t * e, *games.obs.shape[2:])
         policy = games.policy.reshape(t * e, -1)
+        reply = None
+        if self.config.train.reply_weight > 0:
+            # The opponent's reply: the next ply's π where that ply is recorded, else zeros
+            # (a game's last ply, an unrecorded ply), with the position's symmetries.
+            later = lambda x: jnp.concatenate([x[1:], jnp.zeros_like(x[:1])])  # noqa: E731
+            both = games.valid & later(games.valid)
+            reply = jnp.where(both[..., None], later(games.policy), 0.0).reshape(t * e, -1)
+            reply = self.env.augment(obs, reply)[1]
         obs, policy = self.env.augment(obs, policy)
         copies = obs.shape[1]
         return ReplayBuffer(
@@ -215,6 +225,7 @@ class Trainer:
             policy=policy.reshape(t * e * copies, -1),
             value=jnp.repeat(games.value.reshape(-1), copies),
             valid=jnp.repeat(games.valid.reshape(-1), copies),
+            reply=None if reply is None else reply.reshape(t * e * copies, -1),
         )
 
     def iteration(self, state: TrainState, iprime: jax.Array | int | None = None):

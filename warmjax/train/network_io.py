@@ -26,7 +26,7 @@ from flax import serialization
 
 from warmjax.fileio import atomic_write
 from warmjax.games import make
-from warmjax.nets import make_network
+from warmjax.nets import make_network, without_reply_head
 
 FORMAT = "warmjax-network-v1"
 
@@ -34,7 +34,9 @@ FORMAT = "warmjax-network-v1"
 def save_network(folder: Path, config, network, variables: Any, iteration: int) -> None:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    data = serialization.to_bytes(jax.device_get(variables))
+    # A training-only head (the opponent's reply, `train.reply_weight`) is not part of the
+    # network that plays: the file holds what `network.json`'s layout rebuilds.
+    data = serialization.to_bytes(jax.device_get(without_reply_head(variables)))
     meta = {
         "format": FORMAT,
         "game": {"name": config.game.name, "params": dict(config.game.params)},

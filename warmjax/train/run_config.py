@@ -134,6 +134,10 @@ class TrainConfig:
     # Departure from the papers, off in profile=paper (method.md §6): the training loss is
     # c·MSE(v, z) + cross-entropy(π, p). 1: the papers' sum.
     value_weight: float = setting(1.0, departure="value-weight")
+    # Departure from the papers, off in profile=paper (method.md §6): KataGo's auxiliary
+    # policy target. A third head predicts the opponent's reply, the next recorded ply's
+    # policy target, and the loss adds w · its cross-entropy. 0: off (no such head).
+    reply_weight: float = setting(0.0, departure="reply-target")
     # Departure from the papers, off in profile=paper (method.md §5): the policy target is
     # the search's visit distribution at every ply (AlphaZero's), not the played move
     # one-hot after the first T′ plies (AlphaZero General's).
@@ -347,6 +351,9 @@ def validate(config: RunConfig) -> None:
     if not c.train.value_weight > 0:
         problems.append(f"train.value_weight (the value loss's weight) must be positive, "
                         f"got {c.train.value_weight}")
+    if c.train.reply_weight < 0:
+        problems.append(f"train.reply_weight (the reply target's weight) must be ≥ 0, "
+                        f"got {c.train.reply_weight}")
     if not 0.0 <= c.train.explore < 1.0:
         problems.append(f"train.explore (the share of random moves) must be in [0, 1), "
                         f"got {c.train.explore}")

@@ -26,31 +26,48 @@ class Losses(NamedTuple):
     steps: jax.Array  # [] int32 minibatches taken in all
 
 
-def loss_fn(network: Network, params, batch_stats, batch, dropout_key, value_weight=1.0):
+def cross_entropy(target: jax.Array, logits: jax.Array) -> jax.Array:
+    """The minibatch's mean of −Σₐ target(a)·log softmax(logits)(a); a zero target adds 0."""
+    return -jnp.mean(jnp.sum(target * jax.nn.log_softmax(logits), axis=-1))
+
+
+def loss_fn(network: Network, params, batch_stats, batch, dropout_key, value_weight=1.0,
+            reply_weight=0.0):
     """Returns `(total, (value_loss, policy_loss, new_batch_stats))` for one minibatch; the
-    total weighs the value loss by `value_weight` (1: the papers' sum)."""
-    obs, policy, value = batch
+    total weighs the value loss by `value_weight` (1: the papers' sum). A batch of four,
+    `(obs, policy, value, reply)`, with a network that has the reply head, adds
+    `reply_weight` times the reply head's cross-entropy against `reply`."""
+    obs, policy, value = batch[:3]
     variables = {"params": params, "batch_stats": batch_stats}
-    (logits, v), new_stats = network.apply_train(variables, obs, dropout_key)
+    outputs, new_stats = network.apply_train(variables, obs, dropout_key)
+    logits, v = outputs[:2]
     # Targets of another shape ([N, 1] values, say) would broadcast into a wrong loss.
     chex.assert_equal_shape((logits, policy))
     chex.assert_equal_shape((v, value))
     value_loss = jnp.mean((v - value) ** 2)
-    policy_loss = -jnp.mean(jnp.sum(policy * jax.nn.log_softmax(logits), axis=-1))
+    policy_loss = cross_entropy(policy, logits)
     # 1.0 · x is x exactly in floating point, so c = 1 is the papers' loss bit for bit.
-    return value_weight * value_loss + policy_loss, (value_loss, policy_loss, new_stats)
+    total = value_weight * value_loss + policy_loss
+    if len(batch) == 4:
+        chex.assert_equal_shape((outputs[2], batch[3]))
+        total = total + reply_weight * cross_entropy(batch[3], outputs[2])
+    return total, (value_loss, policy_loss, new_stats)
 
 
 def make_update(network: Network, optimizer: optax.GradientTransformation, epochs: int,
-                batch_size: int, value_weight: float = 1.0):
+                batch_size: int, value_weight: float = 1.0, reply_weight: float = 0.0):
     """Builds `update(variables, opt_state, buffer, key, lr_scale=1) -> (variables, opt_state,
     Losses)`. `lr_scale` multiplies every step of `optimizer` (for Adam, exactly the same as
     running it at `lr_scale` times its learning rate); it may be traced. `value_weight` c
-    weighs the value loss (`loss_fn`); the reported losses are unweighted."""
+    weighs the value loss (`loss_fn`); `reply_weight` w > 0 trains the reply head on the
+    buffer's `reply` targets (both need them); the reported losses are unweighted, and
+    leave the reply's out."""
     if value_weight <= 0:
         raise ValueError(f"the value loss's weight must be positive, got {value_weight}")
-    grad_fn = jax.grad(lambda *a: loss_fn(network, *a, value_weight=value_weight), argnums=0,
-                       has_aux=True)
+    if reply_weight > 0 and not network.module.reply_head:
+        raise ValueError("a reply weight needs a network with the reply head")
+    grad_fn = jax.grad(lambda *a: loss_fn(network, *a, value_weight=value_weight,
+                                          reply_weight=reply_weight), argnums=0, has_aux=True)
 
     def step(carry, batch, key, lr_scale):
         params, stats, opt_state = carry
@@ -72,6 +89,8 @@ def make_update(network: Network, optimizer: optax.GradientTransformation, epoch
                 model, sums = inner
                 idx = jax.lax.dynamic_slice(perm, (k * batch_size,), (batch_size,))
                 batch = (buffer.obs[idx], buffer.policy[idx], buffer.value[idx])
+                if reply_weight > 0:
+                    batch = (*batch, buffer.reply[idx])
                 model, (v_loss, p_loss) = step(model, batch, jax.random.fold_in(k_drop, k),
                                              lr_scale)
                 return model, sums + jnp.stack([v_loss, p_loss])
