@@ -192,13 +192,13 @@ def test_progressive_simulation_searches_each_stage_with_its_budget(tmp_path):
     """train.progressive_simulations (method.md §5): self-play searches with 2, then 3
     simulations, one iteration each, then with m = 4; the arena and the probe keep m. The
     ledger shows each iteration's budget: 1 + m_k evaluations per searched ply."""
-    config = compose_config([*SMOKE, "train.iterations=4", "train.progressive_iterations=1",
+    config = compose_config([*SMOKE, "train.progressive_iterations=1",
                              "train.progressive_simulations=[2,3]"], tmp_path / "run")
     train(config, log=lambda _: None)
     rows = run_folder.read_metrics(tmp_path / "run")
     m, games, probe = config.search.simulations, config.train.games, config.probe.positions
-    assert m == 4 and [r.iteration for r in rows] == [1, 2, 3, 4]
-    for row, budget in zip(rows, [2, 3, 4, 4]):
+    assert m == 4 and [r.iteration for r in rows] == [1, 2, 3]
+    for row, budget in zip(rows, [2, 3, 4], strict=True):
         assert row.count_evals_selfplay == (budget + 1) * row.new_examples // 2  # 2 symmetries
         assert row.count_evals_selfplay == round((budget + 1) * games * row.selfplay_mean_plies)
         assert row.count_evals_probe == probe * (m + 2)
