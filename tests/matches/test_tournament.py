@@ -335,3 +335,38 @@ def test_a_padded_network_enters_a_tournament_with_its_own_layout(tmp_path):
     states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(1), 2))
     move = player(entrants[0].variables, jax.random.PRNGKey(2), states)
     assert move.action.shape == (2,)
+
+
+@pytest.mark.parametrize("layout", [{"same_padding": True}, {"mixed_precision": True}])
+def test_a_network_plays_its_matches_as_it_was_trained(tmp_path, layout):
+    # The compiled player of a tournament rebuilds each network from its entrant's kind:
+    # a padded or a bfloat16 network plays as the network its run trained, move values and
+    # all (the same search on the same variables and key gives the same policy and value).
+    from warmjax.matches.batches import _player
+    from warmjax.matches.entrants import load_runs
+    from warmjax.matches.tournament_folder import Settings
+    from warmjax.nets import make_network
+    from warmjax.search import SearchConfig
+    from warmjax.search.players import make_player
+    from warmjax.train import run_folder
+    from warmjax.train.network_io import save_network
+    from warmjax.train.run_config import GameConfig, ModelConfig, RunConfig
+
+    env = make("connect_four")
+    config = RunConfig(game=GameConfig(name="connect_four"),
+                       model=ModelConfig(preset=None, channels=4, fc=(8, 8), **layout),
+                       search=SearchConfig(simulations=8, temperature_moves=15))
+    net = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8),
+                       **layout)
+    save_network(tmp_path, config, net, net.init(jax.random.PRNGKey(0)), iteration=1)
+    run_folder.write_config(tmp_path, config)
+    _, _, _, entrants = load_runs([tmp_path])
+    settings = Settings(game={"name": "connect_four", "params": {}}, games=2, simulations=8,
+                        c_puct=1.0, temperature_moves=0, playouts=4, seed=0)
+    states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(1), 2))
+    variables, key = entrants[0].variables, jax.random.PRNGKey(2)
+    rebuilt = _player(entrants[0].kind, env, settings)(variables, key, states)
+    trained = make_player("mcts", env, net.apply, simulations=8, c_puct=1.0,
+                          temperature_moves=0)(variables, key, states)
+    np.testing.assert_array_equal(np.asarray(rebuilt.policy), np.asarray(trained.policy))
+    np.testing.assert_array_equal(np.asarray(rebuilt.value), np.asarray(trained.value))

@@ -25,9 +25,10 @@ _COMPILED: dict[tuple, Callable] = {}
 
 def _player(kind: tuple, env, settings: Settings):
     if kind[0] == "network":
-        _, channels, fc, paddings = kind
+        _, channels, fc, paddings, mixed_precision = kind
         network = make_network(env.num_actions, env.observation_shape, None, channels=channels,
-                               fc=fc, same_padding=all(p == "SAME" for p in paddings))
+                               fc=fc, same_padding=all(p == "SAME" for p in paddings),
+                               mixed_precision=mixed_precision)
         return make_player("mcts", env, network.apply, simulations=settings.simulations,
                            c_puct=settings.c_puct, temperature_moves=settings.temperature_moves)
     return make_player(kind[1], env, simulations=settings.playouts,

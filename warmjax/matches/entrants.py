@@ -25,9 +25,9 @@ class Entrant:
       info: what it is (`tournament_folder.NetworkEntry` or `AnchorEntry`, written to
         `players.json`).
       kind: hashable key of the compiled player it uses: `("network", channels, fc,
-        paddings)` (the convolutions' paddings, so that a `model.same_padding` network is
-        rebuilt with its own layout) or `("anchor", name)`; pairs of the same kinds share
-        a compiled match.
+        paddings, mixed_precision)` (the convolutions' paddings and the arithmetic, so that
+        a `model.same_padding` or `model.mixed_precision` network is rebuilt as it was
+        trained) or `("anchor", name)`; pairs of the same kinds share a compiled match.
       variables: the network's variables (None for anchors).
     """
 
@@ -110,7 +110,8 @@ def load_runs(run_dirs: Sequence[Path], iteration: int | None = None):
     entrants = []
     for name, agent in zip(names, agents):
         module = agent.network.module
-        kind = ("network", module.channels, tuple(module.fc), tuple(module.paddings))
+        kind = ("network", module.channels, tuple(module.fc), tuple(module.paddings),
+                module.mixed_precision)
         where = (agent.run.path if iteration is None
                  else kept_network_folder(agent.run.path, iteration))
         entrants.append(Entrant(name, run_info(agent, network_info(where)), kind,
