@@ -61,10 +61,28 @@ def decode(data: bytes, template: Any) -> tuple[Any, dict]:
     if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
         raise CorruptCheckpoint("checksum mismatch")
     try:
-        state = serialization.from_bytes(template, payload)
+        stored = serialization.msgpack_restore(payload)
+        state = serialization.from_state_dict(
+            template, with_absent_fields(serialization.to_state_dict(template), stored))
     except Exception as err:  # noqa: BLE001 - any parse failure means corrupt
         raise CorruptCheckpoint(f"payload does not match the run's state ({err})") from None
     return state, header
+
+
+def with_absent_fields(template: Any, stored: Any) -> Any:
+    """`stored` (a checkpoint's state dict) with every field that `template` (the run's
+    state dict) holds as None and `stored` lacks set to None: a field a later version
+    added for a setting that is off in this run (the reply targets of
+    `train.reply_weight`, say), so that checkpoints written before it still resume."""
+    if not isinstance(template, dict) or not isinstance(stored, dict):
+        return stored
+    out = dict(stored)
+    for key, value in template.items():
+        if key in out:
+            out[key] = with_absent_fields(value, out[key])
+        elif value is None:
+            out[key] = None
+    return out
 
 
 class CheckpointDir:
