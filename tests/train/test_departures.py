@@ -204,7 +204,8 @@ def test_greedy_value_is_the_most_visited_edges_q():
                                             ("train.explore_return=watkins", "watkins"),
                                             ("train.progressive_simulations=[2]",
                                              "progressive-m"),
-                                            ("train.reply_weight=0.15", "reply-target")])
+                                            ("train.reply_weight=0.15", "reply-target"),
+                                            ("train.reanalyse=16", "reanalyse")])
 def test_the_value_target_and_layout_settings_are_named_departures(tmp_path, override, label):
     from warmjax.train.run_id import RunId
 

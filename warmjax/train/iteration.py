@@ -34,6 +34,7 @@ from warmjax.search.players import make_player
 from warmjax.train import warmstart
 from warmjax.train.arena import make_arena, no_arena
 from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
+from warmjax.train.reanalyse import REANALYSE_STREAM, empty_moves, make_reanalyse, write_moves
 from warmjax.train.run_config import RunConfig, TrainConfig, cheap_simulations
 from warmjax.train.selfplay import make_selfplay
 from warmjax.train.update import make_update
@@ -55,6 +56,9 @@ class TrainState:
     # With `train.keep_training`: the network in training (the last candidate, accepted or
     # not); None otherwise, so such runs' checkpoints keep their layout.
     trainee: Any = None
+    # With `train.reanalyse`: the moves of the games behind the buffer's examples
+    # (`reanalyse.GameMoves`); None otherwise.
+    moves: Any = None
 
 
 def learning_rate_scale(train: TrainConfig, it: jax.Array) -> jax.Array | float:
@@ -128,6 +132,11 @@ class Trainer:
                                      dataclasses.replace(c.search.without_noise(),
                                                          simulations=cheap_simulations(c)))
         self.selfplay = self._make_selfplay(self.baseline, self.enhancement)
+        self.reanalyse = None  # reanalysis (train.reanalyse): the baseline's search, no noise
+        if c.train.reanalyse > 0:
+            self.reanalyse = make_reanalyse(
+                self.env, make_player(c.search.baseline_search, self.env, apply, judging),
+                c.train.reanalyse, c.train.reanalyse_value)
         # Progressive simulation (train.progressive_simulations): one self-play per budget,
         # the last at m; the iteration picks its stage's (`selfplay_stage`).
         self.staged_selfplay = [
@@ -203,6 +212,8 @@ class Trainer:
             # A copy: the iteration donates its state, and a buffer cannot be donated twice.
             trainee=(jax.tree_util.tree_map(jnp.copy, params)
                      if self.config.train.keep_training else None),
+            moves=(empty_moves(self.config.train.replay_iterations, self.env.max_plies,
+                               self.config.train.games) if self.reanalyse else None),
         )
 
     def examples(self, games) -> ReplayBuffer:
@@ -256,6 +267,13 @@ class Trainer:
             first = warmstart.first_after(c.warmstart.mode, it, state.switch_iteration, iprime)
             buffer = buffer.replace(valid=buffer.valid & ~first)
         buffer = write_slot(buffer, slot, self.examples(games))
+        moves, evaluations = state.moves, games.evaluations
+        if self.reanalyse is not None:  # counted with self-play's, in its seconds too
+            moves = write_moves(moves, slot, games.init_keys, games.actions)
+            buffer, more = self.reanalyse(state.params,
+                                          jax.random.fold_in(k_train, REANALYSE_STREAM),
+                                          buffer, moves, slot)
+            evaluations = evaluations + more
         self.clock.mark("selfplay", buffer.value[0])
 
         keep = c.train.keep_training
@@ -280,6 +298,7 @@ class Trainer:
             switch_iteration=switch_iteration,
             rng=rng,
             trainee=candidate if keep else None,
+            moves=moves,
         )
         metrics = {
             "iteration": it,
@@ -302,7 +321,7 @@ class Trainer:
             # The compute ledger (method.md §12); the probe's count is the host's.
             "count_games_selfplay": jnp.int32(c.train.games),
             "count_games_arena": jnp.int32(c.arena.games if c.arena.gate else 0),
-            "count_evals_selfplay": games.evaluations,
+            "count_evals_selfplay": evaluations,
             "count_evals_arena": gate.evaluations,
             "count_playout_steps": games.playout_steps + gate.playout_steps,
             "count_train_samples": losses.steps * c.train.batch_size,

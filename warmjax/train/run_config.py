@@ -171,6 +171,14 @@ class TrainConfig:
     # search.simulations. (): off.
     progressive_simulations: tuple[int, ...] = setting((), departure="progressive-m")
     progressive_iterations: int = 10  # N, the iterations of each budget above
+    # Departure from the papers, off in profile=paper (method.md §5): reanalysis (MuZero's
+    # Reanalyse, with the game's rules). Each iteration re-searches K positions of earlier
+    # iterations still in the buffer with the current network (m simulations, no root
+    # noise); their examples take the fresh π as policy target. 0: off.
+    reanalyse: int = setting(0, departure="reanalyse")
+    # λ: a reanalysed position's value target becomes (1 − λ)·(its stored target) + λ·q, q
+    # the fresh root value. 0: the value target is kept. With reanalyse = 0 it does nothing.
+    reanalyse_value: float = 0.0
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -354,6 +362,14 @@ def validate(config: RunConfig) -> None:
     if c.train.reply_weight < 0:
         problems.append(f"train.reply_weight (the reply target's weight) must be ≥ 0, "
                         f"got {c.train.reply_weight}")
+    if c.train.reanalyse < 0:
+        problems.append(f"train.reanalyse (positions re-searched per iteration) must be ≥ 0, "
+                        f"got {c.train.reanalyse}")
+    elif c.train.reanalyse > 0 and c.train.replay_iterations < 2:
+        problems.append("train.reanalyse needs train.replay_iterations ≥ 2 (it re-searches "
+                        "the positions of earlier iterations)")
+    if not 0.0 <= c.train.reanalyse_value <= 1.0:
+        problems.append(f"train.reanalyse_value must be in [0, 1], got {c.train.reanalyse_value}")
     if not 0.0 <= c.train.explore < 1.0:
         problems.append(f"train.explore (the share of random moves) must be in [0, 1), "
                         f"got {c.train.explore}")

@@ -99,6 +99,9 @@ class SelfPlayResult(NamedTuple):
     # random playouts; over the recorded (searched, live) positions only.
     evaluations: jax.Array  # [] int32
     playout_steps: jax.Array  # [] int32
+    # [E, 2] uint32: the key each game's first state was made with (`env.init`), so that a
+    # game can be replayed from its `actions` (reanalysis, `train/reanalyse.py`)
+    init_keys: Any = None
 
 
 def make_selfplay(
@@ -278,7 +281,8 @@ def make_selfplay(
 
     def selfplay(inputs, key, kind) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
-        states = jax.vmap(env.init)(jax.random.split(init_key, games))
+        init_keys = jax.random.split(init_key, games)
+        states = jax.vmap(env.init)(init_keys)
         first_mover = states.current_player
         opening = jnp.zeros(games, jnp.int32)
         if random_opening > 0:  # extra keys only when on, so off stays bit-identical
@@ -349,6 +353,7 @@ def make_selfplay(
             truncated=game_loop.truncated(env, played.states),
             evaluations=evaluations,
             playout_steps=jnp.sum(played.playout_steps, dtype=jnp.int32),
+            init_keys=init_keys,
         )
 
     return selfplay
