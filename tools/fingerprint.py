@@ -125,7 +125,7 @@ def json_digest(value) -> str:
 # the probe's quiet rates, the compute ledger's counts (metrics `count_*`, and self-play's
 # `evaluations` and `playout_steps`).
 LATER = ("oracle_optimal_quiet", "oracle_policy_quiet", "quiet_", "count_")
-LATER_FIELDS = ("evaluations", "playout_steps")
+LATER_FIELDS = ("evaluations", "playout_steps", "init_keys")
 
 
 def older_fields(result):
