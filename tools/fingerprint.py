@@ -13,6 +13,12 @@ It hashes, bit for bit:
   adaptive, in each game, trained through the `warmjax.run` command;
 - the `versus` and `oracle` results of a smoke run's folder (times left out).
 
+`--programs` hashes instead, in a few minutes, the program of one training iteration as
+JAX lowers it (source locations stripped) for a few configs, the papers' among them: where
+those are identical, a change left the compiled iteration alone. It is a quick check before
+the full fingerprint, not a replacement (it does not cover the players, matches or files
+outside the iteration), and it compares only on one jax version.
+
 Each item is a SHA-256 of the arrays' bytes (or of the JSON with sorted keys); `--compare`
 prints the items that differ and exits 1 if any does. Outputs that later features added
 (the probe's rates on quiet positions, the oracle's `search` setting: `LATER`) are left
@@ -224,17 +230,53 @@ def evaluation_part(out: dict, folder: Path) -> None:
     out["oracle/adaptive_connect_four"] = json_digest(drop_times(result))
 
 
+# `--programs`: configs whose iteration program is hashed (Hydra overrides).
+PROGRAMS = {
+    "smoke_baseline": ["+experiment=baseline_c4", "profile=smoke"],
+    "smoke_fixed": ["+experiment=fixed_c4", "profile=smoke"],
+    "smoke_adaptive": ["+experiment=adaptive_c4", "profile=smoke"],
+    "paper_adaptive_c4": ["+experiment=adaptive_c4", "profile=paper"],
+    "fast": ["+experiment=adaptive_c4", "profile=fast"],
+    "quick_othello_gumbel": ["+experiment=baseline_othello", "profile=quick",
+                             "departures=gumbel"],
+}
+
+
+def programs_part(out: dict) -> None:
+    """The SHA-256 of each `PROGRAMS` config's lowered iteration, source locations out."""
+    import re
+
+    from hydra import compose, initialize_config_dir
+
+    from warmjax.run import CONF_DIR, to_run_config
+    from warmjax.train.iteration import Trainer
+
+    for name, overrides in PROGRAMS.items():
+        with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+            cfg = compose(config_name="config", overrides=[
+                *overrides, "tensorboard=false", "stage_times=false", "run_dir=unused"])
+        trainer = Trainer(to_run_config(cfg))
+        text = jax.jit(trainer.iteration).lower(trainer.init_state()).as_text()
+        text = re.sub(r"#loc\d*", "", re.sub(r"loc\([^\n]*?\)", "", text))
+        out[f"program/{name}"] = hashlib.sha256(text.encode()).hexdigest()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
     parser.add_argument("--compare", default=None)
+    parser.add_argument("--programs", action="store_true",
+                        help="hash only the training iteration's lowered program (minutes)")
     args = parser.parse_args()
     out: dict[str, str] = {}
-    players_part(out)
-    selfplay_part(out)
-    with tempfile.TemporaryDirectory() as tmp:
-        runs_part(out, Path(tmp))
-        evaluation_part(out, Path(tmp))
+    if args.programs:
+        programs_part(out)
+    else:
+        players_part(out)
+        selfplay_part(out)
+        with tempfile.TemporaryDirectory() as tmp:
+            runs_part(out, Path(tmp))
+            evaluation_part(out, Path(tmp))
     Path(args.out).write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     print(f"{len(out)} items written to {args.out}")
     if args.compare:
