@@ -140,3 +140,29 @@ def test_reanalysis_settings_are_checked(tmp_path, overrides, message):
 
     with pytest.raises(ConfigError, match=re.escape(message)):
         compose_config([*SMOKE, *overrides], tmp_path)
+
+
+@pytest.mark.slow
+def test_a_reanalysing_run_resumes_exactly(tmp_path):
+    """The games' moves are part of the checkpointed state: a run stopped after iteration 2
+    and resumed ends with the metrics and network of the run that was never stopped."""
+    from warmjax.train import run_folder
+    from warmjax.train.loop import train
+
+    overrides = [*SMOKE, f"train.reanalyse={K}", "train.reanalyse_value=0.5"]
+
+    def metrics(run_dir):
+        return [{k: v for k, v in row.to_json().items() if not k.startswith("seconds")}
+                for row in run_folder.read_metrics(run_dir)]
+
+    whole = train(compose_config(overrides, tmp_path / "whole"), log=lambda _: None)
+    stopped = compose_config(overrides, tmp_path / "stopped")
+    train(stopped, log=lambda _: None, stop_after=2)
+    messages = []
+    resumed = train(stopped, log=messages.append)
+    assert any("resuming" in m for m in messages)
+    assert metrics(tmp_path / "stopped") == metrics(tmp_path / "whole")
+    assert len(metrics(tmp_path / "whole")) == 3
+    for a, b in zip(jax.tree_util.tree_leaves(jax.device_get((whole.params, whole.moves))),
+                    jax.tree_util.tree_leaves(jax.device_get((resumed.params, resumed.moves)))):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
