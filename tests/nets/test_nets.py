@@ -24,17 +24,16 @@ def test_training_convolutions_agree():
         def value_sum(params):
             (logits, v), _ = net.apply_train({**variables, "params": params}, obs,
                                              jax.random.PRNGKey(2))
-            return jnp.sum(v) + jnp.sum(jnp.tanh(logits))
-        return jax.jit(jax.value_and_grad(value_sum))(variables["params"])
+            return jnp.sum(v) + jnp.sum(jnp.tanh(logits)), (logits, v)
+        return jax.jit(jax.value_and_grad(value_sum, has_aux=True))(variables["params"])
 
-    (a, grad_a), (b, grad_b) = out_and_grad(nets["patches"]), out_and_grad(nets["xla"])
+    ((a, out_a), grad_a), ((b, out_b), grad_b) = (out_and_grad(nets["patches"]),
+                                                  out_and_grad(nets["xla"]))
     # The sum has 185 float32 terms of size up to 1 and cancels to about -0.23, so its
     # error is bounded against the terms' size, not its own: CI once saw 2.5e-6 (1.1e-5
     # relative) on another CPU. Each output, compared alone, agrees to float32 rounding.
     np.testing.assert_allclose(float(a), float(b), rtol=0, atol=185 * 1e-7)
-    outputs = {impl: jax.jit(net.apply_train)(variables, obs, jax.random.PRNGKey(2))[0]
-               for impl, net in nets.items()}
-    for x, y in zip(outputs["patches"], outputs["xla"]):
+    for x, y in zip(out_a, out_b):
         np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-5, atol=1e-5)
     for x, y in zip(jax.tree_util.tree_leaves(grad_a), jax.tree_util.tree_leaves(grad_b)):
         # Float32 sums in another order: each leaf agrees to about 1e-6 of its norm.
