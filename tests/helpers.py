@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 import jax
-from hydra import compose, initialize_config_dir
 
 from warmjax.games import make
 from warmjax.nets import make_network
-from warmjax.run import CONF_DIR, to_run_config
+from warmjax.run import compose_run_config
 from warmjax.train import run_folder
 from warmjax.train.metrics import MetricRow
 from warmjax.train.network_io import save_network
@@ -47,9 +46,7 @@ def metric_row(**values) -> MetricRow:
 
 def compose_config(overrides, run_dir) -> RunConfig:
     """The `RunConfig` that `python -m warmjax.run <overrides>` would train, in `run_dir`."""
-    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
-        cfg = compose(config_name="config", overrides=[*overrides, f"run_dir={run_dir}"])
-    return to_run_config(cfg)
+    return compose_run_config(overrides, run_dir)
 
 
 def write_tiny_run(folder: Path, game: str = "connect_four", params: dict | None = None) -> Path:

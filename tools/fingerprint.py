@@ -246,16 +246,13 @@ def programs_part(out: dict) -> None:
     """The SHA-256 of each `PROGRAMS` config's lowered iteration, source locations out."""
     import re
 
-    from hydra import compose, initialize_config_dir
-
-    from warmjax.run import CONF_DIR, to_run_config
+    from warmjax.run import compose_run_config
     from warmjax.train.iteration import Trainer
 
     for name, overrides in PROGRAMS.items():
-        with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
-            cfg = compose(config_name="config", overrides=[
-                *overrides, "tensorboard=false", "stage_times=false", "run_dir=unused"])
-        trainer = Trainer(to_run_config(cfg))
+        config = compose_run_config([*overrides, "tensorboard=false", "stage_times=false"],
+                                    "unused")
+        trainer = Trainer(config)
         text = jax.jit(trainer.iteration).lower(trainer.init_state()).as_text()
         text = re.sub(r"#loc\d*", "", re.sub(r"loc\([^\n]*?\)", "", text))
         out[f"program/{name}"] = hashlib.sha256(text.encode()).hexdigest()

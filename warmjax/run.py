@@ -49,6 +49,16 @@ def to_run_config(cfg: DictConfig) -> RunConfig:
     return RunConfig.from_dict(raw)
 
 
+def compose_run_config(overrides: list[str], run_dir) -> RunConfig:
+    """The `RunConfig` that `python -m warmjax.run <overrides> run_dir=<run_dir>` would
+    train, composed without running Hydra's job (for scripts and tests)."""
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[*overrides, f"run_dir={run_dir}"])
+    return to_run_config(cfg)
+
+
 def warn_paper_on_cpu(config: RunConfig, confirm: bool) -> bool:
     """On a machine without an accelerator, states the paper profile's cost. True: go on.
 
