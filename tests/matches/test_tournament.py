@@ -328,7 +328,7 @@ def test_a_padded_network_enters_a_tournament_with_its_own_layout(tmp_path):
     run_folder.write_config(tmp_path, config)
     _, _, _, entrants = load_runs([tmp_path])
     kind = entrants[0].kind
-    assert kind[3] == ("SAME",) * 4
+    assert kind[1].module.paddings == ("SAME",) * 4
     settings = Settings(game={"name": "connect_four", "params": {}}, games=2, simulations=4,
                         c_puct=1.0, temperature_moves=0, playouts=4, seed=0)
     player = _player(kind, env, settings)

@@ -16,7 +16,6 @@ import numpy as np
 from warmjax.matches.entrants import Entrant
 from warmjax.matches.pair_play import NO_MOVE, make_match
 from warmjax.matches.tournament_folder import GameRecord, PairResult, Settings
-from warmjax.nets import make_network
 from warmjax.search.players import make_player
 
 # Compiled matchups, reused by later tournaments in the same process (tests, notebooks).
@@ -25,11 +24,7 @@ _COMPILED: dict[tuple, Callable] = {}
 
 def _player(kind: tuple, env, settings: Settings):
     if kind[0] == "network":
-        _, channels, fc, paddings, mixed_precision = kind
-        network = make_network(env.num_actions, env.observation_shape, None, channels=channels,
-                               fc=fc, same_padding=all(p == "SAME" for p in paddings),
-                               mixed_precision=mixed_precision)
-        return make_player("mcts", env, network.apply, simulations=settings.simulations,
+        return make_player("mcts", env, kind[1].apply, simulations=settings.simulations,
                            c_puct=settings.c_puct, temperature_moves=settings.temperature_moves)
     return make_player(kind[1], env, simulations=settings.playouts,
                        temperature_moves=settings.temperature_moves)
@@ -131,8 +126,19 @@ def play_batch(env, game: dict, entrants: Sequence[Entrant], batch: Batch, setti
     return records, compile_s, run_s
 
 
+def kind_record(kind: tuple) -> list:
+    """A player kind as the journal records it: `["network", channels, fc, paddings,
+    mixed_precision]` or `["anchor", name]`."""
+    if kind[0] == "network":
+        module = kind[1].module
+        return ["network", module.channels, list(module.fc), list(module.paddings),
+                module.mixed_precision]
+    return list(kind)
+
+
 def kind_text(kind: tuple) -> str:
     """A player kind for the progress lines."""
     if kind[0] == "network":
-        return f"networks[{kind[1]}ch, fc {'x'.join(map(str, kind[2]))}]"
+        module = kind[1].module
+        return f"networks[{module.channels}ch, fc {'x'.join(map(str, module.fc))}]"
     return kind[1]

@@ -24,10 +24,10 @@ class Entrant:
       name: unique, readable name.
       info: what it is (`tournament_folder.NetworkEntry` or `AnchorEntry`, written to
         `players.json`).
-      kind: hashable key of the compiled player it uses: `("network", channels, fc,
-        paddings, mixed_precision)` (the convolutions' paddings and the arithmetic, so that
-        a `model.same_padding` or `model.mixed_precision` network is rebuilt as it was
-        trained) or `("anchor", name)`; pairs of the same kinds share a compiled match.
+      kind: hashable key of the compiled player it uses: `("network", network)`, the
+        loaded `Network` itself (a frozen dataclass: its layout, paddings and arithmetic
+        included, so every network plays as it was trained), or `("anchor", name)`; pairs
+        of the same kinds share a compiled match.
       variables: the network's variables (None for anchors).
     """
 
@@ -109,9 +109,7 @@ def load_runs(run_dirs: Sequence[Path], iteration: int | None = None):
     names = unique_names(bases, extras)
     entrants = []
     for name, agent in zip(names, agents):
-        module = agent.network.module
-        kind = ("network", module.channels, tuple(module.fc), tuple(module.paddings),
-                module.mixed_precision)
+        kind = ("network", agent.network)
         where = (agent.run.path if iteration is None
                  else kept_network_folder(agent.run.path, iteration))
         entrants.append(Entrant(name, run_info(agent, network_info(where)), kind,

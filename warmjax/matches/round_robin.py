@@ -66,7 +66,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from warmjax.markdown import table
-from warmjax.matches.batches import kind_text, plan_batches, play_batch
+from warmjax.matches.batches import kind_record, kind_text, plan_batches, play_batch
 from warmjax.matches.entrants import (
     anchor_entrants,
     common_setting,
@@ -293,7 +293,7 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
         records, compile_s, run_s = play_batch(env, game, entrants, batch, settings,
                                                config.fast_compile)
         number += 1
-        folder.write_batch(number, (batch.kind_a, batch.kind_b), records)
+        folder.write_batch(number, (kind_record(batch.kind_a), kind_record(batch.kind_b)), records)
         for record in records:
             done[record.key] = record
         played += 1

@@ -380,9 +380,11 @@ class TournamentFolder:
                     from None
         return pairs
 
-    def write_batch(self, number: int, kinds: Sequence, pairs: Sequence[PairResult]) -> None:
+    def write_batch(self, number: int, kinds: Sequence[list], pairs: Sequence[PairResult]
+                    ) -> None:
+        """Journals one batch: its two player kinds (`batches.kind_record`) and its pairs."""
         atomic_write(self.path / "batches" / f"batch-{number:04d}.json", json.dumps(
-            {"kinds": [list(k) for k in kinds],
+            {"kinds": list(kinds),
              "pairs": [p.to_json() for p in pairs]}).encode())
 
     def compress_journal(self) -> None:
