@@ -8,6 +8,8 @@ the search nor the games) sort and label arms by them.
 
 MODES = ("none", "fixed", "adaptive")  # warm start: none, fixed I′, or the adaptive switch
 ENHANCEMENTS = ("rollout", "rave", "rora", "wro", "wrora")
+# The value target before a game's last explored ply (`train.explore_return`; selfplay.py).
+EXPLORE_RETURNS = ("q", "watkins")
 ENHANCEMENT_NAMES = {"rollout": "Rollout", "rave": "Rave", "rora": "RoRa", "wro": "WRo",
                      "wrora": "WRoRa"}
 

@@ -361,5 +361,5 @@ def test_watkins_targets_bootstrap_at_the_first_explored_ply():
             else:
                 assert cut.value[t, g] == own.value[t, g]  # z, in both
     assert bootstrapped > 0
-    with pytest.raises(ValueError, match="explore_return must be 'q' or 'watkins'"):
+    with pytest.raises(ValueError, match="explore_return must be one of q, watkins, got 'tree'"):
         make_selfplay(env, player, None, games, explore=share, explore_return="tree")

@@ -34,6 +34,13 @@ class ReplayBuffer:
         return jnp.sum(self.valid, dtype=jnp.int32)
 
 
+def first_row(slot, ply, game, plies: int, games: int, copies: int):
+    """The first of a recorded position's `copies` rows in the buffer: a slot holds its
+    games' positions ply by ply, a ply's games in order, and a position's symmetry copies
+    side by side (`Trainer.examples` flattens `[T, E, copies]` in that order)."""
+    return ((slot * plies + ply) * games + game) * copies
+
+
 def empty_buffer(slots: int, slot_size: int, obs_shape, num_actions: int,
                  obs_dtype=jnp.bool_, reply: bool = False) -> ReplayBuffer:
     """An empty ring of `slots` slots of `slot_size` rows; observations kept in the game's

@@ -217,7 +217,8 @@ class Trainer:
         )
 
     def examples(self, games) -> ReplayBuffer:
-        """Self-play records → one buffer slot of examples with all symmetries."""
+        """Self-play records → one buffer slot of examples with all symmetries, in the
+        order `buffer.first_row` reads."""
         t, e = games.valid.shape
         obs = games.obs.reshape(t * e, *games.obs.shape[2:])
         policy = games.policy.reshape(t * e, -1)

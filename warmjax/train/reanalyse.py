@@ -26,7 +26,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from warmjax.search.players import Player
-from warmjax.train.buffer import ReplayBuffer
+from warmjax.train.buffer import ReplayBuffer, first_row
 
 # The reanalysis's key is folded off the iteration's training key with this, so that the
 # iteration's own keys are those of a run without it.
@@ -108,9 +108,7 @@ def make_reanalyse(env: Any, player: Player, positions: int, value_share: float 
                                                        moves.actions[s, :, e], t)
         move = player(variables, k_search, states)
         _, policy = env.augment(states.observation, move.policy)  # [K, copies, A]
-        # Rows as `Trainer.examples` lays a slot out: (ply · E + game) · copies + copy.
-        first = ((s * plies + t) * games + e) * copies
-        rows = first[:, None] + jnp.arange(copies)
+        rows = first_row(s, t, e, plies, games, copies)[:, None] + jnp.arange(copies)
         keep = chosen[:, None]
         new_policy = jnp.where(keep[..., None], policy, buffer.policy[rows])
         buffer = buffer.replace(policy=buffer.policy.at[rows].set(new_policy))

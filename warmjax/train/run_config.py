@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from warmjax.games import make, registry
-from warmjax.names import ENHANCEMENTS, MODES
+from warmjax.names import ENHANCEMENTS, EXPLORE_RETURNS, MODES
 from warmjax.nets.presets import CONV_IMPLS, PRESETS
 from warmjax.search.config import SearchConfig
 from warmjax.settings import PER_RUN, RESUMABLE, ConfigError, from_mapping, marked, setting
@@ -27,7 +27,6 @@ __all__ = ["ArenaConfig", "ConfigError", "GameConfig", "ModelConfig", "ProbeConf
 # game is looked up but not built, so that reading runs (the analysis) imports no game.
 _READING_STORED = contextvars.ContextVar("reading_stored", default=False)
 
-EXPLORE_RETURNS = ("q", "watkins")  # train.explore_return
 
 
 @dataclasses.dataclass(frozen=True)

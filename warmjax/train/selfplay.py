@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
+from warmjax.names import EXPLORE_RETURNS
 from warmjax.search import game_loop
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import Move, Player
@@ -59,6 +60,11 @@ def uniform_legal(key: jax.Array, legal: jax.Array) -> jax.Array:
     return jax.random.categorical(key, jnp.where(legal, 0.0, -jnp.inf))
 
 
+def explored_at_or_after(wandered: jax.Array) -> jax.Array:
+    """[T, E] bool: whether any ply at or after t explored (`wandered [T, E]`)."""
+    return jnp.flip(jnp.cumsum(jnp.flip(wandered, 0), axis=0), 0) > 0
+
+
 def watkins_returns(wandered: jax.Array, q: jax.Array, movers: jax.Array,
                     outcome: jax.Array) -> jax.Array:
     """`[T, E]` value targets cut at exploratory moves, as Watkins's Q(λ) cuts its return.
@@ -74,11 +80,12 @@ def watkins_returns(wandered: jax.Array, q: jax.Array, movers: jax.Array,
 
     def back(carry, step):
         explored, value = step
-        carry = (carry[0] | explored, jnp.where(explored, value, carry[1]))
+        carry = jnp.where(explored, value, carry)
         return carry, carry
 
-    start = (jnp.zeros(q.shape[1:], bool), jnp.zeros(q.shape[1:], q.dtype))
-    _, (later, first) = jax.lax.scan(back, start, (wandered, own), reverse=True)
+    _, first = jax.lax.scan(back, jnp.zeros(q.shape[1:], q.dtype), (wandered, own),
+                            reverse=True)
+    later = explored_at_or_after(wandered)
     return jnp.where(later, jnp.where(movers == 0, first, -first), outcome)
 
 
@@ -160,8 +167,9 @@ def make_selfplay(
         raise ValueError(f"the share of exploring games must be in (0, 1], got {explore_games}")
     if explore_plies is not None and explore_plies < 1:
         raise ValueError(f"the exploring plies must be at least 1, got {explore_plies}")
-    if explore_return not in ("q", "watkins"):
-        raise ValueError(f"explore_return must be 'q' or 'watkins', got {explore_return!r}")
+    if explore_return not in EXPLORE_RETURNS:
+        raise ValueError(f"explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
+                         f"got {explore_return!r}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
@@ -325,8 +333,7 @@ def make_selfplay(
             value = (1.0 - value_mix) * value + value_mix * record.values
         if explore > 0 and explore_return == "q":
             # q up to a game's last explored ply: its result is off-policy there.
-            later = jnp.flip(jnp.cumsum(jnp.flip(wandered, 0), axis=0), 0) > 0
-            value = jnp.where(later, record.values, value)
+            value = jnp.where(explored_at_or_after(wandered), record.values, value)
         # The baseline side: second mover where the enhancement went first, and vice versa.
         baseline_id = jnp.where(first_half, 1 - first_mover, first_mover)
         balance = jnp.sum(jnp.take_along_axis(results, baseline_id[:, None], axis=1))
