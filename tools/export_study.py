@@ -5,7 +5,8 @@ its batches gzip-compressed: `batch-NNNN.json.gz`, which the report reads as the
 and the round robins of earlier horizons (`tournament_atNNN/`) alike.
 No networks or checkpoints; runs still training (fewer metrics rows than iterations) are
 left out unless `--partial` (a device session's runs, cut off by its time limit, come back
-with the iterations they finished). Existing files are overwritten; nothing else is touched.
+with the iterations they finished). Existing files are overwritten; nothing else is touched,
+and a journal is not exported over one that holds pairs it lacks (an error line instead).
 
     python tools/export_study.py runs/study_c4_cpu results/study/c4_cpu
     python tools/export_study.py --partial /tmp/c4paper "$OUT/runs"    # on a GPU machine
@@ -21,6 +22,21 @@ from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train.run_folder import read_run
 
 RUN_FILES = ("config.yaml", "metrics.jsonl", "oracle.json", "versus.json")
+
+
+def refuse_to_drop_pairs(journal: Path, exported: Path) -> None:
+    """Exits with one line where `exported` (a journal exported before) holds pairs that
+    `journal` lacks: overwriting it would lose them. That is a round robin played into a
+    runs folder that did not hold the earlier seeds' journal (a fresh machine)."""
+    if not TournamentFolder(exported).has_header():
+        return
+    have = {(p.a, p.b) for p in TournamentFolder(journal).read_journal()}
+    lost = [p for p in TournamentFolder(exported).read_journal() if (p.a, p.b) not in have]
+    if lost:
+        raise SystemExit(
+            f"error: {exported} holds {len(lost)} pairs that {journal} lacks (e.g. "
+            f"{lost[0].a} vs {lost[0].b}); exporting would drop them. Copy {exported} into "
+            f"{journal} before its next round robin, or export elsewhere")
 
 
 def export(source: Path, target: Path, partial: bool = False) -> int:
@@ -49,6 +65,7 @@ def export(source: Path, target: Path, partial: bool = False) -> int:
     for journal in sorted(source.glob("tournament*")):
         if not TournamentFolder(journal).has_header():
             continue
+        refuse_to_drop_pairs(journal, target / journal.name)
         for path in [journal / "tournament.json", *TournamentFolder(journal).batch_paths()]:
             dest = target / path.relative_to(source)
             dest.parent.mkdir(parents=True, exist_ok=True)

@@ -72,6 +72,14 @@ for N in $seeds; do
     fi
   done
   if [ "$tour" = yes ]; then
+    # On a fresh machine the runs folder has no journal: start from the exported one, which
+    # holds the committed seeds' pairs, so that this seed's block joins them.
+    for t in tournament $(for h in $horizons; do printf 'tournament_at%03d ' "$h"; done); do
+      if [ ! -f "$folder/$t/tournament.json" ] && [ -f "$export_to/$t/tournament.json" ]; then
+        mkdir -p "$folder" && cp -r "$export_to/$t" "$folder/$t" \
+          && echo "$(date) $name: the exported $t journal copied into $folder"
+      fi
+    done
     extra=$(N=$N; eval echo "$extra_pattern")
     seed_runs=$(for a in $arms; do runs_of "$N" "$a"; done)
     python -m warmjax.tournament $seed_runs $extra --pairing seed \

@@ -149,3 +149,42 @@ def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, mon
                            allow_incomplete=True)
     assert partial["gaps"] and partial["measures"]["auc"]["H1"]["verdict"] == \
         "incomplete: no verdict"
+
+
+def test_export_keeps_the_committed_round_robin(tmp_path):
+    # A seed's round robin played into a runs folder without the earlier seeds' journal (a
+    # fresh machine) must not be exported over the committed journal: the export stops with
+    # one line, and goes ahead once the committed journal is copied in and the block joins it.
+    import shutil
+
+    from warmjax.matches.tournament_folder import (
+        AnchorEntry,
+        Header,
+        PairResult,
+        Settings,
+        TournamentFolder,
+    )
+
+    tool = load_tool("export_study")
+    settings = Settings({"name": "connect_four", "params": {}}, 2, 4, 1.0, 0, 4, 0, "seed")
+    players = {"random": AnchorEntry("random"), "pure_mcts(4)": AnchorEntry("pure_mcts", 4),
+               "pure_rave(4)": AnchorEntry("pure_rave", 4)}
+
+    def journal(folder, number, b):
+        tf = TournamentFolder(folder)
+        if not tf.has_header():
+            tf.write_header(Header(settings, players))
+        tf.write_batch(number, [], [PairResult("random", b, 2, 0, 0, 2, 0.0)])
+
+    journal(tmp_path / "committed" / "tournament", 1, "pure_mcts(4)")
+    journal(tmp_path / "runs" / "tournament", 1, "pure_rave(4)")
+    with pytest.raises(SystemExit, match="holds 1 pairs that .* lacks .*random vs pure_mcts"):
+        tool.export(tmp_path / "runs", tmp_path / "committed")
+    assert [(p.a, p.b) for p in TournamentFolder(tmp_path / "committed" / "tournament")
+            .read_journal()] == [("random", "pure_mcts(4)")]  # untouched
+    shutil.rmtree(tmp_path / "runs")
+    shutil.copytree(tmp_path / "committed", tmp_path / "runs")
+    journal(tmp_path / "runs" / "tournament", 2, "pure_rave(4)")
+    tool.export(tmp_path / "runs", tmp_path / "committed")
+    assert [(p.a, p.b) for p in TournamentFolder(tmp_path / "committed" / "tournament")
+            .read_journal()] == [("random", "pure_mcts(4)"), ("random", "pure_rave(4)")]
