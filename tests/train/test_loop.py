@@ -240,3 +240,34 @@ def test_a_reply_target_run_trains_and_saves_the_network_that_plays(tmp_path):
     assert len(saved) == len(kept)
     for a, b in zip(saved, kept):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.slow
+def test_a_process_builds_each_program_once_and_its_runs_train_as_alone(tmp_path):
+    # The runs of one program in one process (a basic-launcher sweep, a notebook) share the
+    # Trainer and its compiled iteration; a run trained that way leaves the metrics and
+    # network of the same run trained by a program built afresh. A lone run's I′ is a
+    # constant of its program, so another I′ builds another.
+    from warmjax.train import loop
+
+    fixed = ["+experiment=fixed_c4", "profile=smoke", "train.iterations=2",
+             "tensorboard=false", "probe.positions=16", "stage_times=false",
+             f"compilation_cache={TEST_CACHE}"]
+    logs = []
+    train(compose_config([*fixed, "seed=0"], tmp_path / "first"), log=logs.append)
+    built = len(loop._PROGRAMS), list(loop._PROGRAMS.values())[-1]
+    train(compose_config([*fixed, "seed=1"], tmp_path / "shared"), log=logs.append)
+    assert (len(loop._PROGRAMS), list(loop._PROGRAMS.values())[-1]) == built
+    loop._PROGRAMS.clear()
+    train(compose_config([*fixed, "seed=1"], tmp_path / "afresh"), log=logs.append)
+    rows = [[{k: v for k, v in row.to_json().items() if not k.startswith("seconds")}
+             for row in run_folder.read_metrics(tmp_path / name)] for name in ("shared", "afresh")]
+    assert rows[0] == rows[1] and len(rows[0]) == 2
+    assert ((tmp_path / "shared" / "network.msgpack").read_bytes()
+            == (tmp_path / "afresh" / "network.msgpack").read_bytes())
+    train(compose_config([*fixed, "seed=1", "warmstart.iprime=2"], tmp_path / "other"),
+          log=logs.append)
+    assert len(loop._PROGRAMS) == 2
+    (iprime_1, iprime_2) = loop._PROGRAMS.values()
+    assert iprime_1["trainer"] is not iprime_2["trainer"]
+    assert iprime_2["trainer"].config.warmstart.iprime == 2

@@ -18,7 +18,10 @@ iteration is a pure function of the state (its PRNG key included), so a resumed 
 with the same metrics (wall times aside) and the same parameters as an uninterrupted one.
 
 One driver, `train_runs`, trains a lone run (`train`) and a group of runs that share one
-compiled program (`train_group`, the iteration vmapped over the runs, `group.py`).
+compiled program (`train_group`, the iteration vmapped over the runs, `group.py`). A process
+builds each program once: runs trained one after another in it (a basic-launcher sweep, a
+notebook, the tests) that differ only in per-run settings reuse its Trainer and compiled
+iteration (`_program`, the last `PROGRAMS_KEPT` programs).
 """
 
 from __future__ import annotations
@@ -176,6 +179,28 @@ def train_group(configs: Sequence[RunConfig], log: Callable[[str], None] = print
     return train_runs(configs, log, stop_after, vmapped=True)
 
 
+# The programs this process has built, the newest last: the runs of a sweep (Hydra's basic
+# launcher trains them one after another in one process), a notebook or a test module trace
+# and compile each program once. Keyed by what a program depends on: `program_key`, the
+# number of runs it is vmapped over, and a lone run's I′, which its iteration reads as a
+# constant. Each entry is `{"trainer": Trainer}`, then its compiled step and probe.
+_PROGRAMS: dict[tuple, dict] = {}
+PROGRAMS_KEPT = 4
+
+
+def _program(trainer_config: RunConfig, runs: int, vmapped: bool) -> dict:
+    """The process's entry for this program, built (its Trainer) on first use."""
+    key = (program_key(trainer_config), runs, vmapped,
+           None if vmapped else trainer_config.warmstart.iprime)
+    entry = _PROGRAMS.pop(key, None)
+    if entry is None:
+        entry = {"trainer": Trainer(trainer_config)}
+    _PROGRAMS[key] = entry  # the newest last
+    while len(_PROGRAMS) > PROGRAMS_KEPT:
+        _PROGRAMS.pop(next(iter(_PROGRAMS)))
+    return entry
+
+
 def train(config: RunConfig, log: Callable[[str], None] = print,
           stop_after: int | None = None) -> TrainState:
     """Runs (or resumes) a training run to `config.train.iterations`.
@@ -223,13 +248,14 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
         raise ConfigError("runs without vmap train one at a time")
     first = configs[0]
     # One trainer builds the program; under vmap the clock's host callbacks stay off.
-    trainer = Trainer(dataclasses.replace(first, stage_times=False) if vmapped else first)
+    program = _program(dataclasses.replace(first, stage_times=False) if vmapped else first,
+                       len(configs), vmapped)
     outputs: list[RunOutputs] = []
     try:
         for config in configs:  # each takes its folder's lock first
-            outputs.append(RunOutputs(config, trainer.network))
+            outputs.append(RunOutputs(config, program["trainer"].network))
         with stop_on_interrupt(lambda: interrupted_line(outputs)):
-            return _advance(trainer, configs, outputs, log, stop_after, vmapped)
+            return _advance(program, configs, outputs, log, stop_after, vmapped)
     finally:
         for out in outputs:
             out.lock.close()
@@ -287,11 +313,12 @@ def stop_on_interrupt(line: Callable[[], str]):
         reader.close()
 
 
-def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutputs],
+def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
              log: Callable[[str], None], stop_after: int | None,
              vmapped: bool) -> list[TrainState]:
-    """`train_runs` once the runs' folders are taken: resume, compile, iterate."""
-    runs, first = len(configs), configs[0]
+    """`train_runs` once the runs' folders are taken: resume, compile (once per program in
+    a process: `_program`), iterate."""
+    trainer, runs, first = program["trainer"], len(configs), configs[0]
     use_compilation_cache(first, outputs[0].dir)
     templates = [trainer.init_state(c.seed) for c in configs]
     states = [out.resume(t, log) for out, t in zip(outputs, templates)]
@@ -320,18 +347,22 @@ def _advance(trainer: Trainer, configs: list[RunConfig], outputs: list[RunOutput
         sharding = runs_sharding(runs)
         if sharding is not None:
             state, iprimes = jax.device_put((state, iprimes), sharding)
-        compiled = jax.jit(jax.vmap(trainer.iteration), donate_argnums=0).lower(
-            state, iprimes).compile()
+        if "step" not in program:
+            program["step"] = jax.jit(jax.vmap(trainer.iteration), donate_argnums=0).lower(
+                state, iprimes).compile()
+            program["probe"] = (jax.jit(jax.vmap(trainer.probe, in_axes=(0, None, None)))
+                                if trainer.probe is not None else None)
+        compiled, probe_fn = program["step"], program["probe"]
         step = lambda s: compiled(s, iprimes)  # noqa: E731
-        probe_fn = (jax.jit(jax.vmap(trainer.probe, in_axes=(0, None, None)))
-                  if trainer.probe is not None else None)
         split = unstack
         log(f"compiled the iteration of {runs} runs in {time.perf_counter() - tic:.1f}s ({game}"
             + (f", sharded over {len(jax.devices())} devices)" if sharding is not None else ")"))
     else:
         state = states[0]
-        step = jax.jit(trainer.iteration, donate_argnums=0).lower(state).compile()
-        probe_fn = jax.jit(trainer.probe) if trainer.probe is not None else None
+        if "step" not in program:
+            program["step"] = jax.jit(trainer.iteration, donate_argnums=0).lower(state).compile()
+            program["probe"] = jax.jit(trainer.probe) if trainer.probe is not None else None
+        step, probe_fn = program["step"], program["probe"]
         split = lambda tree, r: tree  # noqa: E731
         log(f"compiled the iteration in {time.perf_counter() - tic:.1f}s ({game})")
 
