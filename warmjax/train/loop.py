@@ -347,24 +347,24 @@ def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
         sharding = runs_sharding(runs)
         if sharding is not None:
             state, iprimes = jax.device_put((state, iprimes), sharding)
-        if "step" not in program:
-            program["step"] = jax.jit(jax.vmap(trainer.iteration), donate_argnums=0).lower(
-                state, iprimes).compile()
-            program["probe"] = (jax.jit(jax.vmap(trainer.probe, in_axes=(0, None, None)))
-                                if trainer.probe is not None else None)
-        compiled, probe_fn = program["step"], program["probe"]
-        step = lambda s: compiled(s, iprimes)  # noqa: E731
-        split = unstack
-        log(f"compiled the iteration of {runs} runs in {time.perf_counter() - tic:.1f}s ({game}"
-            + (f", sharded over {len(jax.devices())} devices)" if sharding is not None else ")"))
+        args, split = (state, iprimes), unstack
+        where = f", sharded over {len(jax.devices())} devices" if sharding is not None else ""
     else:
         state = states[0]
-        if "step" not in program:
-            program["step"] = jax.jit(trainer.iteration, donate_argnums=0).lower(state).compile()
-            program["probe"] = jax.jit(trainer.probe) if trainer.probe is not None else None
-        step, probe_fn = program["step"], program["probe"]
-        split = lambda tree, r: tree  # noqa: E731
-        log(f"compiled the iteration in {time.perf_counter() - tic:.1f}s ({game})")
+        args, split, where = (state,), (lambda tree, r: tree), ""  # noqa: E731
+    built = "step" not in program
+    if built:
+        iteration, probe = trainer.iteration, trainer.probe
+        if vmapped:
+            iteration = jax.vmap(iteration)
+            probe = probe and jax.vmap(probe, in_axes=(0, None, None))
+        program["step"] = jax.jit(iteration, donate_argnums=0).lower(*args).compile()
+        program["probe"] = jax.jit(probe) if probe is not None else None
+    compiled, probe_fn = program["step"], program["probe"]
+    step = lambda s: compiled(s, *args[1:])  # noqa: E731
+    what = f"the iteration of {runs} runs" if vmapped else "the iteration"
+    log((f"compiled {what} in {time.perf_counter() - tic:.1f}s" if built else
+         f"reused {what} compiled earlier in this process") + f" ({game}{where})")
 
     for out in outputs:
         out.open()
