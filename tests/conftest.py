@@ -13,6 +13,7 @@ program that several tests compile, such as the smoke run's iteration, compiles 
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
@@ -26,6 +27,8 @@ import jax  # noqa: E402
 import pytest  # noqa: E402
 
 jax.config.update("jax_default_matmul_precision", "highest")
+
+from warmjax.train import loop  # noqa: E402
 
 from .helpers import TEST_CACHE, write_tiny_run  # noqa: E402
 
@@ -44,6 +47,20 @@ def pytest_sessionfinish(session, exitstatus):
     worker = hasattr(session.config, "workerinput")
     if not worker and Path(TEST_CACHE).name.startswith("warmjax-tests-jax-"):
         shutil.rmtree(TEST_CACHE, ignore_errors=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def free_compiled_programs():
+    """After each test module, drops the programs it compiled: the training loop's kept
+    programs, JAX's in-memory caches and the module's fixtures (collected). The suite is one
+    process, and a compiled CPU program holds thousands of memory mappings (the kernel allows
+    65,530); kept for the whole session, they preceded a segmentation fault in a compile
+    late in the suite (CI, stop 55). The persistent compilation cache still spares later
+    modules most recompiles."""
+    yield
+    loop.forget_programs()
+    jax.clear_caches()
+    gc.collect()
 
 
 @pytest.fixture

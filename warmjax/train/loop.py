@@ -201,6 +201,16 @@ def _program(trainer_config: RunConfig, runs: int, vmapped: bool) -> dict:
     return entry
 
 
+def forget_programs() -> None:
+    """Drops the programs this process has kept, so that their memory can be freed.
+
+    A compiled program on the CPU holds a few thousand memory mappings (Linux allows a
+    process 65,530 by default), so a long process that trains many different programs, such
+    as the test suite, calls this between unrelated groups of runs.
+    """
+    _PROGRAMS.clear()
+
+
 def train(config: RunConfig, log: Callable[[str], None] = print,
           stop_after: int | None = None) -> TrainState:
     """Runs (or resumes) a training run to `config.train.iterations`.
