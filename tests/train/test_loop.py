@@ -258,7 +258,7 @@ def test_a_process_builds_each_program_once_and_its_runs_train_as_alone(tmp_path
     built = len(loop._PROGRAMS), list(loop._PROGRAMS.values())[-1]
     train(compose_config([*fixed, "seed=1"], tmp_path / "shared"), log=logs.append)
     assert (len(loop._PROGRAMS), list(loop._PROGRAMS.values())[-1]) == built
-    loop._PROGRAMS.clear()
+    loop.forget_programs()
     train(compose_config([*fixed, "seed=1"], tmp_path / "afresh"), log=logs.append)
     rows = [[{k: v for k, v in row.to_json().items() if not k.startswith("seconds")}
              for row in run_folder.read_metrics(tmp_path / name)] for name in ("shared", "afresh")]
