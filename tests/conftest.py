@@ -9,6 +9,12 @@ setting changes nothing.
 Every process of the session, the command-line runs the tests start included, shares one
 JAX persistent compilation cache (`JAX_COMPILATION_CACHE_DIR`, removed at the end), so a
 program that several tests compile, such as the smoke run's iteration, compiles once.
+
+Most tests compile far more than they compute: a smoke run compiles its iteration for about
+30 s and plays it in under one. So the session compiles with most of XLA's optimisations off
+(`JAX_DISABLE_MOST_OPTIMIZATIONS`, inherited by the commands the tests start), and the few
+tests that compute more than they compile turn them back on with the `optimised` marker or,
+in a fixture, `helpers.xla_optimised()`. A setting the caller made is kept.
 """
 
 from __future__ import annotations
@@ -19,9 +25,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-# Before JAX is imported, so that its configuration reads it; subprocesses inherit it.
+# Before JAX is imported, so that its configuration reads them; subprocesses inherit them.
 if not os.environ.get("JAX_COMPILATION_CACHE_DIR"):
     os.environ["JAX_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="warmjax-tests-jax-")
+os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
 
 import jax  # noqa: E402
 import pytest  # noqa: E402
@@ -30,7 +37,7 @@ jax.config.update("jax_default_matmul_precision", "highest")
 
 from warmjax.train import loop  # noqa: E402
 
-from .helpers import TEST_CACHE, write_tiny_run  # noqa: E402
+from .helpers import TEST_CACHE, write_tiny_run, xla_optimised  # noqa: E402
 
 
 def pytest_collection_modifyitems(config, items):
@@ -61,6 +68,17 @@ def free_compiled_programs():
     loop.forget_programs()
     jax.clear_caches()
     gc.collect()
+
+
+@pytest.fixture(autouse=True)
+def optimised_when_marked(request):
+    """A test marked `optimised` compiles with XLA's optimisations on (the session's
+    default is off: see the module's docstring)."""
+    if request.node.get_closest_marker("optimised") is None:
+        yield
+        return
+    with xla_optimised():
+        yield
 
 
 @pytest.fixture

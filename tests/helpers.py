@@ -3,6 +3,7 @@ tiny run folder and a fabricated one."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -33,6 +34,25 @@ TEST_CACHE = os.environ["JAX_COMPILATION_CACHE_DIR"]
 # test that runs it, in this process or a command, compiles it once.
 SMOKE = ["+experiment=adaptive_c4", "profile=smoke", "train.iterations=3", "tensorboard=false",
          "stage_times=false", f"compilation_cache={TEST_CACHE}"]
+
+
+@contextlib.contextmanager
+def xla_optimised():
+    """Inside, this process and the commands it starts compile with XLA's optimisations on:
+    for tests and fixtures that compute more than they compile (the session turns most of
+    them off, tests/conftest.py)."""
+    env = os.environ.get("JAX_DISABLE_MOST_OPTIMIZATIONS")
+    before = jax.config.values["jax_disable_most_optimizations"]
+    os.environ["JAX_DISABLE_MOST_OPTIMIZATIONS"] = "0"
+    jax.config.update("jax_disable_most_optimizations", False)
+    try:
+        yield
+    finally:
+        jax.config.update("jax_disable_most_optimizations", before)
+        if env is None:
+            os.environ.pop("JAX_DISABLE_MOST_OPTIMIZATIONS")
+        else:
+            os.environ["JAX_DISABLE_MOST_OPTIMIZATIONS"] = env
 
 
 def metric_row(**values) -> MetricRow:

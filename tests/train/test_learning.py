@@ -20,6 +20,8 @@ from warmjax.train import run_folder
 from warmjax.train.iteration import STAGES
 from warmjax.train.loop import train
 
+from ..helpers import xla_optimised
+
 SHORT = ["+experiment=adaptive_c4", "profile=quick", "tensorboard=false",
          "train.iterations=10", "train.games=64", "train.replay_iterations=4",
          "search.simulations=24", "arena.games=20", "probe.positions=300"]
@@ -40,7 +42,8 @@ def trained(tmp_path_factory):
     from warmjax.train.iteration import Trainer
 
     trainer = Trainer(config)
-    state = train(config, log=lambda _: None)
+    with xla_optimised():  # 40 iterations: more computing than compiling
+        state = train(config, log=lambda _: None)
     return trainer, state
 
 
