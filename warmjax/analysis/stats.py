@@ -13,8 +13,10 @@ search or training (importing this module leaves JAX unloaded).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -103,7 +105,8 @@ class Comparison:
 def effect_at_power(sd: float, n: int | tuple[int, int], paired: bool = True) -> float:
     """The smallest difference a two-sided t-test at α detects with 80% power: for a paired
     test with `n` pairs whose differences have SD `sd`, or for two samples of sizes `n`
-    with pooled SD `sd` (`statsmodels.stats.power.TTestPower` / `TTestIndPower`)."""
+    with pooled SD `sd` (`statsmodels.stats.power.TTestPower` / `TTestIndPower`). nan where
+    unknown, or where no effect up to 10 SDs reaches that power (two or three seeds)."""
     from statsmodels.stats.power import TTestIndPower, TTestPower
 
     if math.isnan(sd):
@@ -113,15 +116,27 @@ def effect_at_power(sd: float, n: int | tuple[int, int], paired: bool = True) ->
     if paired:
         if n < 2:
             return math.nan
-        d = TTestPower().solve_power(nobs=n, alpha=ALPHA, power=POWER,
-                                     alternative="two-sided")
+        solve = dict(solver=TTestPower(), nobs=n)
     else:
         n1, n2 = n
         if min(n1, n2) < 2:
             return math.nan
-        d = TTestIndPower().solve_power(nobs1=n1, ratio=n2 / n1, alpha=ALPHA, power=POWER,
-                                        alternative="two-sided")
+        solve = dict(solver=TTestIndPower(), nobs1=n1, ratio=n2 / n1)
+    with _quiet_solver():
+        d = solve.pop("solver").solve_power(**solve, alpha=ALPHA, power=POWER,
+                                            alternative="two-sided")
     return float(sd * np.ravel(d)[0])
+
+
+@contextlib.contextmanager
+def _quiet_solver():
+    """statsmodels warns where its root finder gives up and returns nan; the callers here
+    read that nan as "unknown", so the warning would only repeat it."""
+    from statsmodels.tools.sm_exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        yield
 
 
 def seeds_for(delta: float, sd: float, paired: bool = True) -> float:
@@ -134,8 +149,9 @@ def seeds_for(delta: float, sd: float, paired: bool = True) -> float:
         return math.nan
     solver = TTestPower() if paired else TTestIndPower()
     try:
-        n = float(np.ravel(solver.solve_power(effect_size=delta / sd, alpha=ALPHA,
-                                              power=POWER, alternative="two-sided"))[0])
+        with _quiet_solver():
+            n = float(np.ravel(solver.solve_power(effect_size=delta / sd, alpha=ALPHA,
+                                                  power=POWER, alternative="two-sided"))[0])
     except (ValueError, RuntimeError):  # an effect so large that two seeds suffice
         return 2.0
     if math.isnan(n):  # the solver can give up without raising: for a large effect (d ≥ 1

@@ -142,7 +142,8 @@ def log_rank(a: Sequence[Passage], b: Sequence[Passage]) -> float:
     reached the threshold: nothing to compare)."""
     if not any(p.reached for p in (*a, *b)):
         return 1.0
-    p = float(stats.logrank(_censored(a), _censored(b)).pvalue)
+    with np.errstate(invalid="ignore", divide="ignore"):  # the nan case below
+        p = float(stats.logrank(_censored(a), _censored(b)).pvalue)
     return 1.0 if math.isnan(p) else p  # every time equal: nothing to tell them apart
 
 
