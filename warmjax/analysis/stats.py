@@ -106,7 +106,7 @@ def effect_at_power(sd: float, n: int | tuple[int, int], paired: bool = True) ->
     """The smallest difference a two-sided t-test at α detects with 80% power: for a paired
     test with `n` pairs whose differences have SD `sd`, or for two samples of sizes `n`
     with pooled SD `sd` (`statsmodels.stats.power.TTestPower` / `TTestIndPower`). nan where
-    unknown, or where no effect up to 10 SDs reaches that power (two or three seeds)."""
+    unknown: fewer than two seeds, an unknown SD, or a solver that gives up."""
     from statsmodels.stats.power import TTestIndPower, TTestPower
 
     if math.isnan(sd):
@@ -116,15 +116,14 @@ def effect_at_power(sd: float, n: int | tuple[int, int], paired: bool = True) ->
     if paired:
         if n < 2:
             return math.nan
-        solve = dict(solver=TTestPower(), nobs=n)
+        solver, sizes = TTestPower(), dict(nobs=n)
     else:
         n1, n2 = n
         if min(n1, n2) < 2:
             return math.nan
-        solve = dict(solver=TTestIndPower(), nobs1=n1, ratio=n2 / n1)
+        solver, sizes = TTestIndPower(), dict(nobs1=n1, ratio=n2 / n1)
     with _quiet_solver():
-        d = solve.pop("solver").solve_power(**solve, alpha=ALPHA, power=POWER,
-                                            alternative="two-sided")
+        d = solver.solve_power(**sizes, alpha=ALPHA, power=POWER, alternative="two-sided")
     return float(sd * np.ravel(d)[0])
 
 
