@@ -188,3 +188,24 @@ def test_export_keeps_the_committed_round_robin(tmp_path):
     tool.export(tmp_path / "runs", tmp_path / "committed")
     assert [(p.a, p.b) for p in TournamentFolder(tmp_path / "committed" / "tournament")
             .read_journal()] == [("random", "pure_mcts(4)"), ("random", "pure_rave(4)")]
+
+
+def test_study_progress_prints_counts_and_seconds_only(tmp_path, capsys):
+    """The progress a registered study is checked by: iterations and seconds, summed by
+    hand, and none of the rates, losses or arena results the rows also carry."""
+    tool = load_tool("study_progress")
+    study = tmp_path / "study"
+    rows = [metric_row(iteration=i + 1, seconds_total=30.0, oracle_policy=0.4321,
+                       oracle_optimal=0.8765) for i in range(4)]
+    fabricate_run(study / "arm=baseline,seed=3", network=False, metrics=rows)
+    fabricate_run(study / "arm=adaptive_wrora,seed=3", network=False, metrics=rows[:2])
+    (study / "arm=baseline,seed=4").mkdir()  # made by the sweep, not started
+    tool.main([str(study), "--iterations", "4"])
+    out = capsys.readouterr().out
+    assert "arm=baseline,seed=3" in out and "4 iterations" in out and "2.0 min" in out
+    assert "arm=adaptive_wrora,seed=3" in out and "1.0 min" in out
+    # 6 iterations in 180 s; 2 + 4 left at 30 s each is 0.05 h.
+    assert "in all: 6 iterations, 0.05 h; 6 left, about 0.1 h at 30 s each" in out
+    assert "43.2" not in out and "87.6" not in out and "0.4321" not in out
+    with pytest.raises(SystemExit, match="no study folder"):
+        tool.main([str(tmp_path / "missing")])
