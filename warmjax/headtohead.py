@@ -50,7 +50,6 @@ from warmjax import cli
 from warmjax.games import make
 from warmjax.markdown import table
 from warmjax.matches import experiment_cli as common
-from warmjax.nets import make_network
 from warmjax.search.config import SearchConfig
 from warmjax.search.players import make_player
 from warmjax.search.variants import ENHANCEMENTS
@@ -125,10 +124,7 @@ def run(config: HeadToHeadConfig) -> dict:
     """Plays every enhancement against the baseline, writes `config.out_path`, returns it."""
     env = make(config.game.name, **config.game.params)
     model = config.model
-    network = make_network(env.num_actions, env.observation_shape, model.preset,
-                           channels=model.channels, fc=model.fc, dropout=model.dropout,
-                           mixed_precision=model.mixed_precision,
-                           same_padding=model.same_padding)
+    network = model.build(env)
     init_key, games_key = jax.random.split(jax.random.key(config.seed))
     per_pair = config.networks == "pair"
     params = None if per_pair else network.init(init_key)

@@ -22,8 +22,8 @@ def test_training_convolutions_agree():
 
     def out_and_grad(net):
         def value_sum(params):
-            (logits, v), _ = net.apply_train({**variables, "params": params}, obs,
-                                             jax.random.PRNGKey(2))
+            (logits, v, *_), _ = net.apply_train({**variables, "params": params}, obs,
+                                                 jax.random.PRNGKey(2))
             return jnp.sum(v) + jnp.sum(jnp.tanh(logits)), (logits, v)
         return jax.jit(jax.value_and_grad(value_sum, has_aux=True))(variables["params"])
 
@@ -59,8 +59,8 @@ def test_mixed_precision_keeps_float32_weights_and_close_outputs():
     np.testing.assert_allclose(np.asarray(vb), np.asarray(va), atol=0.02)
 
     def loss(net, params):
-        (logits, value), _ = net.apply_train({**variables, "params": params}, obs,
-                                             jax.random.PRNGKey(2))
+        (logits, value, *_), _ = net.apply_train({**variables, "params": params}, obs,
+                                                 jax.random.PRNGKey(2))
         return jnp.mean(value ** 2) + jnp.mean(jax.nn.logsumexp(logits, axis=-1))
 
     grads = jax.jit(jax.grad(lambda p: loss(bf16, p)))(variables["params"])

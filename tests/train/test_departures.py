@@ -201,6 +201,7 @@ def test_greedy_value_is_the_most_visited_edges_q():
 
 @pytest.mark.parametrize("override,label", [("search.greedy_value=true", "greedy-value"),
                                             ("model.same_padding=true", "same-padding"),
+                                            ("model.wdl_head=true", "wdl"),
                                             ("train.explore_return=watkins", "watkins"),
                                             ("train.progressive_simulations=[2]",
                                              "progressive-m"),

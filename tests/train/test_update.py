@@ -23,7 +23,7 @@ def test_loss_matches_hand_computation():
     value = jnp.asarray(rng.choice([-1.0, 0.0, 1.0], 5), jnp.float32)
     total, (v_loss, p_loss, _) = loss_fn(net, variables["params"], variables["batch_stats"],
                                           (obs, policy, value), jax.random.PRNGKey(1))
-    (logits, v), _ = net.apply_train(variables, obs, jax.random.PRNGKey(1))
+    (logits, v, *_), _ = net.apply_train(variables, obs, jax.random.PRNGKey(1))
     logits, v = np.asarray(logits, np.float64), np.asarray(v, np.float64)
     log_p = logits - np.log(np.exp(logits - logits.max(1, keepdims=True)).sum(1, keepdims=True)) \
         - logits.max(1, keepdims=True)
@@ -101,9 +101,9 @@ def test_value_weight_scales_the_value_gradient_in_the_update():
                                 jax.random.PRNGKey(5))
 
     def part(params, which):
-        (logits, v), _ = net.apply_train({"params": params,
-                                          "batch_stats": variables["batch_stats"]},
-                                         buffer.obs, jax.random.PRNGKey(0))
+        (logits, v, *_), _ = net.apply_train({"params": params,
+                                              "batch_stats": variables["batch_stats"]},
+                                             buffer.obs, jax.random.PRNGKey(0))
         if which == "value":
             return jnp.mean((v - buffer.value) ** 2)
         return -jnp.mean(jnp.sum(buffer.policy * jax.nn.log_softmax(logits), axis=-1))
@@ -153,7 +153,7 @@ def test_reply_target_adds_its_weighted_cross_entropy_and_trains_only_its_head_m
     plain, (v_loss, p_loss, _) = loss_fn(net, params, stats, (obs, policy, value), key)
     total, (v_with, p_with, _) = loss_fn(net, params, stats, (obs, policy, value, reply), key,
                                          reply_weight=0.25)
-    (_, _, reply_logits), _ = net.apply_train(variables, obs, key)
+    reply_logits = net.apply_train(variables, obs, key)[0].reply_logits
     logits = np.asarray(reply_logits, np.float64)
     log_q = logits - np.log(np.exp(logits).sum(1, keepdims=True))
     # Row 4's zero target counts in the mean's denominator and adds nothing to its sum.
@@ -179,3 +179,68 @@ def test_reply_target_adds_its_weighted_cross_entropy_and_trains_only_its_head_m
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
     with pytest.raises(ValueError, match="needs a network with the reply head"):
         make_update(plain_net, optax.adam(0.01), 1, 4, reply_weight=0.25)
+
+
+def test_wdl_targets_by_hand():
+    """model.wdl_head (a departure, method.md §6): a result is a one-hot; a value target t
+    keeps its mean P(win) − P(loss) = t with the largest draw share; the value of logits
+    is P(win) − P(loss) of their softmax."""
+    from warmjax.nets import wdl_target, wdl_value
+
+    got = np.asarray(wdl_target(jnp.asarray([1.0, 0.0, -1.0, 0.25, -0.5])))
+    np.testing.assert_allclose(got, [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.25, 0.75, 0],
+                                     [0, 0.5, 0.5]], atol=1e-7)
+    # log(2), log(1), log(1): probabilities 1/2, 1/4, 1/4, so the value is 1/4.
+    assert float(wdl_value(jnp.log(jnp.asarray([2.0, 1.0, 1.0])))) == pytest.approx(0.25)
+
+
+@pytest.mark.slow
+def test_wdl_head_trains_a_cross_entropy_and_reports_the_squared_error():
+    """With the win/draw/loss head the total is the policy's cross-entropy plus the WDL
+    logits' cross-entropy against the targets' distributions (by hand, in float64); the
+    value loss reported is the squared error of P(win) − P(loss), which inference
+    returns as the value; the saved network loads with its head."""
+    net = make_network(6, (6, 6, 2), "small", dropout=0.0, wdl_head=True)
+    variables = net.init(jax.random.PRNGKey(0))
+    assert variables["params"]["wdl"]["kernel"].shape[-1] == 3
+    rng = np.random.default_rng(4)
+    obs = jnp.asarray(rng.random((6, 6, 6, 2)) < 0.3)
+    policy = jnp.asarray(rng.dirichlet(np.ones(6), 6), jnp.float32)
+    value = jnp.asarray([1.0, 0.0, -1.0, 0.5, -0.25, 1.0], jnp.float32)
+    key = jax.random.PRNGKey(1)
+    total, (v_loss, p_loss, _) = loss_fn(net, variables["params"], variables["batch_stats"],
+                                          (obs, policy, value), key, value_weight=2.0)
+    out, _ = net.apply_train(variables, obs, key)
+    wdl = np.asarray(out.wdl_logits, np.float64)
+    log_q = wdl - np.log(np.exp(wdl).sum(1, keepdims=True))
+    p = np.exp(log_q)
+    targets = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.5, 0.5, 0], [0, 0.75, 0.25],
+                        [1, 0, 0]])
+    expected_ce = -np.mean(np.sum(targets * log_q, axis=1))
+    np.testing.assert_allclose(np.asarray(out.value), p[:, 0] - p[:, 2], rtol=1e-5, atol=1e-6)
+    expected_mse = np.mean((p[:, 0] - p[:, 2] - np.asarray(value)) ** 2)
+    assert float(v_loss) == pytest.approx(expected_mse, rel=1e-5)
+    assert float(total) == pytest.approx(2.0 * expected_ce + float(p_loss), rel=1e-5)
+    # Inference (running batch statistics) returns P(win) − P(loss) of its own WDL logits.
+    (_, v), sown = net.module.apply(variables, obs, train=False, mutable=["intermediates"])
+    q = np.asarray(jax.nn.softmax(sown["intermediates"]["wdl_logits"][0]), np.float64)
+    np.testing.assert_allclose(np.asarray(net.apply(variables, obs)[1]), q[:, 0] - q[:, 2],
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(v), q[:, 0] - q[:, 2], rtol=1e-5, atol=1e-6)
+
+
+def test_wdl_network_saves_and_loads(tmp_path):
+    from warmjax.games import make
+    from warmjax.train.network_io import load_network, save_network
+    from warmjax.train.run_config import ModelConfig, RunConfig
+
+    config = RunConfig(model=ModelConfig(preset=None, channels=4, fc=(8, 8), wdl_head=True))
+    env = make("connect_four")
+    net = config.model.build(env)
+    variables = net.init(jax.random.PRNGKey(0))
+    save_network(tmp_path, config, net, variables, iteration=3)
+    _, loaded, got = load_network(tmp_path)
+    assert loaded.module.wdl_head
+    obs = jnp.zeros((2, *env.observation_shape))
+    for a, b in zip(net.apply(variables, obs), loaded.apply(got, obs)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import importlib
 
 _LAZY = {"PRESETS": "presets", "CONV_IMPLS": "presets", "ApplyFn": "azg", "AZNet": "azg",
-         "Network": "azg", "make_network": "azg", "without_reply_head": "azg"}
+         "Network": "azg", "make_network": "azg", "without_reply_head": "azg",
+         "wdl_value": "azg", "wdl_target": "azg", "TrainOutputs": "azg"}
 
 
 def __getattr__(name: str):

@@ -17,7 +17,7 @@ norm, the heads and the losses stay float32.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import chex
 import flax.linen as nn
@@ -91,6 +91,9 @@ class AZNet(nn.Module):
     # A third head, trained only (`Network.apply_train`): the opponent's reply (KataGo's
     # auxiliary policy target; `train.reply_weight`, a departure). Off: the papers' network.
     reply_head: bool = False
+    # The value as win/draw/loss probabilities (`model.wdl_head`, a departure): the value is
+    # P(win) − P(loss), and training reads the three logits. Off: the papers' tanh head.
+    wdl_head: bool = False
 
     @nn.compact
     def __call__(self, obs: jax.Array, train: bool) -> tuple[jax.Array, jax.Array]:
@@ -111,11 +114,40 @@ class AZNet(nn.Module):
             x = nn.relu(x)
             x = nn.Dropout(self.dropout, deterministic=not train)(x)
         logits = nn.Dense(self.num_actions)(x)
-        value = jnp.tanh(nn.Dense(1)(x))[..., 0]
+        if self.wdl_head:  # the logits sown for training; inference sees the value only
+            wdl_logits = nn.Dense(3, name="wdl")(x)
+            self.sow("intermediates", "wdl_logits", wdl_logits)
+            value = wdl_value(wdl_logits)
+        else:
+            value = jnp.tanh(nn.Dense(1)(x))[..., 0]
         chex.assert_shape((logits, value), ((obs.shape[0], self.num_actions), (obs.shape[0],)))
         if self.reply_head:  # sown, so that inference returns what it always did
             self.sow("intermediates", "reply_logits", nn.Dense(self.num_actions, name="reply")(x))
         return logits, value
+
+
+def wdl_value(wdl_logits: jax.Array) -> jax.Array:
+    """The value of win/draw/loss logits `[..., 3]`: P(win) − P(loss), in [−1, 1]."""
+    p = jax.nn.softmax(wdl_logits, axis=-1)
+    return p[..., 0] - p[..., 2]
+
+
+def wdl_target(value: jax.Array) -> jax.Array:
+    """The win/draw/loss distribution `[..., 3]` of value targets t in [−1, 1] whose mean
+    P(win) − P(loss) is t and whose draw share is as large as it can be: (t, 1 − t, 0) for
+    t ≥ 0, (0, 1 + t, −t) below. A game's result z ∈ {1, 0, −1} is a one-hot."""
+    t = jnp.clip(value, -1.0, 1.0)
+    return jnp.stack([jnp.maximum(t, 0.0), 1.0 - jnp.abs(t), jnp.maximum(-t, 0.0)], axis=-1)
+
+
+class TrainOutputs(NamedTuple):
+    """What `Network.apply_train` computes: the heads inference returns, and the logits
+    of the heads only training reads (None where the network has no such head)."""
+
+    logits: jax.Array  # [B, A]
+    value: jax.Array  # [B]
+    reply_logits: jax.Array | None = None  # [B, A]: the opponent's reply
+    wdl_logits: jax.Array | None = None  # [B, 3]: win, draw, loss
 
 
 @dataclasses.dataclass(frozen=True)
@@ -183,16 +215,18 @@ class Network:
         """Training mode: batch statistics and dropout.
 
         Returns:
-          `((logits [B, A], value [B]), new_batch_stats)`; with the reply head,
-          `((logits, value, reply_logits [B, A]), new_batch_stats)`.
+          `(TrainOutputs, new_batch_stats)`: the logits and value, and the logits of the
+          reply and win/draw/loss heads where the network has them.
         """
-        reply = self.module.reply_head
-        out, updates = self.module.clone(conv_impl=self.train_conv_impl).apply(
+        sown = self.module.reply_head or self.module.wdl_head
+        (logits, value), updates = self.module.clone(conv_impl=self.train_conv_impl).apply(
             variables, obs, train=True, rngs={"dropout": dropout_key},
-            mutable=["batch_stats", "intermediates"] if reply else ["batch_stats"],
+            mutable=["batch_stats", "intermediates"] if sown else ["batch_stats"],
         )
-        if reply:
-            out = (*out, updates["intermediates"]["reply_logits"][0])
+        extra = updates.get("intermediates", {})
+        out = TrainOutputs(logits, value,
+                           extra["reply_logits"][0] if "reply_logits" in extra else None,
+                           extra["wdl_logits"][0] if "wdl_logits" in extra else None)
         return out, updates["batch_stats"]
 
 
@@ -208,6 +242,7 @@ def make_network(
     mixed_precision: bool = False,
     same_padding: bool = False,
     reply_head: bool = False,
+    wdl_head: bool = False,
 ) -> Network:
     """Builds a `Network` from a preset name, with optional overrides.
 
@@ -218,7 +253,9 @@ def make_network(
     whole board's H×W positions rather than (H − 4)×(W − 4): a named departure from
     AlphaZero General's network (`model.same_padding`), off by default. `reply_head` adds
     a head that only training reads, the opponent's reply (`train.reply_weight`), off by
-    default; the networks a run saves leave it out (`without_reply_head`).
+    default; the networks a run saves leave it out (`without_reply_head`). `wdl_head`
+    replaces the tanh value head by win/draw/loss logits whose value is P(win) − P(loss)
+    (`model.wdl_head`, a departure), off by default.
 
     Raises:
       ValueError: unknown preset, non-positive sizes, or a board too small for the two
@@ -245,7 +282,7 @@ def make_network(
         raise ValueError(f"observations must be [H, W, C] planes, got shape {tuple(obs_shape)}")
     module = AZNet(num_actions=num_actions, dropout=dropout, mixed_precision=mixed_precision,
                    paddings=("SAME",) * 4 if same_padding else paddings_for(obs_shape),
-                   reply_head=reply_head, **settings)
+                   reply_head=reply_head, wdl_head=wdl_head, **settings)
     return Network(module=module, obs_shape=tuple(obs_shape), train_conv=train_conv)
 
 

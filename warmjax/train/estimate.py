@@ -20,13 +20,10 @@ def seconds_per_evaluation(config: RunConfig, repeats: int = 3) -> float:
     import jax
 
     from warmjax.games import make
-    from warmjax.nets import make_network
     from warmjax.search import SearchConfig, variant_search
 
     env = make(config.game.name, **config.game.params)
-    net = make_network(env.num_actions, env.observation_shape, config.model.preset,
-                       channels=config.model.channels, fc=config.model.fc,
-                       same_padding=config.model.same_padding)
+    net = config.model.build(env)
     params = net.init(jax.random.PRNGKey(0))
     sims = 4
     games = min(config.train.games, 16)

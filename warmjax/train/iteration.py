@@ -26,7 +26,6 @@ import optax
 from flax import struct
 
 from warmjax.games import make
-from warmjax.nets import make_network
 from warmjax.perfect import positions
 from warmjax.perfect.score import make_probe
 from warmjax.search.leaf import Inputs
@@ -109,12 +108,7 @@ class Trainer:
     def __init__(self, config: RunConfig):
         self.config = c = config
         self.env = make(c.game.name, **c.game.params)
-        self.network = make_network(
-            self.env.num_actions, self.env.observation_shape, c.model.preset,
-            channels=c.model.channels, fc=c.model.fc, dropout=c.model.dropout,
-            train_conv=c.model.train_conv, mixed_precision=c.model.mixed_precision,
-            same_padding=c.model.same_padding, reply_head=c.train.reply_weight > 0,
-        )
+        self.network = c.model.build(self.env, reply_head=c.train.reply_weight > 0)
         self.optimizer = optax.adam(c.train.learning_rate)
         apply = self.network.apply
         # Self-play searches with the run's search settings, root noise included; the arena

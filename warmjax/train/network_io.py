@@ -3,7 +3,8 @@
 A run folder's final network is two files:
 
 - `network.json`: `{"format": "warmjax-network-v1", "game": {"name", "params"},
-  "model": {"preset", "channels", "fc", "dropout", "mixed_precision"[, "same_padding"]},
+  "model": {"preset", "channels", "fc", "dropout", "mixed_precision"[, "same_padding"][,
+  "wdl_head"]},
   "num_actions",
   "obs_shape",
   "iteration", "sha256"}`, enough to rebuild the Flax module, with the SHA-256 of the
@@ -44,7 +45,8 @@ def save_network(folder: Path, config, network, variables: Any, iteration: int) 
                   "fc": list(network.module.fc), "dropout": network.module.dropout,
                   "mixed_precision": network.module.mixed_precision,
                   # only where on, so that other runs' files stay as they were
-                  **({"same_padding": True} if config.model.same_padding else {})},
+                  **({"same_padding": True} if config.model.same_padding else {}),
+                  **({"wdl_head": True} if network.module.wdl_head else {})},
         "num_actions": network.num_actions,
         "obs_shape": list(network.obs_shape),
         "iteration": int(iteration),
@@ -100,7 +102,8 @@ def load_network(path: Path):
                            channels=model["channels"], fc=tuple(model["fc"]),
                            dropout=model["dropout"],
                            mixed_precision=bool(model.get("mixed_precision", False)),
-                           same_padding=bool(model.get("same_padding", False)))
+                           same_padding=bool(model.get("same_padding", False)),
+                           wdl_head=bool(model.get("wdl_head", False)))
     template = network.init(jax.random.PRNGKey(0))
     msgpack = folder / "network.msgpack"
     try:

@@ -75,6 +75,20 @@ class ModelConfig:
     # All four convolutions padded, so the fully connected layers see every board square
     # (nets/azg.py); a departure from AlphaZero General's two unpadded ones, off by default.
     same_padding: bool = setting(False, departure="same-padding")
+    # The value as win/draw/loss logits, trained by cross-entropy (nets/azg.py); a departure
+    # from the papers' tanh value head and squared error, off by default.
+    wdl_head: bool = setting(False, departure="wdl")
+
+    def build(self, env, **training_only):
+        """The network this section describes, for `env`'s actions and observations;
+        `training_only`: `make_network`'s heads that only training reads (`reply_head`)."""
+        from warmjax.nets import make_network
+
+        return make_network(env.num_actions, env.observation_shape, self.preset,
+                            channels=self.channels, fc=self.fc, dropout=self.dropout,
+                            train_conv=self.train_conv, mixed_precision=self.mixed_precision,
+                            same_padding=self.same_padding, wdl_head=self.wdl_head,
+                            **training_only)
 
     def __post_init__(self):
         if self.preset is not None and self.preset not in PRESETS:

@@ -2,9 +2,11 @@
 
 Loss = MSE(v, z) + cross-entropy(π, p), with dropout and batch statistics in training mode,
 optimised by Adam. With `value_weight` c ≠ 1 (a departure, method.md §6) it is
-c·MSE(v, z) + cross-entropy(π, p). One epoch is a pass over a fresh random permutation of
-the buffer's valid examples in minibatches of `bs`, dropping the last partial minibatch
-(AlphaZero General draws ⌊|D| / bs⌋ random minibatches per epoch).
+c·MSE(v, z) + cross-entropy(π, p); with the win/draw/loss head (`model.wdl_head`, a
+departure) the value term is a cross-entropy too (`loss_fn`). One epoch is a pass over a
+fresh random permutation of the buffer's valid examples in minibatches of `bs`, dropping
+the last partial minibatch (AlphaZero General draws ⌊|D| / bs⌋ random minibatches per
+epoch).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from warmjax.nets import Network
+from warmjax.nets import Network, wdl_target
 from warmjax.train.buffer import ReplayBuffer
 
 
@@ -36,21 +38,26 @@ def loss_fn(network: Network, params, batch_stats, batch, dropout_key, value_wei
     """Returns `(total, (value_loss, policy_loss, new_batch_stats))` for one minibatch; the
     total weighs the value loss by `value_weight` (1: the papers' sum). A batch of four,
     `(obs, policy, value, reply)`, with a network that has the reply head, adds
-    `reply_weight` times the reply head's cross-entropy against `reply`."""
+    `reply_weight` times the reply head's cross-entropy against `reply`.
+
+    With the win/draw/loss head (`model.wdl_head`, a departure) the value term trained is
+    the cross-entropy of its logits against `wdl_target(value)`; the value loss reported is
+    still the squared error of P(win) − P(loss), comparable with the tanh head's."""
     obs, policy, value = batch[:3]
     variables = {"params": params, "batch_stats": batch_stats}
-    outputs, new_stats = network.apply_train(variables, obs, dropout_key)
-    logits, v = outputs[:2]
+    out, new_stats = network.apply_train(variables, obs, dropout_key)
     # Targets of another shape ([N, 1] values, say) would broadcast into a wrong loss.
-    chex.assert_equal_shape((logits, policy))
-    chex.assert_equal_shape((v, value))
-    value_loss = jnp.mean((v - value) ** 2)
-    policy_loss = cross_entropy(policy, logits)
+    chex.assert_equal_shape((out.logits, policy))
+    chex.assert_equal_shape((out.value, value))
+    value_loss = jnp.mean((out.value - value) ** 2)
+    policy_loss = cross_entropy(policy, out.logits)
+    trained = value_loss if out.wdl_logits is None else cross_entropy(
+        wdl_target(value), out.wdl_logits)
     # 1.0 · x is x exactly in floating point, so c = 1 is the papers' loss bit for bit.
-    total = value_weight * value_loss + policy_loss
+    total = value_weight * trained + policy_loss
     if len(batch) == 4:
-        chex.assert_equal_shape((outputs[2], batch[3]))
-        total = total + reply_weight * cross_entropy(batch[3], outputs[2])
+        chex.assert_equal_shape((out.reply_logits, batch[3]))
+        total = total + reply_weight * cross_entropy(batch[3], out.reply_logits)
     return total, (value_loss, policy_loss, new_stats)
 
 
