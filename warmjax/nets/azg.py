@@ -2,7 +2,8 @@
 
 Four 3x3 convolutions with batch norm and ReLU (the first two padded, the last two
 unpadded), then two fully connected layers with batch norm, ReLU and dropout, then a
-policy head (logits over actions) and a tanh value head.
+policy head (logits over actions) and a tanh value head (or, with `wdl_head`, a named
+departure, win/draw/loss logits whose value is P(win) − P(loss)).
 
 AlphaZero General uses 512 channels and fully connected sizes (1024, 512); the authors'
 own fork used 256 channels. `small` presets keep the shape of the network with fewer
