@@ -14,7 +14,10 @@ Most tests compile far more than they compute: a smoke run compiles its iteratio
 30 s and plays it in under one. So the session compiles with most of XLA's optimisations off
 (`JAX_DISABLE_MOST_OPTIMIZATIONS`, inherited by the commands the tests start), and the few
 tests that compute more than they compile turn them back on with the `optimised` marker or,
-in a fixture, `helpers.xla_optimised()`. A setting the caller made is kept.
+in a fixture, `helpers.xla_optimised()`. The session also compiles fusions with XLA's
+older CPU emitters (`--xla_cpu_use_fusion_emitters=false` in `XLA_FLAGS`): a smoke run's
+iteration then compiled in 25-51 s where it took 34-77 s with the newer ones, beside other
+jobs (1 December 2026). A setting the caller made is kept.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ from pathlib import Path
 if not os.environ.get("JAX_COMPILATION_CACHE_DIR"):
     os.environ["JAX_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="warmjax-tests-jax-")
 os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
+if "xla_cpu_use_fusion_emitters" not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = " ".join(
+        [os.environ.get("XLA_FLAGS", ""), "--xla_cpu_use_fusion_emitters=false"]).strip()
 
 import jax  # noqa: E402
 import pytest  # noqa: E402

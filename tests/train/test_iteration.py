@@ -22,8 +22,11 @@ def _rejecting(trainer):
 
 
 def _close(a, b):
-    return all(np.allclose(x, y) for x, y in zip(jax.tree_util.tree_leaves(a),
-                                                 jax.tree_util.tree_leaves(b)))
+    """Equal up to float32 rounding: the compiled iteration and the recomputation fuse the
+    update differently (2.4e-7 apart at most with the tests' XLA flags, 1 December 2026),
+    where a network trained from other weights differs by about 0.5."""
+    return all(np.allclose(x, y, atol=1e-5) for x, y in zip(jax.tree_util.tree_leaves(a),
+                                                            jax.tree_util.tree_leaves(b)))
 
 
 @pytest.mark.slow
