@@ -16,7 +16,7 @@ Most tests compile far more than they compute: a smoke run compiles its iteratio
 tests that compute more than they compile turn them back on with the `optimised` marker or,
 in a fixture, `helpers.xla_optimised()`. The session also compiles fusions with XLA's
 older CPU emitters (`--xla_cpu_use_fusion_emitters=false` in `XLA_FLAGS`): a smoke run's
-iteration then compiled in 25-51 s where it took 34-77 s with the newer ones, beside other
+iteration then compiled in 25-65 s where it took 34-77 s with the newer ones, beside other
 jobs (1 December 2026). A setting the caller made is kept.
 """
 
