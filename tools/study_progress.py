@@ -3,14 +3,28 @@ and the seconds they took, read from `metrics.jsonl`'s `iteration` and `seconds_
 alone. A registered study is checked this way while it trains (its registration's "Looks"),
 so nothing here prints a rate, a loss or an arena result.
 
-    python tools/study_progress.py runs/study_hex_7x7_long [--iterations 60]
+    python tools/study_progress.py runs/study_hex_7x7_long [--iterations 60] [--seeds 8-13]
+
+`--seeds` counts only those seeds' runs (a study under a cut keeps the folders its sweep
+made for the others).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
+
+
+def seed_range(text: str) -> range:
+    """`8-13` (inclusive) or `8`: the seeds to count."""
+    match = re.fullmatch(r"(\d+)(?:-(\d+))?", text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"seeds must read like 8-13 or 8, not {text!r}")
+    first = int(match[1])
+    last = int(match[2]) if match[2] else first
+    return range(first, last + 1)
 
 
 def progress(run: Path) -> tuple[int, float]:
@@ -32,11 +46,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("study", type=Path, help="a study's folder under runs/")
     parser.add_argument("--iterations", type=int, default=None,
                         help="the runs' length, to print the iterations left")
+    parser.add_argument("--seeds", type=seed_range, default=None,
+                        help="count only these seeds' runs, e.g. 8-13")
     args = parser.parse_args(argv)
     if not args.study.is_dir():
         raise SystemExit(f"error: no study folder at {args.study}")
     total_done, total_seconds, left = 0, 0.0, 0
     for run in sorted(p for p in args.study.iterdir() if p.is_dir() and "seed=" in p.name):
+        seed = int(re.search(r"seed=(\d+)", run.name)[1])
+        if args.seeds is not None and seed not in args.seeds:
+            continue
         done, seconds = progress(run)
         total_done += done
         total_seconds += seconds

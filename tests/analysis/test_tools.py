@@ -207,5 +207,12 @@ def test_study_progress_prints_counts_and_seconds_only(tmp_path, capsys):
     # 6 iterations in 180 s; 2 + 4 left at 30 s each is 0.05 h.
     assert "in all: 6 iterations, 0.05 h; 6 left, about 0.1 h at 30 s each" in out
     assert "43.2" not in out and "87.6" not in out and "0.4321" not in out
+    # Under a cut to seed 3, seed 4's folder is not counted: 2 left, not 6.
+    tool.main([str(study), "--iterations", "4", "--seeds", "3"])
+    out = capsys.readouterr().out
+    assert "in all: 6 iterations, 0.05 h; 2 left, about 0.0 h at 30 s each" in out
+    with pytest.raises(SystemExit):
+        tool.main([str(study), "--seeds", "3-x"])
+    assert "seeds must read like 8-13" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="no study folder"):
         tool.main([str(tmp_path / "missing")])
