@@ -3,9 +3,10 @@
 # three studies one after the other, each seed by seed through tools/run_study.sh. Connect
 # Four runs the papers' I = 100 with round robins at iterations 15, 30, 60 and 100; Hex runs
 # at the registered cut (recorded in the registration): 60 iterations with round robins at
-# 15, 30 and 60, and Hex 7×7 on seeds 8-13 (Hex 5×5's 8 seeds ran before the second step). Rerun it to resume:
-# committed seeds are skipped quickly (their runs are complete), a run resumes from its last
-# checkpoint where the machine still has it, and restarts otherwise.
+# 15, 30 and 60, and Hex 7×7 on seeds 8-13 (Hex 5×5's 8 seeds ran before the second
+# step). Rerun it to resume: committed seeds are skipped quickly (their runs are
+# complete), a run resumes from its last checkpoint where the machine still has it, and
+# restarts otherwise.
 #
 #   bash tools/run_long_horizon.sh            # in the background: nohup ... &
 #
