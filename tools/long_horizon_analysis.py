@@ -29,7 +29,7 @@ from pathlib import Path
 
 from warmjax.analysis import long_horizon, plots, study, tables
 from warmjax.analysis.report import compute_curves, random_rate
-from warmjax.matches.tournament_folder import TournamentFolder
+from warmjax.matches.tournament_folder import AnchorEntry, TournamentFolder
 from warmjax.train import run_folder
 
 ROOT = Path("results/study")
@@ -41,8 +41,18 @@ def _log(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _tournament(path: Path):
-    return tables.journal_tournament(path) if TournamentFolder(path).has_header() else None
+def _tournament(path: Path, seeds):
+    """The round robin in `path` rated from the games among the plan's seeds and the anchors
+    only: a cut leaves committed seeds' games in the journal (Hex 5×5's seeds 14 and 15),
+    and through the shared anchor they would move the kept seeds' ratings."""
+    if not TournamentFolder(path).has_header():
+        return None
+    return tables.journal_tournament(path, lambda entry: in_plan(entry, seeds))
+
+
+def in_plan(entry, seeds) -> bool:
+    """An anchor, or a network of one of the plan's seeds."""
+    return isinstance(entry, AnchorEntry) or entry.seed in seeds
 
 
 def read(root: Path, plans, calibration: str) -> tuple[list, dict, dict, list[str]]:
@@ -56,12 +66,12 @@ def read(root: Path, plans, calibration: str) -> tuple[list, dict, dict, list[st
         if not runs:
             absent.append(f"{plan.name}: no run under {folder}")
             continue
-        final = _tournament(folder / "tournament")
+        final = _tournament(folder / "tournament", plan.seeds)
         (family,) = study.families(runs, [final] if final else [],
                                    long_horizon.AUC_ITERATIONS, tables=False)
         horizons = {}
         for h in long_horizon.HORIZONS:
-            found = _tournament(folder / f"tournament_at{h:03d}")
+            found = _tournament(folder / f"tournament_at{h:03d}", plan.seeds)
             if found is not None and h < plan.iterations:
                 (horizons[h],) = study.families(runs, [found], long_horizon.AUC_ITERATIONS,
                                                 tables=False)

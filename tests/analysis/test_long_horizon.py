@@ -348,3 +348,41 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
     # Bayesian Elo from the fabricated games recovers the leads' order
     assert record["elo"]["c4_adaptive"]["diff"] > 40 > abs(record["elo"]["c4_fixed"]["diff"])
     assert "compute" in record["speed"]["ledger"][0]["axes"]
+
+
+def test_a_cut_rates_its_seeds_as_if_the_others_never_played(tmp_path):
+    """Hex 5×5's journals hold two seeds the registered cut leaves out; their games share
+    the random anchor. The tool rates the kept seeds exactly as a journal without those
+    games would, and the filter matters: with them, the kept seeds' ratings move."""
+    tool = load_tool("long_horizon_analysis")
+    name = "hex_5x5_long"
+    kept, with_extra = tmp_path / "kept", tmp_path / "with_extra"
+    _write_tournament(kept, name, ELO)
+    _write_tournament(with_extra, name, ELO)
+    # two further seeds, lopsided against the anchor (their networks crush random) and
+    # within the seed, journalled in a later batch as a later seed block would be
+    extra = {f"{role} s{seed}": NetworkEntry(f"{name}/{role}/{seed}", game="hex", mode=mode,
+                                             enhancement=None if mode == "none" else "wrora",
+                                             seed=seed)
+             for seed in (14, 15) for role, mode in (("baseline", "none"),
+                                                     ("adaptive", "adaptive"))}
+    folder = TournamentFolder(with_extra)
+    header = folder.read_header()
+    folder.write_header(dataclasses.replace(header, players={**header.players, **extra}))
+    folder.write_batch(2, [], [_pair("baseline s14", "random", 20),
+                               _pair("adaptive s14", "random", 20),
+                               _pair("baseline s14", "adaptive s14", 3),
+                               _pair("baseline s15", "random", 20),
+                               _pair("adaptive s15", "random", 20),
+                               _pair("baseline s15", "adaptive s15", 17)])
+
+    alone = tool._tournament(kept, SEEDS)
+    cut = tool._tournament(with_extra, SEEDS)
+    assert cut.names == alone.names and "baseline s14" not in cut.names
+    np.testing.assert_allclose(cut.ratings, alone.ratings, atol=1e-9)
+    everything = tool.tables.journal_tournament(with_extra)
+    assert len(everything.names) == len(alone.names) + 4
+    moved = [abs(everything.ratings[everything.names.index(n)] - r)
+             for n, r in zip(alone.names, alone.ratings)]
+    assert max(moved) > 1.0, moved
+    assert tool._tournament(tmp_path / "none", SEEDS) is None

@@ -301,10 +301,12 @@ def load_tournament(path: Path | str) -> Tournament:
                       elo.players, elo.settings.game.get("params"))
 
 
-def journal_tournament(path: Path | str) -> Tournament:
+def journal_tournament(path: Path | str, keep: Callable[[Entry], bool] | None = None
+                       ) -> Tournament:
     """A tournament rated from every game in its folder's journal
-    (`tournament_folder.journal_elo`), finished or not."""
-    elo = journal_elo(path)
+    (`tournament_folder.journal_elo`), finished or not; with `keep`, from the games between
+    players it accepts only."""
+    elo = journal_elo(path, keep)
     return Tournament(str(path), Path(path).name or "tournament", elo.settings.game_name,
                       elo.names, elo.ratings, elo.lower, elo.upper, elo.players,
                       elo.settings.game.get("params"))

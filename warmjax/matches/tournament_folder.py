@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -523,23 +523,31 @@ def elo_games(names: Sequence[str], pairs: Sequence[PairResult]
             for p in pairs for g in p.records]
 
 
-def journal_elo(out: Path | str) -> EloTable:
+def journal_elo(out: Path | str, keep: Callable[[Entry], bool] | None = None) -> EloTable:
     """Bayesian Elo of every game in a tournament folder's journal (`tournament.json` and
     `batches/`), whoever played them: a tournament grown over several invocations (a study's
     seed blocks, say, each played while its networks existed) rated as one.
 
+    Args:
+      out: the tournament folder.
+      keep: if given, only the games whose both players it accepts are rated (a registered
+        cut's seeds, say, out of a journal that holds more), as if the others were never
+        played.
+
     Returns:
-      The Elo table of the players that played a game.
+      The Elo table of the players that played a (kept) game.
 
     Raises:
-      ValueError: no `tournament.json`, or no game yet.
+      ValueError: no `tournament.json`, or no (kept) game yet.
     """
     folder = TournamentFolder(out)
     saved = folder.read_header()
-    records = {r.key: r for r in folder.read_journal()}
+    records = {r.key: r for r in folder.read_journal()
+               if keep is None or (keep(saved.players[r.a]) and keep(saved.players[r.b]))}
     pairs = sorted(records.values(), key=lambda r: (r.a, r.b))
     if not pairs:
-        raise ValueError(f"{folder.path} holds no finished games yet")
+        raise ValueError(f"{folder.path} holds no finished games yet"
+                         + (" among the kept players" if keep is not None else ""))
     names = sorted({n for r in pairs for n in (r.a, r.b)})
     elo = bayes_elo(elo_games(names, pairs), len(names), names=names)
     return EloTable.of(elo, saved.players, saved.settings)
