@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import compute, long_horizon, study, survival
+from warmjax.analysis import compute, long_horizon, strength, study, survival
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.tournament_folder import (
     AnchorEntry,
@@ -191,6 +191,21 @@ def test_auc_and_its_windows(analysed):
     robust = record["auc_robustness"]
     assert robust["windows"] == list(range(3, 16)) + [ITERATIONS]
     assert robust["verdicts"]["c4_adaptive"]["holds_over"] == {"reproduced": "3–15, 20"}
+
+
+def test_robustness_groups_windows_by_the_verdict_not_its_power_figure():
+    """"Not resolvable" carries the effect 80% power needed, which differs at every k;
+    the windows over which it holds are grouped by the verdict alone (the registered
+    analysis's first table listed one group per k)."""
+    texts = {3: "not resolvable (80% power needed 6.0 points)",
+             4: "not resolvable (80% power needed 5.8 points)",
+             5: "reproduced", 6: "contradicted (no gain ≥ δ)",
+             7: "not resolvable", 8: "not resolvable (80% power needed 54 Elo)"}
+    kinds = {k: long_horizon._kind(v) for k, v in texts.items()}
+    assert kinds == {3: "not resolvable", 4: "not resolvable", 5: "reproduced",
+                     6: "contradicted (no gain ≥ δ)", 7: "not resolvable",
+                     8: "not resolvable"}
+    assert strength.holds_over(kinds, "not resolvable") == "3–4, 7–8"
 
 
 def test_the_floor(analysed):

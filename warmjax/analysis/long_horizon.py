@@ -182,6 +182,13 @@ def _verdict(d: Decision, incomplete: bool, unit: str) -> str:
     return d.verdict
 
 
+def _kind(verdict: str) -> str:
+    """A verdict without the power figure that `_verdict` adds to "not resolvable": the
+    robustness over the AUC windows groups k by what was decided, not by the effect that
+    80% power would have needed at each k."""
+    return verdict.split(" (80% power needed")[0]
+
+
 def _floored(text: str, floor: strength.Floor | None) -> str:
     if floor is None or floor.learned or text == INCOMPLETE:
         return text
@@ -331,7 +338,7 @@ def analyse(data: Sequence[StudyData], ledger: Mapping, measured: Mapping,
                         "points", incomplete, floors)
         for key, row in rows.items():
             if row is not None:
-                by_k[key][k] = row["verdict"]
+                by_k[key][k] = _kind(row["verdict"])
     out["auc_robustness"] = {"windows": windows, "verdicts": {
         key: {"by_k": {str(k): v for k, v in ks.items()},
               "holds_over": {v: strength.holds_over(ks, v) for v in sorted(set(ks.values()))}}
@@ -496,10 +503,10 @@ def markdown(record: dict, command: str) -> str:
               table(["comparison", "verdict at k = 8", "holds over k", "elsewhere"],
                     [[c.title, record["auc"][c.key]["verdict"],
                       robust["verdicts"][c.key]["holds_over"].get(
-                          record["auc"][c.key]["verdict"], "none"),
+                          _kind(record["auc"][c.key]["verdict"]), "none"),
                       "; ".join(f"{v} ({ks})" for v, ks in
                                 robust["verdicts"][c.key]["holds_over"].items()
-                                if v != record["auc"][c.key]["verdict"]) or "—"]
+                                if v != _kind(record["auc"][c.key]["verdict"])) or "—"]
                      for c in COMPARISONS if record["auc"].get(c.key) is not None
                      and c.key in robust["verdicts"]], "llll"), ""]
     floors = [strength.Floor(f["family"], f["random_rate"], f["iteration"],
