@@ -168,6 +168,9 @@ def gaps(data: Sequence[StudyData]) -> list[str]:
     return out
 
 
+_POWER_NEEDED = " (80% power needed"  # `_verdict`'s suffix to "not resolvable"; `_kind` cuts it
+
+
 def _verdict(d: Decision, incomplete: bool, unit: str) -> str:
     """A verdict in words; `unit`: "points" (rates) or "Elo"."""
     if incomplete:
@@ -178,7 +181,7 @@ def _verdict(d: Decision, incomplete: bool, unit: str) -> str:
         if math.isnan(d.effect80):
             return "not resolvable"
         need = f"{100 * d.effect80:.1f}" if unit == "points" else f"{d.effect80:.0f}"
-        return f"not resolvable (80% power needed {need} {unit})"
+        return f"not resolvable{_POWER_NEEDED} {need} {unit})"
     return d.verdict
 
 
@@ -186,7 +189,7 @@ def _kind(verdict: str) -> str:
     """A verdict without the power figure that `_verdict` adds to "not resolvable": the
     robustness over the AUC windows groups k by what was decided, not by the effect that
     80% power would have needed at each k."""
-    return verdict.split(" (80% power needed")[0]
+    return verdict.split(_POWER_NEEDED)[0]
 
 
 def _floored(text: str, floor: strength.Floor | None) -> str:
