@@ -10,7 +10,8 @@ minutes are wall time), each final network judged on the labelled set
 A rows file holds one row per line, `name | settings` (Hydra overrides added to the
 `--base` command; `#` starts a comment). A row's runs go to `--out`/NAME_sSEED; a run
 already complete (its `oracle.json` written) is not trained again, so a stopped ablation
-resumes where it stopped. The table gives, per row, each seed's search and policy head
+resumes where it stopped, and the table counts only complete runs (a row short of some
+seeds says how many it has). The table gives, per row, each seed's search and policy head
 (optimal-move rates on all positions, and the mean), the same on the quiet positions, the
 policy head's share of immediate wins taken, the candidates the arena accepted, the wall
 minutes of the iterations (compilation excluded), and the compute: the ledger's network
@@ -141,17 +142,19 @@ def main(argv=None) -> None:
         return
     body = []
     for name, settings in rows:
-        runs = []
+        runs = []  # the complete ones: a run still training, or stopped, has no oracle.json
         for seed in args.seeds:
-            found = find_runs([args.out / f"{name}_s{seed}"]) \
-                if (args.out / f"{name}_s{seed}").is_dir() else []
-            runs += [r for r in found if r.metrics]
-        if len(runs) == len(args.seeds):
-            body.append([name, f"`{settings}`" if settings else "—",
-                         *row_cells(runs, args.calibration or None)])
-        else:
-            body.append([name, f"`{settings}`" if settings else "—",
-                         f"{len(runs)} of {len(args.seeds)} seeds", *[""] * (len(HEADS) - 3)])
+            run = args.out / f"{name}_s{seed}"
+            if (run / "oracle.json").exists():
+                runs += [r for r in find_runs([run]) if r.metrics]
+        shown = f"`{settings}`" if settings else "—"
+        if not runs:
+            body.append([name, shown, f"0 of {len(args.seeds)} seeds",
+                         *[""] * (len(HEADS) - 3)])
+            continue
+        label = name if len(runs) == len(args.seeds) else \
+            f"{name} ({len(runs)} of {len(args.seeds)} seeds)"
+        body.append([label, shown, *row_cells(runs, args.calibration or None)])
     print(table(HEADS, body, "ll" + "l" * (len(HEADS) - 2)))
 
 

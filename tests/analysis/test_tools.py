@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -96,6 +97,9 @@ def test_ablation_rows_and_table(tmp_path, capsys):
             "search": {"optimal": search, "quiet_optimal": search - 0.1},
             "policy_head": {"optimal": policy, "quiet_optimal": policy - 0.1,
                             "immediate_win_taken": taken}}}))
+    # a run still training (metrics, no oracle.json) is not counted
+    fabricate_run(out / "nogate_s1", network=False, seed=1, metrics=[metric_row(
+        iteration=1, seconds_total=30.0, accepted=True)])
     tool.main([str(rows), "--seeds", "0", "1", "--out", str(out), "--table-only",
                "--calibration", ""])
     text = capsys.readouterr().out
@@ -103,6 +107,12 @@ def test_ablation_rows_and_table(tmp_path, capsys):
             "60.0 / 66.0 (63.0) | 50.0 / 60.0 (55.0) | 2 / 1 | 3.0 / 3.0 (3.0) | "
             "4.50 / 4.50 (4.50) | — / — |") in text
     assert "| nogate | `arena.gate=false` | 0 of 2 seeds |" in text
+    # one of a row's seeds complete: its figures, and the row says it is short
+    shutil.copytree(out / "quick_s0", out / "nogate_s0")
+    tool.main([str(rows), "--seeds", "0", "1", "--out", str(out), "--table-only",
+               "--calibration", ""])
+    assert ("| nogate (1 of 2 seeds) | `arena.gate=false` | 90.0 | 70.0 | 80.0 | 60.0 | "
+            "50.0 | 2 | 3.0 | 4.50 | — |") in capsys.readouterr().out
 
 
 def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, monkeypatch):
