@@ -15,6 +15,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from warmjax.analysis import compute, long_horizon, strength, study, survival
+from warmjax.analysis.stats import CONTRADICTED, REPRODUCED, UNRESOLVED, Decision
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.tournament_folder import (
     AnchorEntry,
@@ -195,14 +196,22 @@ def test_auc_and_its_windows(analysed):
 
 def test_robustness_groups_windows_by_the_verdict_not_its_power_figure():
     """"Not resolvable" carries the effect 80% power needed, which differs at every k;
-    the windows over which it holds are grouped by the verdict alone (the registered
-    analysis's first table listed one group per k)."""
-    texts = {3: "not resolvable (80% power needed 6.0 points)",
-             4: "not resolvable (80% power needed 5.8 points)",
-             5: "reproduced", 6: "contradicted (no gain ≥ δ)",
-             7: "not resolvable", 8: "not resolvable (80% power needed 54 Elo)"}
-    kinds = {k: long_horizon._kind(v) for k, v in texts.items()}
-    assert kinds == {3: "not resolvable", 4: "not resolvable", 5: "reproduced",
+    each row also records the verdict alone ("decided"), and the windows over which a
+    verdict holds are grouped by that (the registered analysis's first table listed one
+    group per k)."""
+    decisions = {3: Decision(UNRESOLVED, "open", (), 0.060),
+                 4: Decision(UNRESOLVED, "open", (), 0.058),
+                 5: Decision(REPRODUCED, "all better", ()),
+                 6: Decision(CONTRADICTED, "no gain", ()),
+                 7: Decision(UNRESOLVED, "open", ()),
+                 8: Decision(UNRESOLVED, "open", (), 54.0)}
+    worded = {k: long_horizon._verdict(d, False, "Elo" if k == 8 else "points")
+              for k, d in decisions.items()}
+    assert worded[3] == "not resolvable (80% power needed 6.0 points)"
+    assert worded[4] == "not resolvable (80% power needed 5.8 points)"
+    assert worded[8] == "not resolvable (80% power needed 54 Elo)"
+    kinds = {k: long_horizon._verdict(d, False, None) for k, d in decisions.items()}
+    assert kinds == {3: "not resolvable", 4: "not resolvable", 5: REPRODUCED,
                      6: "contradicted (no gain ≥ δ)", 7: "not resolvable",
                      8: "not resolvable"}
     assert strength.holds_over(kinds, "not resolvable") == "3–4, 7–8"

@@ -168,28 +168,20 @@ def gaps(data: Sequence[StudyData]) -> list[str]:
     return out
 
 
-_POWER_NEEDED = " (80% power needed"  # `_verdict`'s suffix to "not resolvable"; `_kind` cuts it
-
-
-def _verdict(d: Decision, incomplete: bool, unit: str) -> str:
-    """A verdict in words; `unit`: "points" (rates) or "Elo"."""
+def _verdict(d: Decision, incomplete: bool, unit: str | None) -> str:
+    """A verdict in words; `unit`: "points" (rates) or "Elo", for the effect that 80% power
+    would have needed, added to "not resolvable"; None for the verdict alone (what the
+    robustness over the AUC windows groups k by: that effect differs at every k)."""
     if incomplete:
         return INCOMPLETE
     if d.verdict == CONTRADICTED:
         return (f"contradicted ({'opposite' if d.reason == 'opposite' else 'no gain ≥ δ'})")
     if d.verdict == UNRESOLVED:
-        if math.isnan(d.effect80):
+        if math.isnan(d.effect80) or unit is None:
             return "not resolvable"
         need = f"{100 * d.effect80:.1f}" if unit == "points" else f"{d.effect80:.0f}"
-        return f"not resolvable{_POWER_NEEDED} {need} {unit})"
+        return f"not resolvable (80% power needed {need} {unit})"
     return d.verdict
-
-
-def _kind(verdict: str) -> str:
-    """A verdict without the power figure that `_verdict` adds to "not resolvable": the
-    robustness over the AUC windows groups k by what was decided, not by the effect that
-    80% power would have needed at each k."""
-    return verdict.split(_POWER_NEEDED)[0]
 
 
 def _floored(text: str, floor: strength.Floor | None) -> str:
@@ -226,7 +218,8 @@ def _decided(comps: Mapping[str, Comparison | None], delta: float, unit: str,
                        **comparison_json(comp, delta if unit == "points" else None),
                        "p_adjusted": num(p_adj[c.key]),
                        "power_at_delta": num(power_at(comp, delta)),
-                       "verdict": _floored(_verdict(d, incomplete, unit), floors[c.study])}
+                       "verdict": _floored(_verdict(d, incomplete, unit), floors[c.study]),
+                       "decided": _floored(_verdict(d, incomplete, None), floors[c.study])}
     return rows
 
 
@@ -341,7 +334,7 @@ def analyse(data: Sequence[StudyData], ledger: Mapping, measured: Mapping,
                         "points", incomplete, floors)
         for key, row in rows.items():
             if row is not None:
-                by_k[key][k] = _kind(row["verdict"])
+                by_k[key][k] = row["decided"]
     out["auc_robustness"] = {"windows": windows, "verdicts": {
         key: {"by_k": {str(k): v for k, v in ks.items()},
               "holds_over": {v: strength.holds_over(ks, v) for v in sorted(set(ks.values()))}}
@@ -506,10 +499,10 @@ def markdown(record: dict, command: str) -> str:
               table(["comparison", "verdict at k = 8", "holds over k", "elsewhere"],
                     [[c.title, record["auc"][c.key]["verdict"],
                       robust["verdicts"][c.key]["holds_over"].get(
-                          _kind(record["auc"][c.key]["verdict"]), "none"),
+                          record["auc"][c.key]["decided"], "none"),
                       "; ".join(f"{v} ({ks})" for v, ks in
                                 robust["verdicts"][c.key]["holds_over"].items()
-                                if v != _kind(record["auc"][c.key]["verdict"])) or "—"]
+                                if v != record["auc"][c.key]["decided"]) or "—"]
                      for c in COMPARISONS if record["auc"].get(c.key) is not None
                      and c.key in robust["verdicts"]], "llll"), ""]
     floors = [strength.Floor(f["family"], f["random_rate"], f["iteration"],
