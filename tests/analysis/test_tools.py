@@ -115,6 +115,32 @@ def test_ablation_rows_and_table(tmp_path, capsys):
             "50.0 | 2 | 3.0 | 4.50 | — |") in capsys.readouterr().out
 
 
+def test_search_misses_by_hand():
+    """Four positions with labels set by hand, and a "search" that misses three of them:
+    the kinds from the labels, the quiet flag and the policy head as set, and the gift from
+    the position itself (X's three stacked in column 0, O to move: column 2 hands X the
+    win; in the others no move can, with at most three stones down)."""
+    from warmjax.perfect import positions
+    from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN
+
+    tool = load_tool("search_misses")
+    made = positions._pack(
+        [[0, 1, 0, 1, 0], [2, 3], [2, 3, 2], [4, 4]],
+        [[DRAW, LOSS, LOSS, LOSS, LOSS, LOSS], [WIN, WIN, DRAW, WIN, WIN, WIN],
+         [WIN, DRAW, WIN, WIN, WIN, WIN], [DRAW, DRAW, DRAW, DRAW, DRAW, DRAW]],
+        {"name": "connect_four", "rows": 6, "cols": 6, "win_length": 4}, {})
+    search = np.array([2, 2, 1, 0])    # a loss for a draw, a draw for a win, twice; right
+    policy = np.array([2, 0, 1, 3])    # wrong where the search is, but on position 1
+    calm = np.array([False, True, True, True])
+    result = tool.misses(made, search, policy, calm)
+    assert result["positions"] == 4 and result["misses"] == 3
+    assert result["by_kind"] == {"won → drawn": 2, "won → lost": 0, "drawn → lost": 1}
+    assert result["quiet"] == 2 and result["gives_immediate_win"] == 1
+    assert result["policy_head_misses_too"] == 2
+    assert result["plies_of_misses"] == [2.5, 3.0, 4.0]   # plies 5, 2, 3
+    assert "| misses handing the opponent a win at once | 1 |" in tool.markdown(result)
+
+
 def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, monkeypatch):
     from scipy import stats
 

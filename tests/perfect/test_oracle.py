@@ -109,6 +109,26 @@ def test_immediate_wins_are_wins(shipped):
                                   [True, False, False, False, False, False])
 
 
+def test_a_move_that_hands_over_a_win_loses(shipped):
+    """Every legal move that leaves the opponent a win at once is labelled a loss by the
+    full solve; and by hand: with X's three stacked in column 0, O's every move but the
+    block there hands X the win."""
+    small = shipped.subset(150)
+    wins = positions.immediate_wins(small)
+    found = 0
+    for action in range(small.values.shape[1]):
+        playable = (small.values[:, action] != positions.ILLEGAL) & ~wins[:, action]
+        gifts = positions.gives_immediate_win(small.take(playable),
+                                              np.full(playable.sum(), action))
+        assert np.all(small.values[playable][gifts, action] == LOSS)
+        found += int(gifts.sum())
+    assert found > 50
+    made = positions._pack([[0, 1, 0, 1, 0]], [[DRAW, LOSS, LOSS, LOSS, LOSS, LOSS]],
+                           shipped.game, {})  # (the labels are not read here)
+    given = [positions.gives_immediate_win(made, np.array([a]))[0] for a in range(6)]
+    assert given == [False, True, True, True, True, True]
+
+
 # --------------------------------------------------------------------------------------
 # The logged curve and the command, on one smoke run.
 

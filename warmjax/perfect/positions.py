@@ -241,6 +241,20 @@ def threats(labelled: LabelledSet) -> np.ndarray:
     return _wins_in_one(labelled, opponent=True).any(axis=1)
 
 
+def gives_immediate_win(labelled: LabelledSet, actions: np.ndarray) -> np.ndarray:
+    """`[P]` bool: whether playing `actions [P]` (legal, and not ending the game) leaves the
+    opponent a move that wins at once: a threat left unblocked, or in Connect Four a stone
+    under the opponent's threat. Such a move loses within two plies: a search that makes
+    one misses what a two-ply lookahead sees; one that does not, something deeper."""
+    actions = np.asarray(actions)
+    count, longest = labelled.moves.shape
+    moves = np.full((count, longest + 1), -1, labelled.moves.dtype)
+    moves[:, :longest] = labelled.moves
+    moves[np.arange(count), labelled.plies] = actions
+    after = dataclasses.replace(labelled, moves=moves, plies=labelled.plies + 1, calm=None)
+    return _wins_in_one(after, opponent=False).any(axis=1)
+
+
 def quiet(labelled: LabelledSet, immediate: np.ndarray | None = None) -> np.ndarray:
     """`[P]` bool: the quiet positions, where the player to move has no move that wins at
     once and no immediate loss to block (`immediate_wins`, which may be passed in if already

@@ -1,0 +1,93 @@
+"""What a trained search gets wrong on its game's labelled set: each position where the
+run's search (as `python -m warmjax.oracle` plays it: argmax of the visits, one search per
+position) misses the optimal move, by what it gave away (a win drawn or lost, a draw
+lost), whether it was quiet, whether the move hands the opponent a win at once (a miss a
+two-ply lookahead would catch), whether the policy head misses it too, and at what ply.
+
+    python tools/search_misses.py RUN [--simulations M] [--seed S]
+
+Decides what kind of fix a search's shortfall asks for: misses that hand over a win at
+once ask for a shallow tactical check; misses the policy head shares, early in the game,
+ask for a better network.
+"""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+
+from warmjax.markdown import table
+from warmjax.perfect import positions
+from warmjax.perfect.positions import LabelledSet
+
+KINDS = {(1, 0): "won → drawn", (1, -1): "won → lost", (0, -1): "drawn → lost"}
+
+
+def misses(labelled: LabelledSet, search: np.ndarray, policy: np.ndarray,
+           calm: np.ndarray) -> dict:
+    """The misses of `search [P]` (actions) classified; `policy [P]` the policy head's
+    actions and `calm [P]` the quiet positions (`positions.quiet`)."""
+    search, policy = np.asarray(search), np.asarray(policy)
+    rows = np.arange(len(labelled))
+    best = labelled.best
+    chosen = labelled.values[rows, search]
+    missed = chosen != best
+    gifts = np.zeros(len(labelled), bool)
+    if missed.any():
+        gifts[missed] = positions.gives_immediate_win(labelled.take(missed), search[missed])
+    plies = labelled.plies
+    return {"positions": len(labelled), "misses": int(missed.sum()),
+            "by_kind": {name: int((missed & (best == b) & (chosen == c)).sum())
+                        for (b, c), name in KINDS.items()},
+            "quiet": int((missed & calm).sum()),
+            "gives_immediate_win": int(gifts.sum()),
+            "policy_head_misses_too": int((missed & (labelled.values[rows, policy]
+                                                     != best)).sum()),
+            "plies_of_misses": [float(q) for q in np.percentile(plies[missed], [25, 50, 75])]
+            if missed.any() else None,
+            "plies_of_all": [float(q) for q in np.percentile(plies, [25, 50, 75])]}
+
+
+def markdown(result: dict) -> str:
+    quartiles = lambda q: "—" if q is None else " / ".join(f"{x:g}" for x in q)  # noqa: E731
+    rows = [["positions", result["positions"]], ["misses", result["misses"]],
+            *[[f"misses, {k}", v] for k, v in result["by_kind"].items()],
+            ["misses on quiet positions", result["quiet"]],
+            ["misses handing the opponent a win at once", result["gives_immediate_win"]],
+            ["misses the policy head shares", result["policy_head_misses_too"]],
+            ["ply of the misses, quartiles", quartiles(result["plies_of_misses"])],
+            ["ply of all positions, quartiles", quartiles(result["plies_of_all"])]]
+    return table(["", "count"], rows, "lr")
+
+
+def main(argv=None) -> None:
+    from warmjax import cli
+    from warmjax.matches.agent import load_agent
+    from warmjax.perfect import score
+
+    parser = cli.ArgumentParser("search_misses", description=__doc__.split("\n\n")[0])
+    parser.add_argument("run_dir")
+    parser.add_argument("--simulations", type=int, default=None,
+                        help="m of the search (default: the run's)")
+    parser.add_argument("--seed", type=int, default=0, help="the search's key")
+    args = parser.parse_args(argv)
+    try:
+        agent = load_agent(args.run_dir, simulations=args.simulations, temperature_moves=0,
+                           reuse_tree=False)
+    except (OSError, ValueError) as err:
+        parser.fail(err)
+    path = positions.path_for(agent.env)
+    if path is None:
+        parser.fail(f"{args.run_dir}'s game has no labelled perfect-play positions")
+    labelled = positions.load(path, agent.env.num_actions)
+    states = score.replay(agent.env, labelled)
+    search = jax.jit(lambda v, k, s: agent.player(v, k, s).action)(
+        agent.variables, jax.random.PRNGKey(args.seed), states)
+    policy = jax.jit(lambda v, s: score.policy_head_actions(agent.network.apply, v, s))(
+        agent.variables, states)
+    calm = positions.quiet(labelled)
+    print(markdown(misses(labelled, np.asarray(search), np.asarray(policy), calm)))
+
+
+if __name__ == "__main__":
+    main()
