@@ -1,6 +1,6 @@
 """What a trained search gets wrong on its game's labelled set: each position where the
-run's search (as `python -m warmjax.oracle` plays it: argmax of the visits, one search per
-position) misses the optimal move, by what it gave away (a win drawn or lost, a draw
+run's search (the oracle's own moves, `python -m warmjax.oracle`: argmax of the visits, one
+search per position) misses the optimal move, by what it gave away (a win drawn or lost, a draw
 lost), whether it was quiet, whether the move hands the opponent a win at once (a miss a
 two-ply lookahead would catch), whether the policy head misses it too, and at what ply.
 
@@ -13,14 +13,14 @@ ask for a better network.
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 
 from warmjax.markdown import table
 from warmjax.perfect import positions
+from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN
 from warmjax.perfect.positions import LabelledSet
 
-KINDS = {(1, 0): "won → drawn", (1, -1): "won → lost", (0, -1): "drawn → lost"}
+KINDS = {(WIN, DRAW): "won → drawn", (WIN, LOSS): "won → lost", (DRAW, LOSS): "drawn → lost"}
 
 
 def misses(labelled: LabelledSet, search: np.ndarray, policy: np.ndarray,
@@ -62,31 +62,24 @@ def markdown(result: dict) -> str:
 
 def main(argv=None) -> None:
     from warmjax import cli
-    from warmjax.matches.agent import load_agent
-    from warmjax.perfect import score
+    from warmjax.matches.perfect_play import oracle
 
     parser = cli.ArgumentParser("search_misses", description=__doc__.split("\n\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--simulations", type=int, default=None,
                         help="m of the search (default: the run's)")
-    parser.add_argument("--seed", type=int, default=0, help="the search's key")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the search's key, as the oracle's (default: the run's seed)")
     args = parser.parse_args(argv)
     try:
-        agent = load_agent(args.run_dir, simulations=args.simulations, temperature_moves=0,
-                           reuse_tree=False)
+        result = oracle(args.run_dir, args.simulations, seed=args.seed,
+                        players=("search", "policy_head"), keep_actions=True)
     except (OSError, ValueError) as err:
         parser.fail(err)
-    path = positions.path_for(agent.env)
-    if path is None:
-        parser.fail(f"{args.run_dir}'s game has no labelled perfect-play positions")
-    labelled = positions.load(path, agent.env.num_actions)
-    states = score.replay(agent.env, labelled)
-    search = jax.jit(lambda v, k, s: agent.player(v, k, s).action)(
-        agent.variables, jax.random.PRNGKey(args.seed), states)
-    policy = jax.jit(lambda v, s: score.policy_head_actions(agent.network.apply, v, s))(
-        agent.variables, states)
-    calm = positions.quiet(labelled)
-    print(markdown(misses(labelled, np.asarray(search), np.asarray(policy), calm)))
+    labelled = positions.load(result["settings"]["labelled_set"])
+    moves = result["actions"]
+    print(markdown(misses(labelled, moves["search"], moves["policy_head"],
+                          positions.quiet(labelled))))
 
 
 if __name__ == "__main__":

@@ -255,12 +255,17 @@ def test_oracle_in_every_game(tmp_path, game, short):
     # Three of the five players (each compiles its own program): the search, the policy
     # head and random play; tests/perfect/test_oracle.py's command tests cover the others.
     result = oracle_body.oracle(run, simulations=4, playouts=4, count=24,
-                                players=("search", "policy_head", "random"))
+                                players=("search", "policy_head", "random"), keep_actions=True)
     assert result["settings"]["positions"] == 24
     assert result["settings"]["labelled_set"].endswith(f"{game}_6x6.json")
     labelled = positions.load(positions.path_for(make(game))).subset(24)
     for name, rates in result["players"].items():
         assert 0.0 <= rates["optimal"] <= 1.0 and rates["illegal"] == 0.0, name
+        # the moves kept are the ones scored: their optimal share, from the labels
+        moves = result["actions"][name]
+        assert moves.shape == (24,)
+        assert rates["optimal"] == pytest.approx(
+            np.mean(labelled.optimal[np.arange(24), moves]))
     # Uniform random play's optimal rate is near the share of optimal moves among the legal.
     legal = labelled.values != positions.ILLEGAL
     share = np.mean(labelled.optimal.sum(1) / legal.sum(1))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 
 import jax
+import numpy as np
 
 from warmjax.markdown import table
 from warmjax.matches.agent import load_agent
@@ -30,8 +31,10 @@ PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
 
 def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, labelled_path=None,
-           players=PLAYERS, log=None, fpu=None, win_check=None) -> dict:
-    """Returns `{"settings": ..., "players": {name: rates}}` (rates as in `score.judge`).
+           players=PLAYERS, log=None, fpu=None, win_check=None, keep_actions=False) -> dict:
+    """Returns `{"settings": ..., "players": {name: rates}}` (rates as in `score.judge`),
+    and with `keep_actions` also `"actions": {name: [P] int array}`, each player's move in
+    each position (not JSON: for analyses of the moves themselves).
 
     `seed` draws the untrained network and the network-free players' keys; None: the run's
     own seed, so that runs of several seeds are judged against as many untrained networks.
@@ -77,7 +80,7 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         "random": lambda v, k, s: rand(None, k, s).action,
     }
     untrained = network.init(net_key)
-    results = {}
+    results, chosen = {}, {}
     for name in players:
         key, k_play = jax.random.split(key)
         tic = time.perf_counter()
@@ -85,11 +88,13 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         actions = jax.jit(choose[name])(params, k_play, states)
         results[name] = score.judge(labelled, actions, immediate, calm)
         results[name]["seconds"] = time.perf_counter() - tic
+        chosen[name] = np.asarray(actions)
         log(f"{name}: {results[name]['optimal']:.1%} optimal")
     settings = dict(run_dir=str(run_dir), simulations=search.simulations, playouts=playouts,
                     seed=seed, positions=len(labelled), labelled_set=str(labelled_path),
                     fpu=search.fpu, win_check=search.win_check, search=search.baseline_search)
-    return {"settings": settings, "players": results}
+    return {"settings": settings, "players": results, **({"actions": chosen} if keep_actions
+                                                          else {})}
 
 
 NAMES = {"search": "trained network + {search}", "policy_head": "policy head alone (argmax)",
