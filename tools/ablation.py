@@ -6,6 +6,7 @@ minutes are wall time), each final network judged on the labelled set
     python tools/ablation.py benchmarks/ablations/c4_fast.txt --seeds 0 1 2
     python tools/ablation.py ROWS --seeds 0 --dry-run         # the commands only
     python tools/ablation.py ROWS --seeds 0 1 2 --table-only  # the table of what is there
+    python tools/ablation.py ROWS --table-only --against quick # and each row against `quick`
 
 A rows file holds one row per line, `name | settings` (Hydra overrides added to the
 `--base` command; `#` starts a comment). A row's runs go to `--out`/NAME_sSEED; a run
@@ -16,6 +17,12 @@ seeds says how many it has). The table gives, per row, each seed's search and po
 policy head's share of immediate wins taken, the candidates the arena accepted, the wall
 minutes of the iterations (compilation excluded), and the compute: the ledger's network
 evaluations and its estimated CPU-minutes on the calibration table's device.
+
+`--against REF` adds a second table: each complete row against row REF, paired by seed
+(`warmjax.analysis.stats.compare_by_seed`: the paired t-test over the seeds both rows
+have, at least two), in points of optimal-move rate: the mean difference with its 95%
+interval, the two-sided p, and the difference the test detects with 80% power at the
+observed SD of the differences (α = 0.05).
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from warmjax.analysis import report, tables
+from warmjax.analysis import report, stats, tables
 from warmjax.markdown import table
 from warmjax.matches.tournament_folder import read_oracle
 from warmjax.train.run_folder import find_runs
@@ -101,6 +108,31 @@ def row_cells(runs, calibration: str | None) -> list[str]:
             _cell(estimated, scale=1.0)]
 
 
+PAIRED = (("search", "search"), ("policy", "policy head"), ("search_quiet", "search, quiet"),
+          ("policy_quiet", "policy head, quiet"))
+
+
+def paired_cells(runs: dict[int, object], reference: dict[int, object]) -> list[str] | None:
+    """A row's runs against the reference row's (each `{seed: run}`), paired by seed, per
+    figure of `PAIRED`: "+0.8 [−1.2, +2.8]", "p 0.21", "2.5"; None below two common
+    seeds."""
+    mine = {seed: tables.final_figures(r) for seed, r in runs.items()}
+    theirs = {seed: tables.final_figures(r) for seed, r in reference.items()}
+    if len(set(mine) & set(theirs)) < 2:
+        return None
+    cells = []
+    for key, _ in PAIRED:
+        c = stats.compare_by_seed({s: 100 * f[key] for s, f in mine.items()},
+                                  {s: 100 * f[key] for s, f in theirs.items()})
+        cells += [f"{c.diff:+.1f} [{c.ci[0]:+.1f}, {c.ci[1]:+.1f}]", f"{c.p:.2f}",
+                  f"{c.effect80:.1f}"]
+    return [str(len(set(mine) & set(theirs))), *cells]
+
+
+PAIRED_HEADS = ["row", "seeds paired", *[f"{name}{part}" for _, name in PAIRED
+                                          for part in (": Δ [95% CI]", ": p", ": 80% detects")]]
+
+
 HEADS = ["row", "settings", "search, seeds (mean)", "policy head", "search, quiet",
          "policy head, quiet", "immediate wins taken", "candidates accepted",
          "minutes (wall, alone)", "network evaluations, M (ledger)", "estimated CPU-minutes"]
@@ -116,6 +148,8 @@ def main(argv=None) -> None:
     parser.add_argument("--only", nargs="+", help="train these rows only (the table shows all)")
     parser.add_argument("--calibration", default="results/calibration/cpu.json",
                         help="for the estimated CPU-minutes ('' for none)")
+    parser.add_argument("--against", metavar="REF", help="also compare each row with row REF, "
+                        "paired by seed")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
     parser.add_argument("--table-only", action="store_true", help="train nothing")
     args = parser.parse_args(argv)
@@ -123,9 +157,11 @@ def main(argv=None) -> None:
         rows = read_rows(args.rows)
     except (OSError, ValueError) as err:
         parser.error(str(err))
-    unknown = set(args.only or ()) - {name for name, _ in rows}
+    unknown = (set(args.only or ()) | ({args.against} if args.against else set())) \
+        - {name for name, _ in rows}
     if unknown:
-        parser.error(f"--only names no row of {args.rows}: {', '.join(sorted(unknown))}")
+        parser.error(f"--only or --against names no row of {args.rows}: "
+                     f"{', '.join(sorted(unknown))}")
     if not args.table_only:
         for name, settings in rows:
             if args.only and name not in args.only:
@@ -140,13 +176,15 @@ def main(argv=None) -> None:
                         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     if args.dry_run:
         return
-    body = []
+    body, complete = [], {}
     for name, settings in rows:
-        runs = []  # the complete ones: a run still training, or stopped, has no oracle.json
+        by_seed = {}  # the complete runs: a run still training, or stopped, has no oracle.json
         for seed in args.seeds:
             run = args.out / f"{name}_s{seed}"
             if (run / "oracle.json").exists():
-                runs += [r for r in find_runs([run]) if r.metrics]
+                by_seed.update({seed: r for r in find_runs([run]) if r.metrics})
+        complete[name] = by_seed
+        runs = list(by_seed.values())
         shown = f"`{settings}`" if settings else "—"
         if not runs:
             body.append([name, shown, f"0 of {len(args.seeds)} seeds",
@@ -156,6 +194,16 @@ def main(argv=None) -> None:
             f"{name} ({len(runs)} of {len(args.seeds)} seeds)"
         body.append([label, shown, *row_cells(runs, args.calibration or None)])
     print(table(HEADS, body, "ll" + "l" * (len(HEADS) - 2)))
+    if args.against:
+        paired = []
+        for name, _ in rows:
+            cells = None if name == args.against else \
+                paired_cells(complete[name], complete[args.against])
+            if cells:
+                paired.append([name, *cells])
+        print(f"\nEach row against `{args.against}`, paired by seed (points):\n")
+        print(table(PAIRED_HEADS, paired, "l" * len(PAIRED_HEADS)) if paired
+              else f"no row shares two complete seeds with `{args.against}`")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import shutil
 
 import numpy as np
@@ -113,6 +114,28 @@ def test_ablation_rows_and_table(tmp_path, capsys):
                "--calibration", ""])
     assert ("| nogate (1 of 2 seeds) | `arena.gate=false` | 90.0 | 70.0 | 80.0 | 60.0 | "
             "50.0 | 2 | 3.0 | 4.50 | — |") in capsys.readouterr().out
+    # --against: a row paired by seed with the reference. With one common seed there is
+    # nothing to test; with nogate's search at 91 and 94 against quick's 90 and 92 the
+    # differences are 1 and 2: mean 1.5, SD √½, so t = 1.5 / 0.5 = 3 on one degree of
+    # freedom, p = 1 − 2·atan(3)/π = 0.205, and the 95% interval 1.5 ± 12.706 · 0.5.
+    tool.main([str(rows), "--seeds", "0", "1", "--out", str(out), "--table-only",
+               "--calibration", "", "--against", "quick"])
+    assert "no row shares two complete seeds with `quick`" in capsys.readouterr().out
+    shutil.rmtree(out / "nogate_s1")
+    for seed, search in ((0, 0.91), (1, 0.94)):
+        shutil.copytree(out / f"quick_s{seed}", out / f"nogate_s{seed}", dirs_exist_ok=True)
+        judged = json.loads((out / f"nogate_s{seed}" / "oracle.json").read_text())
+        judged["players"]["search"]["optimal"] = search
+        (out / f"nogate_s{seed}" / "oracle.json").write_text(json.dumps(judged))
+    tool.main([str(rows), "--seeds", "0", "1", "--out", str(out), "--table-only",
+               "--calibration", "", "--against", "quick"])
+    assert 1 - 2 * math.atan(3) / math.pi == pytest.approx(0.2048, abs=1e-4)
+    from statsmodels.stats.power import TTestPower
+    detects = math.sqrt(0.5) * TTestPower().solve_power(nobs=2, alpha=0.05, power=0.8)
+    assert (f"| nogate | 2 | +1.5 [-4.9, +7.9] | 0.20 | {detects:.1f} | +0.0 [+0.0, +0.0] | "
+            "1.00 | 0.0 |") in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        tool.main([str(rows), "--out", str(out), "--table-only", "--against", "nothing"])
 
 
 def test_search_misses_by_hand():
