@@ -114,7 +114,7 @@ PAIRED = (("search", "search"), ("policy", "policy head"), ("search_quiet", "sea
 
 def paired_cells(runs: dict[int, object], reference: dict[int, object]) -> list[str] | None:
     """A row's runs against the reference row's (each `{seed: run}`), paired by seed, per
-    figure of `PAIRED`: "+0.8 [−1.2, +2.8]", "p 0.21", "2.5"; None below two common
+    figure of `PAIRED`: "+0.8 [-1.2, +2.8]", "0.21" (p), "2.5" (80% detects); None below two common
     seeds."""
     mine = {seed: tables.final_figures(r) for seed, r in runs.items()}
     theirs = {seed: tables.final_figures(r) for seed, r in reference.items()}
