@@ -305,9 +305,11 @@ def plot_strength_over_time(runs: Sequence[dict], path: Path | str,
     axes[1, 0].set_xlabel("minutes of training, measured")
     if with_compute:
         axes[1, 1].set_xlabel(f"compute, estimated minutes ({', '.join(sources)})")
-    axes[1, 0].legend(fontsize=7, loc="lower right")
     fig.suptitle("Strength against the clock: optimal-move rates on the labelled set")
     fig.tight_layout()
+    # Below the panels: the run labels name every departure and would cover the curves.
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="upper center",
+               bbox_to_anchor=(0.5, 0.0), fontsize=7)
     return _save(fig, path)
 
 
