@@ -232,12 +232,15 @@ def test_the_value_losss_weight_is_a_named_departure_checked_where_it_is_set(tmp
                        tmp_path / "c")
 
 
-def test_the_fast_profile_is_the_quick_profile_with_its_two_departures_more(tmp_path):
+def test_the_fast_profile_is_the_quick_profile_with_its_five_changes_more(tmp_path):
+    # The ablation's row c_greedy_value_q (benchmarks/ablations/c4_fast.txt), written out by hand.
     quick = compose_config(["+experiment=adaptive_c4", "profile=quick"], tmp_path / "a")
     fast = compose_config(["+experiment=adaptive_c4", "profile=fast"], tmp_path / "b")
     assert fast.profile_name == "fast"
-    assert fast.model == quick.model and fast.search == quick.search
-    assert fast.train == dataclasses.replace(quick.train, iterations=80, explore=0.5)
+    assert fast.model == quick.model
+    assert fast.search == dataclasses.replace(quick.search, greedy_value=True)
+    assert fast.train == dataclasses.replace(quick.train, iterations=80, explore=0.5,
+                                             value_weight=4.0, value_mix=1.0)
     assert fast.arena == dataclasses.replace(quick.arena, gate=False)
 
 
