@@ -32,6 +32,7 @@ from warmjax.search.leaf import Inputs
 from warmjax.search.players import make_player
 from warmjax.train import warmstart
 from warmjax.train.arena import make_arena, no_arena
+from warmjax.train.health import opening_plies, selfplay_health
 from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
 from warmjax.train.reanalyse import REANALYSE_STREAM, empty_moves, make_reanalyse, write_moves
 from warmjax.train.run_config import RunConfig, TrainConfig, cheap_simulations
@@ -313,6 +314,8 @@ class Trainer:
             "new_examples": jnp.sum(games.valid, dtype=jnp.int32) * self.num_symmetries,
             "selfplay_mean_plies": jnp.mean(games.plies.astype(jnp.float32)),
             "selfplay_truncated": jnp.sum(games.truncated, dtype=jnp.int32),
+            # Self-play health (train/health.py): outcomes, lengths, openings, targets.
+            **selfplay_health(games, opening_plies(self.env.board_shape)),
             # The compute ledger (method.md §12); the probe's count is the host's.
             "count_games_selfplay": jnp.int32(c.train.games),
             "count_games_arena": jnp.int32(c.arena.games if c.arena.gate else 0),
@@ -321,4 +324,7 @@ class Trainer:
             "count_playout_steps": games.playout_steps + gate.playout_steps,
             "count_train_samples": losses.steps * c.train.batch_size,
         }
+        if c.arena.gate:  # without an arena there are no games to share out
+            metrics["arena_decisive"] = ((gate.wins + gate.losses) / c.arena.games
+                                         ).astype(jnp.float32)
         return new_state, metrics

@@ -63,20 +63,37 @@ def progress_line(row: MetricRow, total: int, config: RunConfig) -> str:
         warm = f"switched@{row.switch_iteration}"
     else:
         warm = "baseline"
-    verdict = "accepted" if row.accepted else "rejected"
+    if config.arena.gate:
+        arena = (f"arena {row.arena_wins}-{row.arena_draws}-{row.arena_losses} "
+                 + ("accepted" if row.accepted else "rejected"))
+        if row.arena_decisive is not None:
+            arena += f" ({row.arena_decisive:.0%} decisive)"
+    else:
+        arena = "no arena"
     oracle = ""
     if row.oracle_optimal is not None:
         oracle = f"probe search {row.oracle_optimal:.1%} policy {row.oracle_policy:.1%} | "
     cut = f"{row.selfplay_truncated} truncated | " if row.selfplay_truncated else ""
     return (
-        f"iter {row.iteration:>3}/{total} | {warm:<20} | arena "
-        f"{row.arena_wins}-{row.arena_draws}-{row.arena_losses} {verdict} | "
+        f"iter {row.iteration:>3}/{total} | {warm:<20} | {health_text(row)}{arena} | "
         f"loss v {row.loss_value:.3f} p {row.loss_policy:.3f} | {oracle}{cut}"
         f"{row.examples} ex | {row.seconds_total:.1f}s"
         + (f" (self-play {row.seconds_selfplay:.1f}, train {row.seconds_train:.1f}, "
            f"arena {row.seconds_arena:.1f})" if row.seconds_selfplay is not None else "")
         + (f" + probe {row.seconds_oracle:.1f}s" if row.seconds_oracle is not None else "")
     )
+
+
+def health_text(row: MetricRow) -> str:
+    """Self-play's health in the progress line (train/health.py): first-mover wins, second
+    wins and draws, mean/longest plies, distinct openings, target entropy; empty for a row
+    from before those figures."""
+    if row.selfplay_draws is None:
+        return ""
+    return (f"self-play {row.selfplay_first_wins:.0%}/{row.selfplay_second_wins:.0%}/"
+            f"{row.selfplay_draws:.0%} "
+            f"plies {row.selfplay_mean_plies:.1f}/{row.selfplay_max_plies} "
+            f"open {row.selfplay_openings:.0%} H {row.selfplay_target_entropy:.2f} | ")
 
 
 def use_compilation_cache(config: RunConfig, run_dir: Path) -> None:

@@ -45,6 +45,14 @@ class MetricRow:
     selfplay_mean_plies: float
     selfplay_truncated: int | None = None  # self-play games ended by the step cap (draws,
     # or scored where the game's rules score them: Go); None in runs from before it existed
+    # Self-play health (train/health.py, method.md §5); None in runs from before it existed.
+    selfplay_first_wins: float | None = None  # shares of the games: won by the first mover,
+    selfplay_second_wins: float | None = None  # by the second,
+    selfplay_draws: float | None = None  # drawn
+    selfplay_max_plies: int | None = None  # the longest game
+    selfplay_openings: float | None = None  # distinct k-ply openings over the games
+    selfplay_target_entropy: float | None = None  # mean entropy of the policy targets, nats
+    arena_decisive: float | None = None  # share of arena games won or lost; None: no arena
     seconds_selfplay: float | None = None  # per-stage wall times (`stage_times`)
     seconds_train: float | None = None
     seconds_arena: float | None = None

@@ -109,6 +109,7 @@ class SelfPlayResult(NamedTuple):
     # [E, 2] uint32: the key each game's first state was made with (`env.init`), so that a
     # game can be replayed from its `actions` (reanalysis, `train/reanalyse.py`)
     init_keys: Any = None
+    first_mover: Any = None  # [E] int32: the player id of each game's first mover
 
 
 def make_selfplay(
@@ -361,6 +362,7 @@ def make_selfplay(
             evaluations=evaluations,
             playout_steps=jnp.sum(played.playout_steps, dtype=jnp.int32),
             init_keys=init_keys,
+            first_mover=first_mover,
         )
 
     return selfplay
