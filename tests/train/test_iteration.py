@@ -73,6 +73,7 @@ def test_no_gate_keeps_every_candidate_and_plays_no_arena(tmp_path):
     assert bool(metrics["accepted"])
     assert int(metrics["count_games_arena"]) == int(metrics["count_evals_arena"]) == 0
     assert int(metrics["arena_wins"]) + int(metrics["arena_losses"]) == 0
+    assert "arena_decisive" not in metrics  # no arena games to share out
 
     gated = _rejecting(Trainer(compose_config(SMOKE, tmp_path)))
     kept, _ = jax.jit(gated.iteration)(gated.init_state())

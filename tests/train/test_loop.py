@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from warmjax.train import run_folder
-from warmjax.train.loop import train
+from warmjax.train.loop import health_text, train
 from warmjax.train.run_config import ConfigError
 
 from ..helpers import ROOT, SMOKE, TEST_CACHE, compose_config
@@ -36,8 +36,15 @@ def params_of(state):
 def reference_run(tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("reference")
     config = compose_config(SMOKE, run_dir)
-    state = train(config, log=lambda _: None)
+    LINES[:] = []
+    state = train(config, log=LINES.append)
     return run_dir, state
+
+
+LINES: list[str] = []  # what the reference run printed
+HEALTH = ("selfplay_first_wins", "selfplay_second_wins", "selfplay_draws",
+          "selfplay_max_plies", "selfplay_openings", "selfplay_target_entropy",
+          "arena_decisive")
 
 
 @pytest.mark.slow
@@ -47,8 +54,15 @@ def test_run_writes_its_outputs(reference_run):
     assert [r["iteration"] for r in rows] == [1, 2, 3]
     for key in ("warmstart_active", "weight", "switched", "r_balance", "arena_wins",
                 "arena_draws", "arena_losses", "accepted", "loss_value", "loss_policy",
-                "examples"):
+                "examples", *HEALTH):
         assert key in rows[0]
+    # The health figures are in each iteration's progress line too (test_health.py checks
+    # them by hand), as its row has them.
+    for row in run_folder.read_metrics(run_dir):
+        shares = row.selfplay_first_wins + row.selfplay_second_wins + row.selfplay_draws
+        assert abs(shares - 1) < 1e-6 and row.selfplay_mean_plies <= row.selfplay_max_plies
+        line = next(x for x in LINES if x.startswith(f"iter {row.iteration:>3}/3 "))
+        assert f"| {health_text(row)}arena " in line and "decisive)" in line
     raw = json.loads((run_dir / "metrics.jsonl").read_text().splitlines()[0])
     # SMOKE turns the per-stage times off (test_learning.py checks them on).
     assert "seconds_total" in raw and "seconds_selfplay" not in raw
