@@ -34,7 +34,14 @@ from warmjax.train import run_folder
 
 ROOT = Path("results/study")
 OUT = ROOT / "report_long_horizon"
-NOTE = "the registered analysis (tools/long_horizon_analysis.py)"
+# The first look's note was "the registered analysis (tools/long_horizon_analysis.py)"; the
+# re-issue under the decline rule with the corrections of issue 68 (the registration's
+# departures, 2 December 2026) is a look of its own.
+NOTE = ("the registered analysis, re-issued with the decline rule and the corrections "
+        "(tools/long_horizon_analysis.py)")
+# The re-issue under the decline rule, with the corrections of issue 68 (the registration's
+# departures, 2 December 2026): a look of its own.
+REISSUE = "re-issued with the decline rule and the corrections (issue 68)"
 
 
 def _log(text: str) -> None:

@@ -87,8 +87,10 @@ def fabricate(root: Path, skip: tuple = ()) -> None:
 
 
 def plans():
-    return tuple(dataclasses.replace(p, seeds=SEEDS, iterations=ITERATIONS)
-                 for p in long_horizon.PLANS)
+    """The registered plans on the fabricated seeds and iterations; the decline rule's
+    window before the late iterations 19–20 of 20."""
+    return tuple(dataclasses.replace(p, seeds=SEEDS, iterations=ITERATIONS,
+                                     decline_window=(5, 8)) for p in long_horizon.PLANS)
 
 
 def players(name: str, elo: dict) -> tuple[dict, dict[str, float]]:
@@ -228,6 +230,60 @@ def test_the_floor(analysed):
         stats.ttest_1samp(rates, 0.165, alternative="greater").pvalue, rel=1e-6)
 
 
+def test_the_decline_rule_and_the_exact_sign_flips(analysed):
+    """Every fabricated curve rises, so no study declines; each Elo row carries the exact
+    sign-flip p over the 2⁴ sign patterns of its leads, adjusted by BH over the four."""
+    record, _ = analysed
+    assert set(record["decline"]) == set(STUDIES)
+    c4 = record["decline"]["c4_long"]
+    assert c4["window"] == [5, 8] and c4["late"] == [19, 20] and not c4["declines"]
+    # The baseline's mean over 5-8 and 19-20: the line at 6.5 and at 19.5.
+    assert c4["window_rates"] == pytest.approx([0.40 + 0.015 * 6.5 + NOISE[s] for s in SEEDS])
+    assert c4["diff"] == pytest.approx(0.015 * 13)
+    assert "declines" not in record["elo"]["c4_adaptive"]["verdict"]
+    flips = []
+    for key, lead in [("c4_adaptive", ELO[("c4_long", "adaptive")]),
+                      ("c4_fixed", ELO[("c4_long", "fixed")]),
+                      ("hex5_adaptive", ELO[("hex_5x5_long", "adaptive")]),
+                      ("hex7_adaptive", ELO[("hex_7x7_long", "adaptive")])]:
+        signs = np.array(np.meshgrid(*[[-1, 1]] * 4)).reshape(4, -1).T
+        means = np.abs((signs * np.array(lead)).mean(axis=1))
+        flips.append(np.mean(means >= abs(np.mean(lead)) - 1e-9))
+        assert record["elo"][key]["p_permutation"] == pytest.approx(flips[-1], abs=1e-6)
+    assert flips[0] == 2 / 16  # four leads of one sign: 2 of the 16 patterns
+    assert [record["elo"][k]["p_permutation_adjusted"] for k in record["elo"]] == \
+        pytest.approx(list(multipletests(flips, method="fdr_bh")[1]), abs=1e-6)
+
+
+def test_a_declining_study_labels_its_horizon_verdicts_only(tmp_path, monkeypatch):
+    """Where Connect Four's baseline declines, its final-Elo and compute-to-strength
+    verdicts carry the label and keep their verdict; its early-learning AUC and the Hex
+    studies do not."""
+    fabricate(tmp_path)
+    data, curves = read(tmp_path)
+    monkeypatch.setattr(survival.speedup, "__defaults__", (200, 0))
+    monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
+    rule = strength.decline
+
+    def declining(family, window):
+        found = rule(family, window)
+        return dataclasses.replace(found, declines=True) if family.game == "connect_four" \
+            else found
+
+    monkeypatch.setattr(strength, "decline", declining)
+    record = long_horizon.analyse(data, curves, {})
+    assert record["elo"]["c4_adaptive"]["verdict"] == f"reproduced; {strength.DECLINING}"
+    assert record["elo"]["c4_adaptive"]["decided"] == "reproduced"
+    assert record["elo"]["hex5_adaptive"]["verdict"].startswith("not resolvable")
+    assert strength.DECLINING not in record["elo"]["hex5_adaptive"]["verdict"]
+    assert strength.DECLINING not in record["auc"]["c4_adaptive"]["verdict"]
+    for r in record["speed"]["ledger"]:
+        for c in r["axes"]["compute"]["comparisons"]:
+            assert (strength.DECLINING in c["verdict"]) == (r["study"] == "c4_long")
+    text = long_horizon.markdown(record, "the command")
+    assert "## The decline rule" in text and "| **declines** |" in text
+
+
 def test_compute_to_strength_bh_over_sixteen(analysed):
     """(b): 16 policy-head comparisons on the compute axis (C4: two arms × four steps; each
     Hex board: one × four), adjusted together; C4 adaptive's first passage over 50% by
@@ -298,7 +354,8 @@ def test_markdown_answers_first(analysed):
     record, _ = analysed
     text = long_horizon.markdown(record, "python tools/long_horizon_analysis.py")
     assert text.index("## The three questions, answered") < text.index("## (a)")
-    for needle in ("At the papers' horizon", "save compute", "grow with the board",
+    for needle in ("At each study's horizon (Connect Four 6×6 at iteration 20, the "
+                   "registered cut;", "save compute", "grow with the board",
                    "Connect Four 6×6: adaptive WRoRa − baseline: final Elo +84 [",
                    "## The floor rule", "did not learn"):
         assert needle in text

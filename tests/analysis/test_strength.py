@@ -109,6 +109,53 @@ def test_the_floor_rule(family):
         stats.NOT_INFORMATIVE
 
 
+def _peaked(tmp_path, drops):
+    """A baseline family of 10 iterations, seeds 0-3: each run's policy head 0.50 up to
+    iteration 5, then 0.50 − `drops[seed]` at iterations 6-10."""
+    runs = []
+    for seed, drop in enumerate(drops):
+        folder = tmp_path / f"s{seed}"
+        folder.mkdir()
+        config = RunConfig(game=GameConfig("connect_four", {}), seed=seed,
+                           train=TrainConfig(iterations=10, games=10), run_dir=str(folder))
+        run_folder.write_config(folder, config)
+        run_folder.write_metrics(folder, [metric_row(iteration=it, oracle_policy=0.50 - (
+            drop if it > 5 else 0.0), oracle_optimal=0.8) for it in range(1, 11)])
+        runs.append(folder)
+    (found,) = study.families(run_folder.find_runs(runs))
+    return found
+
+
+def test_the_decline_rule_by_hand(tmp_path):
+    """Late = iteration 10 (the last tenth of 10), window 2–4 at 0.50: drops of 4, 6, 2
+    and 8 points are a paired difference of −5 points, one-sided t as scipy's; no drop in
+    one seed and a rise in another is no decline."""
+    assert strength.late_window(100) == (91, 100) and strength.late_window(60) == (55, 60)
+    assert strength.late_window(10) == (10, 10) and strength.late_window(5) == (5, 5)
+    (tmp_path / "a").mkdir()
+    fell = strength.decline(_peaked(tmp_path / "a", [0.04, 0.06, 0.02, 0.08]), (2, 4))
+    assert fell.late == (10, 10) and fell.window == (2, 4) and fell.seeds == (0, 1, 2, 3)
+    assert fell.window_rates == pytest.approx((0.5,) * 4)
+    assert fell.late_rates == pytest.approx((0.46, 0.44, 0.48, 0.42))
+    assert fell.diff == pytest.approx(-0.05)
+    expected = stats_t([0.46, 0.44, 0.48, 0.42], [0.5] * 4)
+    assert fell.p == pytest.approx(expected) and fell.declines
+    assert strength.declined("reproduced", fell) == f"reproduced; {strength.DECLINING}"
+    (tmp_path / "b").mkdir()
+    mixed = strength.decline(_peaked(tmp_path / "b", [0.0, -0.03, 0.01, 0.0]), (2, 4))
+    assert not mixed.declines and strength.declined("open", mixed) == "open"
+    assert strength.declined("open", None) == "open"
+    (tmp_path / "c").mkdir()
+    with pytest.raises(ValueError, match="must end before the late iterations 10-10"):
+        strength.decline(_peaked(tmp_path / "c", [0.0, 0.01, 0.02, 0.03]), (8, 10))
+
+
+def stats_t(late, window):
+    from scipy import stats as sp
+
+    return sp.ttest_rel(late, window, alternative="less").pvalue
+
+
 def test_holds_over_names_the_windows():
     by_k = {3: "a", 4: "a", 5: "b", 6: "a", 7: "a", 8: "a", 100: "a"}
     assert strength.holds_over(by_k, "a") == "3–4, 6–8, 100"

@@ -21,6 +21,13 @@ WRoRa and Hex 7×7 adaptive WRoRa.
   decision for every window k = 3–15 and the whole run.
 - **The floor rule** (`strength.floor`): every verdict of a study whose baseline did not
   learn reads *not informative*.
+- **The decline rule** (`strength.decline`, added after the data: the registration's
+  departures): the baseline's policy head over the last tenth of a study's iterations
+  against iterations 21–30 (`Plan.decline_window`), paired by seed, one-sided; where it is
+  significantly lower, every verdict of (a) and (b) carries *the recipe declines: these
+  learners are collapsing*.
+- Beside each paired t of (a), the exact sign-flip p (all 2ⁿ sign patterns of the n
+  per-seed differences), Benjamini–Hochberg over the four too; it decides nothing.
 - **Growth with the board** (secondary, no adjustment): Welch's test of Hex 7×7's per-seed
   Elo leads against Hex 5×5's (δ = 50 Elo), and the ratio of Hex 7×7's speed-up to Hex
   5×5's at the first step of the policy-head ladder on the compute axis, with a bootstrap
@@ -64,7 +71,9 @@ ELO_DELTA = 50.0  # (a), in Elo
 AUC_DELTA = 0.02  # (c), 2 points of the optimal-move rate
 AUC_ITERATIONS = 8
 HORIZONS = (15, 30, 60)
+PAPERS_I = 100  # the papers' iterations I
 INCOMPLETE = "incomplete: no verdict"
+NO_EVIDENCE = "no evidence either way"  # growth with the board, neither way resolved
 FIGURE = "elo_leads.png"  # `elo_leads` drawn by `plots.plot_elo_leads`
 
 
@@ -78,6 +87,9 @@ class Plan:
     seeds: tuple[int, ...]
     iterations: int
     roles: tuple[str, ...]
+    # The decline rule's reference window (first, last iteration), fixed for every study
+    # after the data (the registration's departures): Connect Four's probe peaked there.
+    decline_window: tuple[int, int] = (21, 30)
 
 
 PLANS = (
@@ -203,10 +215,14 @@ def _paired(data: Mapping[str, StudyData], values) -> dict[str, Comparison | Non
 
 
 def _decided(comps: Mapping[str, Comparison | None], delta: float, unit: str,
-             incomplete: bool, floors: Mapping[str, strength.Floor | None]) -> dict:
-    """The comparisons adjusted together (Benjamini–Hochberg) and each decided."""
+             incomplete: bool, floors: Mapping[str, strength.Floor | None],
+             declines: Mapping[str, strength.Decline | None] | None = None) -> dict:
+    """The comparisons adjusted together (Benjamini–Hochberg) and each decided; the
+    exact sign-flip p-values adjusted the same way beside them. `declines`: a horizon
+    measure's, whose verdicts carry the decline label (`strength.declined`)."""
     keys = [k for k, c in comps.items() if c is not None]
     p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
+    flips = dict(zip(keys, adjusted([comps[k].p_permutation for k in keys])))
     rows = {}
     for c in COMPARISONS:
         comp = comps.get(c.key)
@@ -214,11 +230,15 @@ def _decided(comps: Mapping[str, Comparison | None], delta: float, unit: str,
             rows[c.key] = None
             continue
         d = decide([Tested(c.title, comp)], delta, p_adjusted=[p_adj[c.key]])
+        verdict = _floored(_verdict(d, incomplete, unit), floors[c.study])
+        if declines is not None and verdict != INCOMPLETE:
+            verdict = strength.declined(verdict, declines.get(c.study))
         rows[c.key] = {"comparison": c.title,
                        **comparison_json(comp, delta if unit == "points" else None),
                        "p_adjusted": num(p_adj[c.key]),
+                       "p_permutation_adjusted": num(flips[c.key]),
                        "power_at_delta": num(power_at(comp, delta)),
-                       "verdict": _floored(_verdict(d, incomplete, unit), floors[c.study]),
+                       "verdict": verdict,
                        "decided": _floored(_verdict(d, incomplete, None), floors[c.study])}
     return rows
 
@@ -249,7 +269,7 @@ def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool) -> dict
     d = decide([Tested("Hex 7×7 lead − Hex 5×5 lead", comp)], ELO_DELTA)
     words = {REPRODUCED: "grows", CONTRADICTED: "shrinks" if d.reason == "opposite"
              else f"no growth ≥ {ELO_DELTA:g} Elo"}
-    text = words.get(d.verdict, "no evidence of growth")
+    text = words.get(d.verdict, NO_EVIDENCE)
     if d.verdict == UNRESOLVED and not math.isnan(d.effect80):
         text += f" (80% power needed {d.effect80:.0f} Elo)"
     return {"leads": {k: [num(x) for x in v] for k, v in leads.items()},
@@ -286,8 +306,7 @@ def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: boo
         boards.append((ref, mine, tau))
         steps[name] = step
     g = survival.speedup_growth(boards[0], boards[1])
-    text = ("grows" if g.ci[0] > 1 else "shrinks" if g.ci[1] < 1
-            else "no evidence of growth")
+    text = "grows" if g.ci[0] > 1 else "shrinks" if g.ci[1] < 1 else NO_EVIDENCE
     return {"steps": steps, "ratio": num(g.ratio), "ci": [num(x) for x in g.ci],
             "speedup_large": num(g.large), "speedup_small": num(g.small),
             "verdict": _growth_floor(text, floors, incomplete)}
@@ -308,16 +327,19 @@ def analyse(data: Sequence[StudyData], ledger: Mapping, measured: Mapping,
     incomplete = bool(missing)
     by_name = {d.plan.name: d for d in data}
     floors = {n: strength.floor(d.family, d.random_rate) for n, d in by_name.items()}
+    declines = {n: strength.decline(d.family, d.plan.decline_window)
+                for n, d in by_name.items()}
     out: dict = {"registration": REGISTRATION, "complete": not incomplete, "gaps": missing,
                  "studies": {d.plan.name: {"title": d.plan.title, "seeds": list(d.plan.seeds),
                                            "iterations": d.plan.iterations,
                                            "family": d.family.title}
                              for d in data},
                  "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
+                 "decline": {n: x.to_json() for n, x in declines.items() if x is not None},
                  "deltas": {"elo": ELO_DELTA, "auc": AUC_DELTA}}
     # (a) the final networks' Elo, and the earlier horizons beside it
     out["elo"] = _decided(_paired(by_name, lambda a: a.by_seed("elo")), ELO_DELTA, "Elo",
-                          incomplete, floors)
+                          incomplete, floors, declines)
     out["elo_horizons"] = {}
     for h in HORIZONS:
         at = {n: dataclasses.replace(d, family=d.horizons[h]) for n, d in by_name.items()
@@ -353,7 +375,9 @@ def analyse(data: Sequence[StudyData], ledger: Mapping, measured: Mapping,
                     if incomplete:
                         c["verdict"] = c["verdict_registered"] = INCOMPLETE
                     else:
-                        c["verdict"] = _floored(c["verdict"], floors[d.plan.name])
+                        c["verdict"] = strength.declined(
+                            _floored(c["verdict"], floors[d.plan.name]),
+                            declines[d.plan.name])
         speed[name] = records
     out["speed"] = speed
     out["growth"] = {"elo": _growth_elo(by_name, floors, incomplete)
@@ -398,13 +422,14 @@ def _p(x: float | None) -> str:
 def _decided_table(rows: dict, unit: str) -> str:
     scale, digits = (1.0, 0) if unit == "Elo" else (100.0, 1)
     body = [[r["comparison"], r["n"], _span(r, unit), _p(r["p"]), _p(r["p_adjusted"]),
+             f"{_p(r.get('p_permutation'))} ({_p(r.get('p_permutation_adjusted'))})",
              _p(r.get("p_wilcoxon")),
              "—" if r["effect80"] is None else f"{scale * r['effect80']:.{digits}f}",
              _p(r["power_at_delta"]), f"**{r['verdict']}**"]
             for r in rows.values() if r is not None]
     return table(["comparison", "pairs", f"Δ {unit}, paired [95% CI]", "p", "p (BH, the four)",
-                  "Wilcoxon p", f"80%-power effect, {unit}", "power at δ", "verdict"],
-                 body, "lrlrrrrrl")
+                  "exact sign-flip p (BH)", "Wilcoxon p", f"80%-power effect, {unit}",
+                  "power at δ", "verdict"], body, "lrlrrrrrrl")
 
 
 def _policy_speed(record: dict, axis: str = "compute") -> list[dict]:
@@ -414,12 +439,46 @@ def _policy_speed(record: dict, axis: str = "compute") -> list[dict]:
             if c["measure"] == "policy"]
 
 
+def horizons_text(record: dict) -> str:
+    """Each study's last iteration, named: "Connect Four 6×6 at iteration 100, the papers'
+    I; Hex 5×5 at iteration 60, the registered cut"."""
+    return "; ".join(f"{s['title']} at iteration {s['iterations']}, "
+                     + ("the papers' I" if s["iterations"] == PAPERS_I else "the registered cut")
+                     for s in record["studies"].values())
+
+
+def _reached(record: dict, study: str, arm: str, threshold: float) -> tuple[int, int] | None:
+    """`(runs, reached)` of the arm labelled `arm` at a policy-head step, compute axis."""
+    for r in record["speed"]["ledger"]:
+        if r["study"] == study and "compute" in r["axes"]:
+            for a in r["axes"]["compute"]["arms"]:
+                if (a["arm"], a["measure"], a["threshold"]) == (arm, "policy", threshold):
+                    return a["runs"], a["reached"]
+    return None
+
+
+def _step_note(record: dict, c: dict) -> str:
+    """What limits a speed-up's reading beyond its verdict: a ratio set by the budget,
+    because no baseline run reached the step."""
+    arms = {a["arm"] for r in record["speed"]["ledger"] if r["study"] == c["study"]
+            for a in r["axes"]["compute"]["arms"]}
+    base = [a for a in arms if a not in {x["arm"] for x in _policy_speed(record)
+                                         if x["study"] == c["study"]}]
+    notes = []
+    got = _reached(record, c["study"], base[0], c["threshold"]) if len(base) == 1 else None
+    if got is not None and got[1] == 0 and c["reached"]:
+        notes.append(f"budget-bound: 0 of {got[0]} baseline runs reached it, so the ratio "
+                     "is a lower bound set by the budget")
+    return "; ".join(notes)
+
+
 def _answers(record: dict) -> list[str]:
     titles = {c.key: c.title for c in COMPARISONS}
     elo, auc = record["elo"], record["auc"]
     lines = ["## The three questions, answered", "",
-             "**1. At the papers' horizon, does warm start still lead?** (a) final Elo, "
-             f"δ = {record['deltas']['elo']:g} Elo; (c) AUC 1–8 beside it:", ""]
+             f"**1. At each study's horizon ({horizons_text(record)}), does warm start still "
+             f"lead?** (a) final Elo, δ = {record['deltas']['elo']:g} Elo; (c) AUC 1–8 "
+             "beside it:", ""]
     for key, title in titles.items():
         a, c = elo.get(key), auc.get(key)
         if a is None and c is None:
@@ -431,11 +490,14 @@ def _answers(record: dict) -> list[str]:
               "policy head's ladder:", ""]
     arms = {}
     for c in _policy_speed(record):
+        note = _step_note(record, c)
         arms.setdefault((c["study"], c["arm"]), []).append(
             f"{percent(c['threshold'])}%: {c['speedup']:.2f}× [{c['speedup_ci'][0]:.2f}, "
-            f"{c['speedup_ci'][1]:.2f}] ({c['verdict']})")
+            f"{c['speedup_ci'][1]:.2f}] ({c['verdict']}{'; ' + note if note else ''})")
     lines += [f"- {record['studies'][study]['title']}, {arm}: " + "; ".join(parts) + "."
               for (study, arm), parts in arms.items()]
+    lines += ["", "An *open* step is not resolved either way: its ratio's interval and the "
+              "log-rank test leave a speed-up and none both possible."]
     g = record["growth"]
     lines += ["", "**3. Does its effect grow with the board?** Hex 7×7 against Hex 5×5:", ""]
     if g["elo"] is not None:
@@ -450,6 +512,22 @@ def _answers(record: dict) -> list[str]:
                      f"{s['ratio']:.2f} [{s['ci'][0]:.2f}, {s['ci'][1]:.2f}]: "
                      f"**{s['verdict']}**.")
     return lines + [""]
+
+
+def decline_markdown(declines: Mapping[str, dict]) -> str:
+    """The decline rule's table: per study, the windows, the baseline's means, the paired
+    difference, p and the label."""
+    rows = [[d["family"], f"{d['window'][0]}–{d['window'][1]}", f"{d['late'][0]}–{d['late'][1]}",
+             len(d["seeds"]), percent(sum(d["window_rates"]) / len(d["window_rates"])),
+             percent(sum(d["late_rates"]) / len(d["late_rates"])),
+             f"{100 * d['diff']:+.1f}",
+             f"{sum(a < b for a, b in zip(d['late_rates'], d['window_rates']))} of "
+             f"{len(d['seeds'])}", _p(d["p"]),
+             "**declines**" if d["declines"] else "no decline"]
+            for d in declines.values()]
+    return table(["study", "window", "late", "seeds", "baseline policy head, window %",
+                  "late %", "late − window, points", "seeds lower late", "one-sided p",
+                  "rule"], rows, "lllrrrrrrl")
 
 
 def markdown(record: dict, command: str) -> str:
@@ -469,6 +547,15 @@ def markdown(record: dict, command: str) -> str:
                "networks, each seed's block centred; paired t over seeds, Benjamini–Hochberg "
                f"over the four comparisons, δ = {record['deltas']['elo']:g} Elo."), "",
               _decided_table(record["elo"], "Elo"), "",
+              ("**The Elo scale.** Each seed's final networks, one per arm, and the random "
+               "player play one round robin; the seeds' blocks are linked only through the "
+               "random player, whom every network beats nearly always, and each block is "
+               "centred. So a rating is meaningful only within its seed: a lead is an arm's "
+               "difference from its own seed's baseline, resting on that pair's games, and "
+               "it is not on the papers' scale, where the networks of one tournament are "
+               "rated together. The exact sign-flip p is the share of the 2ⁿ sign patterns "
+               "of the n per-seed leads whose mean is at least as far from zero: with 6 "
+               "seeds its smallest value is 1/32."), "",
               "Elo against iterations: the same difference from each horizon's round robin "
               "(unadjusted; decides nothing).", ""]
     rows = []
@@ -513,6 +600,15 @@ def markdown(record: dict, command: str) -> str:
                "head at the last iteration against a random legal move on the same positions "
                "(one-sided one-sample t-test, α = 0.05)."), "",
               study_tables.floor_markdown(floors), ""]
+    if record.get("decline"):
+        lines += ["## The decline rule", "",
+                  ("Added after the data (the registration's departures): a study whose "
+                   "baseline's policy head is significantly lower over the last tenth of its "
+                   "iterations than over iterations 21–30 (the mean over each span per run, "
+                   "paired by seed, one-sided t-test, α = 0.05) compares collapsing learners "
+                   "at its horizon; every verdict of (a) and (b) of that study says so. The "
+                   "verdicts themselves are unchanged."), "",
+                  decline_markdown(record["decline"]), ""]
     if record.get("looks"):
         lines += ["## Looks", "", "Every analysis of these studies, oldest first "
                   "(`looks.json` in each study folder).", "",

@@ -26,6 +26,13 @@ where no run of the two did (its p of 1 still counts in the adjustment); otherwi
 at the last iteration is not significantly above the probe set's random-move rate
 (one-sample t-test over the baseline's runs, one-sided, α = 0.05). Every claim and
 across-board step it holds then reads *not informative: the baseline did not learn*.
+
+**The decline rule.** A family whose baseline learned and then got worse compares
+collapsing learners at its horizon: per baseline run, the policy head's mean rate over the
+last tenth of the family's iterations (`late_window`) and over a reference window fixed
+before the data (a registration's); paired by seed, one-sided t-test that the late mean is
+lower, α = 0.05. Where it is, every horizon claim of the family carries the label *the
+recipe declines: these learners are collapsing* (`declined`); the verdict itself stands.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from scipy import stats
 from warmjax.analysis import survival
 from warmjax.analysis.claims import Claim
 from warmjax.analysis.compute import ComputeCurve
-from warmjax.analysis.model import Family, final
+from warmjax.analysis.model import Family, curve, final
 from warmjax.analysis.stats import ALPHA, CONTRADICTED, NOT_INFORMATIVE, Decision, adjusted
 
 SPEEDUP_DELTA = 1.25  # the smallest speed-up worth finding
@@ -256,6 +263,84 @@ def floor(family: Family, random_rate: float) -> Floor | None:
     else:  # a constant sample: above the rate for sure, or not at all
         p = 0.0 if rates and min(rates) > random_rate else 1.0
     return Floor(family.title, float(random_rate), last, rates, p, p < ALPHA)
+
+
+# --- the decline rule ---------------------------------------------------------------------------
+
+DECLINE_SHARE = 0.1  # the late window: the last tenth of the family's iterations
+DECLINING = "the recipe declines: these learners are collapsing"
+
+
+@dataclasses.dataclass(frozen=True)
+class Decline:
+    """Whether a family's baseline got worse late in its runs (the module docstring)."""
+
+    family: str
+    window: tuple[int, int]  # the reference window, first and last iteration, inclusive
+    late: tuple[int, int]  # the last tenth of the family's iterations
+    seeds: tuple[int, ...]
+    window_rates: tuple[float, ...]  # per baseline run (in `seeds` order): its mean rate
+    late_rates: tuple[float, ...]  # over the window, and over the late iterations
+    p: float  # one-sided paired t-test, late < window
+    declines: bool
+
+    @property
+    def diff(self) -> float:
+        """The mean of the per-seed differences, late − window (negative: lower late)."""
+        return float(np.mean(np.subtract(self.late_rates, self.window_rates)))
+
+    def to_json(self) -> dict:
+        return {"family": self.family, "window": list(self.window), "late": list(self.late),
+                "seeds": list(self.seeds), "window_rates": list(self.window_rates),
+                "late_rates": list(self.late_rates), "diff": self.diff, "p": self.p,
+                "declines": self.declines}
+
+
+def late_window(iterations: int) -> tuple[int, int]:
+    """The last tenth of `iterations` (rounded up, at least one): 91–100 of 100, 55–60 of
+    60."""
+    width = max(1, int(np.ceil(DECLINE_SHARE * iterations - 1e-9)))
+    return iterations - width + 1, iterations
+
+
+def decline(family: Family, window: tuple[int, int]) -> Decline | None:
+    """The decline rule on `family`'s baseline (None without one): per run, the policy
+    head's mean rate over `window` and over the last tenth of the family's iterations;
+    paired by seed, one-sided t-test that the late mean is lower, α = 0.05.
+
+    Raises:
+      ValueError: the window is not inside the runs or reaches into the late iterations.
+    """
+    if family.baseline is None:
+        return None
+    late = late_window(family.final_iteration)
+    if not 1 <= window[0] <= window[1] < late[0]:
+        raise ValueError(f"the decline window {window[0]}-{window[1]} must end before the "
+                         f"late iterations {late[0]}-{late[1]} of {family.title}")
+
+    def mean_over(run, span):
+        points = [v for it, v in curve(run, "policy").items() if span[0] <= it <= span[1]]
+        if not points:
+            raise ValueError(f"{run.path} logged no probe in iterations {span[0]}-{span[1]}")
+        return float(np.mean(points))
+
+    runs = sorted(family.baseline.runs, key=lambda r: r.id.seed)
+    before = tuple(mean_over(r, window) for r in runs)
+    after = tuple(mean_over(r, late) for r in runs)
+    d = np.subtract(after, before)
+    if len(d) >= 2 and np.std(d) > 0:
+        p = float(stats.ttest_rel(after, before, alternative="less").pvalue)
+    else:  # no spread: lower for sure, or not at all
+        p = 0.0 if len(d) and np.all(d < 0) else 1.0
+    return Decline(family.title, tuple(window), late, tuple(r.id.seed for r in runs),
+                   before, after, p, p < ALPHA)
+
+
+def declined(text: str, decline_: Decline | None) -> str:
+    """A horizon claim's verdict with the decline label where its family declines."""
+    if decline_ is None or not decline_.declines:
+        return text
+    return f"{text}; {DECLINING}"
 
 
 def _not_informative(floor_: Floor) -> str:

@@ -1,0 +1,43 @@
+"""How much the long-horizon analysis's keep filter moves its Elo leads: the round robins
+rated from the games among the cut's seeds and the anchors (`in_plan`, the analysis as
+run) against all their games (Hex 5×5's seeds 14 and 15 played before the cut). Prints the
+largest change of a per-seed lead, adaptive − baseline, per study.
+
+    python tools/long_horizon_keep_filter.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import long_horizon_analysis as tool  # noqa: E402
+
+from warmjax.analysis import long_horizon  # noqa: E402
+
+
+def leads(keep) -> dict[str, list[float]]:
+    """Per study, the per-seed Elo leads with the round robins filtered by `keep`."""
+    tool.in_plan = keep
+    plans = long_horizon.cut(long_horizon.PLANS, 60, 6)
+    data, _, _, _ = tool.read(tool.ROOT, plans, long_horizon.CALIBRATION)
+    out = {}
+    for d in data:
+        arms = long_horizon.roles(d.family)
+        base, arm = arms["baseline"].by_seed("elo"), arms["adaptive"].by_seed("elo")
+        out[d.plan.name] = [arm[s] - base[s] for s in sorted(arm)]
+    return out
+
+
+def main() -> None:
+    filtered = leads(tool.in_plan)
+    every = leads(lambda entry, seeds: True)
+    for name in filtered:
+        change = max(abs(a - b) for a, b in zip(filtered[name], every[name]))
+        print(f"{name}: largest change of a seed's lead {change:.2f} Elo")
+
+
+if __name__ == "__main__":
+    main()
