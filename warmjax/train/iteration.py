@@ -32,8 +32,8 @@ from warmjax.search.leaf import Inputs
 from warmjax.search.players import make_player
 from warmjax.train import warmstart
 from warmjax.train.arena import make_arena, no_arena
-from warmjax.train.health import opening_plies, selfplay_health
 from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
+from warmjax.train.health import opening_plies, selfplay_health
 from warmjax.train.reanalyse import REANALYSE_STREAM, empty_moves, make_reanalyse, write_moves
 from warmjax.train.run_config import RunConfig, TrainConfig, cheap_simulations
 from warmjax.train.selfplay import make_selfplay
