@@ -252,3 +252,25 @@ def test_no_gate_is_a_named_departure(tmp_path):
     free = compose_config(["+experiment=baseline_c4", "profile=smoke", "arena.gate=false"],
                           tmp_path / "b")
     assert not free.arena.gate and "no-gate" in RunId.of(free).label()
+
+
+@pytest.mark.parametrize("study, main", [
+    ("fast_c4_6x6", ["+experiment=adaptive_c4", "profile=fast"]),
+    ("fast_c4_6x7", ["+experiment=adaptive_c4", "profile=fast", "game.params.cols=7"]),
+    ("fast_hex_7x7", ["+experiment=adaptive", "game=hex_7", "profile=fast"]),
+])
+def test_the_fast_recipe_study_trains_the_main_job_with_and_without_warm_start(
+        tmp_path, study, main):
+    """REGISTRATION_fast_recipe.md: each board's adaptive arm is the main job's command as
+    the README gives it, and its baseline the same with warm start off; only the names and
+    the outputs kept differ."""
+
+    def bare(config):
+        return dataclasses.replace(config, experiment_name="", profile_name="", run_dir="",
+                                   tensorboard=False, keep_checkpoints=1)
+
+    for arm, mode in (("adaptive_rollout", "adaptive"), ("baseline", "none")):
+        run = compose_config([f"+study={study}", f"+arm={arm}", "seed=60"], tmp_path)
+        lone = compose_config([*main, "seed=60", f"warmstart.mode={mode}"], tmp_path)
+        assert run.warmstart.mode == mode and run.train.iterations == 80
+        assert bare(run) == bare(lone)
