@@ -21,9 +21,9 @@ outside the iteration), and it compares only on one jax version.
 
 Each item is a SHA-256 of the arrays' bytes (or of the JSON with sorted keys); `--compare`
 prints the items that differ and exits 1 if any does. Outputs that later features added
-(the probe's rates on quiet positions, the oracle's `search` setting: `LATER`) are left
-out of the items, so that a fingerprint of a commit from before them still compares; a new
-player is a new item.
+(the probe's rates on quiet positions, the oracle's `search` setting, the self-play health
+figures: `LATER`) are left out of the items, so that a fingerprint of a commit from before
+them still compares; a new player is a new item.
 """
 
 from __future__ import annotations
@@ -130,8 +130,12 @@ def json_digest(value) -> str:
 # Keys that later features added to the hashed outputs (none of them changes an older one):
 # the probe's quiet rates, the compute ledger's counts (metrics `count_*`, and self-play's
 # `evaluations` and `playout_steps`).
-LATER = ("oracle_optimal_quiet", "oracle_policy_quiet", "quiet_", "count_")
-LATER_FIELDS = ("evaluations", "playout_steps", "init_keys")
+LATER = ("oracle_optimal_quiet", "oracle_policy_quiet", "quiet_", "count_",
+         # self-play health (train/health.py)
+         "selfplay_first_wins", "selfplay_second_wins", "selfplay_draws",
+         "selfplay_max_plies", "selfplay_openings", "selfplay_target_entropy",
+         "arena_decisive")
+LATER_FIELDS = ("evaluations", "playout_steps", "init_keys", "first_mover")
 
 
 def older_fields(result):
