@@ -276,3 +276,55 @@ def test_study_progress_prints_counts_and_seconds_only(tmp_path, capsys):
     assert "seeds must read like 8-13" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="no study folder"):
         tool.main([str(tmp_path / "missing")])
+
+
+def _collapse_run(folder, seed, drop, draws, health=None):
+    """A 40-iteration baseline run of seed `seed`: policy head 0.50 at iterations 1–30,
+    then 0.50 − drop[seed]; search 0.30 above it; arena 40 games a row, `draws` of them
+    drawn at iterations 37–40 (the late tenth), 4 before; `health`: self-play draws."""
+    from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig
+
+    folder.mkdir(parents=True)
+    config = RunConfig(game=GameConfig("connect_four", {}), seed=seed,
+                       train=TrainConfig(iterations=40, games=50), run_dir=str(folder))
+    run_folder.write_config(folder, config)
+    rows = []
+    for it in range(1, 41):
+        p = 0.50 - (drop if it > 30 else 0.0)
+        d = draws if it >= 37 else 4
+        extra = {} if health is None else {"selfplay_draws": health, "selfplay_mean_plies": 30.0,
+                                           "selfplay_openings": 0.5,
+                                           "selfplay_target_entropy": 0.25}
+        rows.append(metric_row(iteration=it, oracle_policy=p, oracle_optimal=p + 0.3,
+                               arena_wins=40 - d - 2, arena_draws=d, arena_losses=2, **extra))
+    run_folder.write_metrics(folder, rows)
+
+
+def test_draw_collapse_reads_the_prediction_by_hand(tmp_path):
+    """Without noise the policy head falls 4, 7 and 5 points after iteration 30 and 36 of
+    40 arena games are drawn late: the rule finds a decline (p as scipy's one-sided paired
+    t). With noise it moves +1, −1 and 0 points (no decline) and 12 of 40 are drawn: the
+    prediction holds; at 24 of 40 in one seed it would not."""
+    from scipy import stats
+
+    tool = load_tool("draw_collapse")
+    for seed, drop in ((0, 0.04), (1, 0.07), (2, 0.05)):
+        _collapse_run(tmp_path / "paper" / f"s{seed}", seed, drop, 36)
+    for seed, drop in ((0, -0.01), (1, 0.01), (2, 0.0)):
+        _collapse_run(tmp_path / "noise" / f"s{seed}", seed, drop, 12, health=0.125)
+    text = tool.report(tmp_path / "noise", tmp_path / "paper", tmp_path / "none")
+    p = stats.ttest_rel([0.46, 0.43, 0.45], [0.5] * 3, alternative="less").pvalue
+    assert p < 0.05
+    assert f"no noise: **declines**: late − window -5.3 points, one-sided p = {p:.2g}" in text
+    assert "root noise: no significant decline: late − window +0.0 points" in text
+    assert "| root noise ε = 0.25 | 0 | 50.0 | 51.0 | 80.0 | 81.0 | 30.0 | 12.5 | 30.00 | " \
+           "50.0 | 0.25 |" in text
+    assert "| none (c4_long) | 1 | 50.0 | 43.0 | 80.0 | 73.0 | 90.0 | — | — | — | — |" in text
+    # Late, noise − none: +5, +6 and +5 points.
+    assert "noise − none, paired by seed: +5.3 [" in text
+    assert "**The prediction** (no significant decline with root noise, and late arena " \
+           "draws ≤ 50% in every seed): holds" in text
+    shutil.rmtree(tmp_path / "noise" / "s1")
+    _collapse_run(tmp_path / "noise" / "s1", 1, 0.01, 24, health=0.125)
+    assert "every seed: no)" in tool.report(tmp_path / "noise", tmp_path / "paper",
+                                            tmp_path / "none")
