@@ -317,3 +317,27 @@ def test_a_boards_figure_draws_only_the_arms_compared_across_boards(tmp_path):
     assert curve["mean"] == pytest.approx(expected, abs=1e-6)
     assert plots.plot_board_curves(group.title, boards, tmp_path / "boards.png"
                                    ).stat().st_size > 0
+
+
+def test_nearly_identical_samples_are_tested_without_scipys_precision_warning():
+    """A difference equal in every seed up to float rounding: scipy's t-tests warn of
+    precision loss (`report --study` printed 14 such lines); the comparisons, estimates and
+    the floor and decline rules test it quietly, with the same results as scipy's."""
+    import warnings
+
+    from scipy import stats as sp
+
+    from warmjax.analysis.stats import Estimate, compare, compare_paired
+
+    arm, ref = [0.5, 0.5, 0.5], [0.4, 0.4, 0.4000001]
+    with warnings.catch_warnings(record=True) as raw:
+        warnings.simplefilter("always")
+        expected = sp.ttest_ind(arm, ref, equal_var=False).pvalue
+    assert any("Precision loss" in str(w.message) for w in raw)  # scipy's own warning
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        welch = compare(arm, ref)
+        compare_paired(arm, ref)
+        Estimate.of([0.1, 0.1, 0.1000001])
+    assert not [w for w in seen if "Precision loss" in str(w.message)]
+    assert welch.p == pytest.approx(expected)

@@ -50,7 +50,8 @@ class Estimate:
             half = math.nan if x.size < 2 else 0.0
             return cls(float(x.mean()), (float(x.mean()) - half, float(x.mean()) + half),
                        tuple(map(float, x)))
-        low, high = stats.ttest_1samp(x, 0.0).confidence_interval(CONFIDENCE)
+        with quiet_moments():
+            low, high = stats.ttest_1samp(x, 0.0).confidence_interval(CONFIDENCE)
         return cls(float(x.mean()), (float(low), float(high)), tuple(map(float, x)))
 
 
@@ -128,6 +129,18 @@ def effect_at_power(sd: float, n: int | tuple[int, int], paired: bool = True) ->
 
 
 @contextlib.contextmanager
+def quiet_moments():
+    """scipy's t-tests warn of "precision loss" where a sample's values are nearly the same
+    (a difference equal in every seed up to float rounding). The test's result is still
+    what the data give and the record states each spread, so a report that printed the
+    warning would only repeat it, once per comparison (`report --study` printed 14)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Precision loss occurred",
+                                category=RuntimeWarning)
+        yield
+
+
+@contextlib.contextmanager
 def _quiet_solver():
     """statsmodels warns where its root finder gives up and returns nan; the callers here
     read that nan as "unknown", so the warning would only repeat it."""
@@ -189,8 +202,9 @@ def compare(values: Sequence[float], reference: Sequence[float]) -> Comparison:
     if np.all(a == a[0]) and np.all(b == b[0]):  # no spread: nothing to test against
         return dataclasses.replace(_certain(float(a.mean() - b.mean())), test="Welch",
                                    n=min(sizes), sd=pooled, effect80=effect)
-    c = _tested(a, b, stats.ttest_ind(a, b, equal_var=False), _mean_difference,
-                "independent")
+    with quiet_moments():
+        c = _tested(a, b, stats.ttest_ind(a, b, equal_var=False), _mean_difference,
+                    "independent")
     return dataclasses.replace(c, test="Welch", n=min(sizes), sd=pooled, effect80=effect)
 
 
@@ -213,9 +227,10 @@ def compare_paired(values: Sequence[float], reference: Sequence[float],
                   effect80=effect_at_power(sd, int(a.size)))
     if np.all(d == d[0]):
         return dataclasses.replace(_certain(float(d.mean())), **common)
-    c = _tested(a, b, stats.ttest_rel(a, b), _paired_mean_difference, "samples")
-    nonzero = d[d != 0]
-    p_w = float(stats.wilcoxon(d).pvalue) if nonzero.size else 1.0
+    with quiet_moments():
+        c = _tested(a, b, stats.ttest_rel(a, b), _paired_mean_difference, "samples")
+        nonzero = d[d != 0]
+        p_w = float(stats.wilcoxon(d).pvalue) if nonzero.size else 1.0
     return dataclasses.replace(c, p_wilcoxon=p_w, **common)
 
 

@@ -47,7 +47,14 @@ from warmjax.analysis import survival
 from warmjax.analysis.claims import Claim
 from warmjax.analysis.compute import ComputeCurve
 from warmjax.analysis.model import Family, curve, final
-from warmjax.analysis.stats import ALPHA, CONTRADICTED, NOT_INFORMATIVE, Decision, adjusted
+from warmjax.analysis.stats import (
+    ALPHA,
+    CONTRADICTED,
+    NOT_INFORMATIVE,
+    Decision,
+    adjusted,
+    quiet_moments,
+)
 
 SPEEDUP_DELTA = 1.25  # the smallest speed-up worth finding
 MEASURES = {"policy": "oracle_policy", "search": "oracle_optimal"}
@@ -259,7 +266,8 @@ def floor(family: Family, random_rate: float) -> Floor | None:
     last = family.final_iteration
     rates = tuple(float(final(run, "policy", last)) for run in family.baseline.runs)
     if len(rates) >= 2 and np.std(rates) > 0:
-        p = float(stats.ttest_1samp(rates, random_rate, alternative="greater").pvalue)
+        with quiet_moments():
+            p = float(stats.ttest_1samp(rates, random_rate, alternative="greater").pvalue)
     else:  # a constant sample: above the rate for sure, or not at all
         p = 0.0 if rates and min(rates) > random_rate else 1.0
     return Floor(family.title, float(random_rate), last, rates, p, p < ALPHA)
@@ -329,7 +337,8 @@ def decline(family: Family, window: tuple[int, int]) -> Decline | None:
     after = tuple(mean_over(r, late) for r in runs)
     d = np.subtract(after, before)
     if len(d) >= 2 and np.std(d) > 0:
-        p = float(stats.ttest_rel(after, before, alternative="less").pvalue)
+        with quiet_moments():
+            p = float(stats.ttest_rel(after, before, alternative="less").pvalue)
     else:  # no spread: lower for sure, or not at all
         p = 0.0 if len(d) and np.all(d < 0) else 1.0
     return Decline(family.title, tuple(window), late, tuple(r.id.seed for r in runs),
