@@ -104,7 +104,7 @@ def test_selfplay_health_matches_a_replay_of_the_games():
     np.testing.assert_allclose(health["selfplay_target_entropy"], expected, rtol=1e-5)
 
 
-def test_the_progress_line_shows_health_and_says_when_there_is_no_arena(tmp_path):
+def test_the_progress_line_shows_health_and_says_arena_off(tmp_path):
     row = metric_row(iteration=7, selfplay_mean_plies=21.25, selfplay_first_wins=0.5,
                      selfplay_second_wins=0.375, selfplay_draws=0.125, selfplay_max_plies=36,
                      selfplay_openings=0.72, selfplay_target_entropy=0.8149, arena_wins=18,
@@ -114,7 +114,7 @@ def test_the_progress_line_shows_health_and_says_when_there_is_no_arena(tmp_path
     assert "| arena 18-12-10 accepted (70% decisive) |" in progress_line(row, 10, gated)
     free = compose_config([*SMOKE, "arena.gate=false"], tmp_path)
     line = progress_line(row, 10, free)
-    assert "| no arena |" in line and "accepted" not in line
+    assert "| arena off |" in line and "accepted" not in line
 
 
 def test_a_row_from_before_the_health_figures_still_loads_and_prints(tmp_path):

@@ -69,7 +69,7 @@ def progress_line(row: MetricRow, total: int, config: RunConfig) -> str:
         if row.arena_decisive is not None:
             arena += f" ({row.arena_decisive:.0%} decisive)"
     else:
-        arena = "no arena"
+        arena = "arena off"
     oracle = ""
     if row.oracle_optimal is not None:
         oracle = f"probe search {row.oracle_optimal:.1%} policy {row.oracle_policy:.1%} | "
