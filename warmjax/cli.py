@@ -1,17 +1,24 @@
 """How every command reports a user's mistake: one `error: …` line on stderr and exit 2.
 
-`fail` is that line. `check_overrides` runs before a Hydra command's `main`: it composes the
-config from the command line the way Hydra will, and turns a bad override (an unknown group
-choice, a misspelt key, a malformed value) into such a line instead of Hydra's multi-line
-report and exit 1.
+`fail` is that line. Ctrl-C is one line too (`exit_quietly_on_interrupt`, installed by
+`warmjax/__init__.py` in every `python -m warmjax.<command>` process). `check_overrides`
+runs before a Hydra command's `main`: it composes the config from the command line the way
+Hydra will, and turns a bad override (an unknown group choice, a misspelt key, a malformed
+value) into such a line instead of Hydra's multi-line report and exit 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import pathlib
 import re
+import signal
+import socket
 import sys
+import threading
+from collections.abc import Callable
 from typing import NoReturn
 
 # The Hydra configuration groups ship inside the package, so an installed wheel has them.
@@ -95,3 +102,71 @@ class ArgumentParser(argparse.ArgumentParser):
     def fail(self, message: object) -> NoReturn:
         """A user's mistake found after parsing (a missing folder, a corrupt file)."""
         fail(message, self.command)
+
+
+# --- Ctrl-C ---------------------------------------------------------------------------------
+
+_CLEANUPS: list[Callable[[], None]] = []  # what an interrupt undoes first (`interrupt_cleanup`)
+_WAKEUP: list = []  # the watcher's socket pair
+
+
+def interrupted(command: str) -> NoReturn:
+    """Ctrl-C's end of a command: the registered cleanups (a run folder the command made and
+    left empty), one `<command>: interrupted` line on stderr, exit status 2."""
+    for cleanup in reversed(_CLEANUPS):
+        with contextlib.suppress(Exception):
+            cleanup()
+    sys.stdout.flush()
+    print(f"{command}: interrupted", file=sys.stderr, flush=True)
+    os._exit(USER_ERROR)
+
+
+def exit_quietly_on_interrupt(command: str) -> None:
+    """From here on, Ctrl-C ends this process with `interrupted(command)`, wherever it
+    comes: an import, a prompt, a compile, a match. Python runs a signal handler only
+    between bytecodes, so a Ctrl-C in compiled code would wait for it and then unwind a
+    traceback; instead the signal's wake-up byte reaches a watcher thread, which ends the
+    process at once. A run's training installs its own line for its iterations, which
+    says where it was saved (`train.loop.stop_on_interrupt`), and restores this one after.
+    Outside the main thread (where signals cannot be set), a no-op."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+
+    def watch():
+        while True:
+            try:
+                byte = reader.recv(1)
+            except OSError:
+                return
+            if not byte:
+                return
+            if byte[0] == signal.SIGINT:
+                interrupted(command)
+
+    signal.signal(signal.SIGINT, lambda signum, frame: None)
+    signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    threading.Thread(target=watch, name="ctrl-c", daemon=True).start()
+    _WAKEUP.append((reader, writer))  # kept open for the process's life
+
+
+@contextlib.contextmanager
+def interrupt_cleanup(cleanup: Callable[[], None]):
+    """Inside, a Ctrl-C first calls `cleanup` (e.g. removes the run folder Hydra made while
+    it is still empty)."""
+    _CLEANUPS.append(cleanup)
+    try:
+        yield
+    finally:
+        _CLEANUPS.remove(cleanup)
+
+
+def command_of(argv: list[str]) -> str | None:
+    """`run` for a process started as `python -m warmjax.run …` (`sys.orig_argv`); None for
+    any other (a library user, a test runner)."""
+    for i, arg in enumerate(argv[:-1]):
+        if arg == "-m":
+            name = argv[i + 1]
+            return name.split(".", 1)[1] if name.startswith("warmjax.") else None
+    return None

@@ -112,7 +112,9 @@ def check_job(cfg: DictConfig, keys: list[str]) -> RunConfig:
 def main(cfg: DictConfig) -> None:
     try:
         config = check_job(cfg, override_keys())
-        go_on = warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True)))
+        # Ctrl-C at the paper-scale question leaves no empty run folder.
+        with cli.interrupt_cleanup(lambda: _remove_if_empty(cfg)):
+            go_on = warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True)))
     except ConfigError as err:
         _remove_if_empty(cfg)
         cli.fail(err)
@@ -126,7 +128,8 @@ def main(cfg: DictConfig) -> None:
 
     print(f"run folder: {config.run_dir}")
     try:
-        train(config)
+        with cli.interrupt_cleanup(lambda: _remove_if_empty(cfg)):  # Ctrl-C while compiling
+            train(config)
     except ConfigError as err:  # a folder another process is training, another run's
         cli.fail(err)
     folder = config.run_dir

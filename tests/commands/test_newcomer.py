@@ -224,3 +224,33 @@ def test_the_smoke_profile_trains_the_fixed_experiments(tmp_path, name):
     train(config, log=lambda _: None, stop_after=1)
     (row,) = run_folder.read_metrics(tmp_path)
     assert row.warmstart_active and row.weight == 1.0  # I′ = 1: w = 1 − 0/1
+
+
+def test_ctrl_c_anywhere_is_one_line_exit_2_and_leaves_no_empty_folder(tmp_path):
+    """Ctrl-C at play's prompt, and in a run's first seconds (compiling, before its folder
+    holds anything): one `<command>: interrupted` line, exit 2, no traceback, and the run
+    folder Hydra made is gone."""
+    from ..helpers import write_tiny_run
+
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    agent = write_tiny_run(tmp_path / "agent", "connect_four")
+    proc = subprocess.Popen([sys.executable, "-m", "warmjax.play", str(agent)], cwd=ROOT,
+                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert "you are X" in proc.stdout.readline()  # at the prompt now
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (2, "play: interrupted\n")
+
+    # No compilation cache, so that the signal meets the compiling run.
+    uncached = {k: v for k, v in env.items() if k != "JAX_COMPILATION_CACHE_DIR"}
+    proc = subprocess.Popen([sys.executable, "-m", "warmjax.run", "+experiment=adaptive_c4",
+                             "profile=smoke", "tensorboard=false", "compilation_cache=null",
+                             "train.iterations=400", f"run_root={tmp_path / 'runs'}"],
+                            cwd=ROOT, env=uncached, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("run folder: ")  # compiling now
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (2, "run: interrupted\n")
+    assert not (tmp_path / "runs" / "adaptive_c4").exists()
