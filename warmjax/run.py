@@ -63,7 +63,7 @@ def warn_paper_on_cpu(config: RunConfig, confirm: bool) -> bool:
     """On a machine without an accelerator, states the paper profile's cost. True: go on.
 
     A run estimated above an hour needs a yes: asked on a terminal; without one it is
-    refused (`ConfigError`, naming profile=quick and `confirm_paper_on_cpu=false`, the
+    refused (`ConfigError`, naming profile=fast and `confirm_paper_on_cpu=false`, the
     setting that says yes in advance).
     """
     import jax
@@ -77,13 +77,13 @@ def warn_paper_on_cpu(config: RunConfig, confirm: bool) -> bool:
           f"({seconds / config.train.iterations / 60:.0f} min per iteration).")
     if seconds <= ASK_ABOVE_SECONDS:
         return True
-    print("For a laptop CPU use profile=quick, e.g.\n"
-          "  python -m warmjax.run +experiment=adaptive_c4 profile=quick")
+    print("For a laptop CPU use the main job's profile=fast, e.g.\n"
+          "  python -m warmjax.run +experiment=adaptive_c4 profile=fast")
     if sys.stdin.isatty():
         answer = input("Run at paper scale anyway? [y/N] ").strip().lower()
         return answer in ("y", "yes")
     raise ConfigError(f"profile=paper would take about {seconds / 3600:.0f} hours on this CPU "
-                      "and no terminal can confirm it: use profile=quick, or add "
+                      "and no terminal can confirm it: use profile=fast, or add "
                       "confirm_paper_on_cpu=false to run it anyway")
 
 
@@ -134,10 +134,30 @@ def main(cfg: DictConfig) -> None:
         cli.fail(err)
     folder = config.run_dir
     has_oracle = positions.path_for(make(config.game.name, **config.game.params)) is not None
+    py = f"{module_path(config.game.module)}python"
     print(f"done: the final network is {folder}/network.msgpack; next try\n"
-          f"  python -m warmjax.versus '{folder}'\n"
-          + (f"  python -m warmjax.oracle '{folder}'\n" if has_oracle else "")
-          + f"  python -m warmjax.play '{folder}'\n", end="")
+          f"  {py} -m warmjax.versus '{folder}'\n"
+          + (f"  {py} -m warmjax.oracle '{folder}'\n" if has_oracle else "")
+          + f"  {py} -m warmjax.play '{folder}'\n", end="")
+
+
+def module_path(module: str | None) -> str:
+    """`PYTHONPATH='DIR' ` where the game's module (`game.module`) was found through
+    `PYTHONPATH`, so that the commands printed after a run work when pasted; "" where no
+    module is named or it imports without it (installed, or in the working folder)."""
+    import importlib.util
+    import os
+    from pathlib import Path
+
+    if module is None:
+        return ""
+    spec = importlib.util.find_spec(module.split(".")[0])
+    if spec is None or spec.origin is None:
+        return ""
+    origin = Path(spec.origin).resolve()
+    folder = origin.parent.parent if origin.name == "__init__.py" else origin.parent
+    listed = [Path(p).resolve() for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return f"PYTHONPATH='{folder}' " if folder in listed else ""
 
 
 def _remove_if_empty(cfg: DictConfig) -> None:

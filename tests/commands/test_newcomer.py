@@ -74,12 +74,13 @@ def test_a_busy_run_folder_is_one_line(tmp_path):
 
 
 def test_paper_scale_on_a_cpu_without_a_terminal_does_not_start(tmp_path):
-    """About 229 hours: refused in one line naming profile=quick, and no folder left."""
+    """About 229 hours: refused in one line naming profile=fast (the main job's), and no
+    folder left."""
     env = dict(os.environ, JAX_PLATFORMS="cpu")
     out = subprocess.run([sys.executable, "-m", "warmjax.run", "+experiment=adaptive_c4",
                           f"run_root={tmp_path}"], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=600, stdin=subprocess.DEVNULL)
-    one_error_line(out, "profile=quick", "confirm_paper_on_cpu=false", "hours")
+    one_error_line(out, "profile=fast", "confirm_paper_on_cpu=false", "hours")
     assert list(tmp_path.iterdir()) == []
 
 

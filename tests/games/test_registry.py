@@ -102,6 +102,8 @@ def test_a_game_outside_the_package_trains_with_one_command(tmp_path, monkeypatc
          "train.iterations=1", "tensorboard=false", f"run_root={tmp_path}"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
+    # The commands printed at the end work as pasted: they carry the module's PYTHONPATH.
+    assert f"  PYTHONPATH='{ROOT / 'examples'}' python -m warmjax.versus '" in out.stdout
     monkeypatch.syspath_prepend(str(ROOT / "examples"))
     try:
         (run,) = run_folder.find_runs([tmp_path])
