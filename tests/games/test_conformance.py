@@ -64,7 +64,20 @@ def _registered():
 @pytest.mark.parametrize("name", _registered())
 def test_check_game_passes_on_every_registered_game(name):
     env = make(name)
-    assert check_game(env, games=8) > 0
+    assert check_game(env, games=8, log=None) > 0
+
+
+def test_check_game_says_what_passed(capsys):
+    """A passing check prints one line naming what it checked (tic-tac-toe: the 8
+    symmetries of the square); `log=None` prints nothing."""
+    env = make("tic_tac_toe")
+    positions = check_game(env, games=4)
+    line = capsys.readouterr().out.strip()
+    assert line == (f"check_game: tic_tac_toe passed: the API and dtypes, the first state, 4 "
+                    f"random games to the end ({positions} positions) under jit and vmap, "
+                    "illegal moves, 8 symmetries, scripted positions and move labels")
+    check_game(env, games=4, log=None)
+    assert capsys.readouterr().out == ""
 
 
 @pytest.mark.slow

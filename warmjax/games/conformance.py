@@ -32,6 +32,7 @@ of positions it looked at.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -293,13 +294,15 @@ def check_action_labels(env: GameEnv) -> None:
                  f"action {action}'s label {label!r} reads back as another action")
 
 
-def check_game(env: GameEnv, games: int = 16, seed: int = 0) -> int:
+def check_game(env: GameEnv, games: int = 16, seed: int = 0,
+               log: Callable[[str], None] | None = print) -> int:
     """Checks `env` against the rules of the module docstring.
 
     Args:
       env: the game (`warmjax.games.make(name, **params)`, or an instance of your own).
       games: random games played to the end.
       seed: their seed.
+      log: where the line saying what passed goes (None: nowhere).
 
     Returns:
       The number of positions the random games went through.
@@ -315,4 +318,10 @@ def check_game(env: GameEnv, games: int = 16, seed: int = 0) -> int:
     check_symmetries(env, states, played, seed=seed)
     check_scripted_positions(env, states, seed=seed)
     check_action_labels(env)
-    return int((~(states.terminated | states.truncated)).sum())
+    positions = int((~(states.terminated | states.truncated)).sum())
+    if log is not None:
+        log(f"check_game: {env.id} passed: the API and dtypes, the first state, {games} random "
+            f"games to the end ({positions} positions) under jit and vmap, illegal moves, "
+            f"{env.symmetry_tables()[0].shape[0]} symmetries, scripted positions and move "
+            "labels")
+    return positions
