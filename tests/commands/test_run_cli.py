@@ -71,8 +71,11 @@ def test_network_checksum_catches_corruption(tmp_path):
     for i in range(100, 300):
         data[i] ^= 0xFF  # 200 flipped bytes
     path.write_bytes(bytes(data))
-    with pytest.raises(ValueError, match=r"network.msgpack is corrupt: its SHA-256"):
+    with pytest.raises(ValueError, match=r"network.msgpack is corrupt: its SHA-256") as err:
         load_network(tmp_path)
+    # It says how to recover: a resume after iteration 3 writes the network anew.
+    assert "run the run's training command again with train.iterations=4: it resumes " \
+        f"from the last checkpoint in {tmp_path / 'checkpoints'}" in str(err.value)
 
 
 @pytest.mark.parametrize("args,message", [

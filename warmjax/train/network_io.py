@@ -87,6 +87,15 @@ def _read_meta(folder: Path) -> dict:
     return meta
 
 
+def _recovery(folder: Path, meta: dict) -> str:
+    """How to get a sound network back: a resume writes it anew after its next iteration."""
+    after = meta.get("iteration")
+    more = f"train.iterations={after + 1}" if isinstance(after, int) else "one more iteration"
+    return (f"to recover, run the run's training command again with {more}: it resumes from "
+            f"the last checkpoint in {folder / 'checkpoints'} and writes the network anew "
+            "(or train the run again)")
+
+
 def load_network(path: Path):
     """Loads `(env, network, variables)` from a run folder or its `network.json`.
 
@@ -111,10 +120,11 @@ def load_network(path: Path):
     except FileNotFoundError:
         raise ValueError(f"{msgpack} is missing") from None
     if "sha256" in meta and hashlib.sha256(data).hexdigest() != meta["sha256"]:
-        raise ValueError(f"{msgpack} is corrupt: its SHA-256 does not match network.json")
+        raise ValueError(f"{msgpack} is corrupt: its SHA-256 does not match network.json; "
+                         + _recovery(folder, meta))
     try:
         variables = serialization.from_bytes(template, data)
     except Exception as err:  # noqa: BLE001
         raise ValueError(f"{folder / 'network.msgpack'} is corrupt or does not match "
-                         f"network.json ({err})") from None
+                         f"network.json ({err}); " + _recovery(folder, meta)) from None
     return env, network, variables
