@@ -69,7 +69,40 @@ def check_overrides(config_name: str, command: str | None, argv: list[str] | Non
         with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
             compose(config_name=config_name, overrides=overrides)
     except (HydraException, OmegaConfBaseException) as err:
-        fail(hydra_message(err), command)
+        fail(_with_suggestion(hydra_message(err), config_name, overrides), command)
+
+
+def _with_suggestion(message: str, config_name: str, overrides: list[str]) -> str:
+    """Hydra's "Could not override 'train.iteratons'" with the setting meant, where one is
+    close: "unknown setting train.iteratons; did you mean train.iterations?"."""
+    import difflib
+
+    from hydra import compose, initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    found = re.match(r"Could not override '([^']+)'", message)
+    if found is None:
+        return message
+    key = found.group(1)
+    others = [o for o in overrides if o.lstrip("+~").split("=", 1)[0] != key]
+    try:
+        with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+            cfg = compose(config_name=config_name, overrides=others)
+    except (HydraException, OmegaConfBaseException):
+        return message
+
+    def keys(node, prefix=""):
+        for name, value in node.items():
+            path = f"{prefix}{name}"
+            yield path
+            if isinstance(value, dict):
+                yield from keys(value, f"{path}.")
+
+    known = list(keys(OmegaConf.to_container(cfg, resolve=False)))
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.8)
+    return f"unknown setting {key}; did you mean {close[0]}?" if close else message
 
 
 def refuse_unplayable_choice(overrides: list[str], command: str | None) -> None:

@@ -260,6 +260,8 @@ def test_compose_defaults():
      "headtohead: error: search.simulations (m) must be at least 1"),
     ("warmjax.run", ["+experiment=adaptive_c4", "game=checkers"],
      "error: Could not find 'game/checkers'; choose from"),
+    ("warmjax.run", ["+experiment=adaptive_c4", "train.iteratons=3"],
+     "error: unknown setting train.iteratons; did you mean train.iterations?"),
     ("warmjax.run", ["+experiment=adaptive_c4", "train.games=3", "hydra.run.dir=here"],
      "error: invalid configuration: adaptive warm-start needs an even train.games"),
     ("warmjax.tournament", ["no_such_run", "--out", "t"], "tournament: error: no_such_run"),
