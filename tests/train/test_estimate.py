@@ -19,7 +19,7 @@ def test_paper_profile_on_cpu_states_its_cost(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", lambda prompt: "n")
     assert run.warn_paper_on_cpu(config, confirm=True) is False
     out = capsys.readouterr().out
-    assert "about 10 hours" in out and "profile=quick" in out
+    assert "about 10 hours" in out and "profile=fast" in out  # the main job's profile
     monkeypatch.setattr("builtins.input", lambda prompt: "y")
     assert run.warn_paper_on_cpu(config, confirm=True) is True
     quick = compose_config(["+experiment=adaptive_c4", "profile=quick"], tmp_path)
