@@ -140,7 +140,6 @@ class ArgumentParser(argparse.ArgumentParser):
 # --- Ctrl-C ---------------------------------------------------------------------------------
 
 _CLEANUPS: list[Callable[[], None]] = []  # what an interrupt undoes first (`interrupt_cleanup`)
-_WAKEUP: list = []  # the watcher's socket pair
 
 
 def interrupted(command: str) -> NoReturn:
@@ -154,16 +153,15 @@ def interrupted(command: str) -> NoReturn:
     os._exit(USER_ERROR)
 
 
-def exit_quietly_on_interrupt(command: str) -> None:
-    """From here on, Ctrl-C ends this process with `interrupted(command)`, wherever it
-    comes: an import, a prompt, a compile, a match. Python runs a signal handler only
-    between bytecodes, so a Ctrl-C in compiled code would wait for it and then unwind a
-    traceback; instead the signal's wake-up byte reaches a watcher thread, which ends the
-    process at once. A run's training installs its own line for its iterations, which
-    says where it was saved (`train.loop.stop_on_interrupt`), and restores this one after.
-    Outside the main thread (where signals cannot be set), a no-op."""
-    if threading.current_thread() is not threading.main_thread():
-        return
+def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
+    """Calls `on_interrupt` from a watcher thread as soon as Ctrl-C comes, and returns the
+    function that puts the previous handling back.
+
+    Python runs a signal handler only between bytecodes, so a Ctrl-C in compiled code (a
+    compile, an iteration) would wait for it and then unwind a traceback. Instead Python's
+    handler does nothing and the signal's wake-up byte reaches the watcher at once.
+    Call it in the main thread (where signals can be set).
+    """
     reader, writer = socket.socketpair()
     writer.setblocking(False)
 
@@ -176,12 +174,35 @@ def exit_quietly_on_interrupt(command: str) -> None:
             if not byte:
                 return
             if byte[0] == signal.SIGINT:
-                interrupted(command)
+                on_interrupt()
 
-    signal.signal(signal.SIGINT, lambda signum, frame: None)
-    signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-    threading.Thread(target=watch, name="ctrl-c", daemon=True).start()
-    _WAKEUP.append((reader, writer))  # kept open for the process's life
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
+    watcher.start()
+
+    def undo():
+        signal.set_wakeup_fd(old_fd)
+        signal.signal(signal.SIGINT, previous)
+        writer.close()
+        watcher.join(timeout=1.0)
+        reader.close()
+
+    return undo
+
+
+def exit_quietly_on_interrupt(command: str) -> None:
+    """From here on, Ctrl-C ends this process with `interrupted(command)`, wherever it
+    comes: an import, a prompt, a compile, a match (`watch_interrupts`). A run's training
+    installs its own line for its iterations, which says where it was saved
+    (`train.loop.stop_on_interrupt`), and puts this one back after. Outside the main thread
+    (where signals cannot be set), a no-op."""
+    if threading.current_thread() is threading.main_thread():
+        # Kept: its sockets must stay open for the process's life.
+        _WATCHING.append(watch_interrupts(lambda: interrupted(command)))
+
+
+_WATCHING: list[Callable[[], None]] = []
 
 
 @contextlib.contextmanager

@@ -29,8 +29,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import signal
-import socket
 import sys
 import threading
 import time
@@ -41,6 +39,7 @@ import jax
 import jax.numpy as jnp
 from jax.experimental.compilation_cache import compilation_cache
 
+from warmjax import cli
 from warmjax.train import run_folder
 from warmjax.train.checkpoint import CheckpointDir
 from warmjax.train.group import program_key, runs_sharding, stack, unstack
@@ -311,33 +310,16 @@ def stop_on_interrupt(line: Callable[[], str]):
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    reader, writer = socket.socketpair()
-    writer.setblocking(False)
 
-    def watch():
-        while True:
-            try:
-                byte = reader.recv(1)
-            except OSError:
-                return
-            if not byte:
-                return
-            if byte[0] == signal.SIGINT:
-                print(line(), file=sys.stderr, flush=True)
-                os._exit(2)
+    def stop():
+        print(line(), file=sys.stderr, flush=True)
+        os._exit(2)
 
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
-    old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-    watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
-    watcher.start()
+    undo = cli.watch_interrupts(stop)
     try:
         yield
     finally:
-        signal.set_wakeup_fd(old_fd)
-        signal.signal(signal.SIGINT, previous)
-        writer.close()
-        watcher.join(timeout=1.0)
-        reader.close()
+        undo()
 
 
 def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
