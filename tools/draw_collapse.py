@@ -71,12 +71,18 @@ def summary(run, health_run, late: tuple[int, int]) -> dict:
     return out
 
 
-def _rule(runs: dict) -> str:
-    """The decline rule on one arm's runs (two seeds at least)."""
+def arm_decline(runs: dict):
+    """The decline rule on one arm's runs (`strength.Decline`); None below two seeds."""
     if len(runs) < 2:
-        return f"needs two seeds ({len(runs)} committed)"
+        return None
     (family,) = study.families(list(runs.values()), tables=False)
-    found = decline(family, WINDOW)
+    return decline(family, WINDOW)
+
+
+def _rule(found, runs: dict) -> str:
+    """The decline rule's finding on one arm, in words."""
+    if found is None:
+        return f"needs two seeds ({len(runs)} committed)"
     words = "**declines**" if found.declines else "no significant decline"
     return (f"{words}: late − window {100 * found.diff:+.1f} points, one-sided p = "
             f"{found.p:.2g}, {sum(a < b for a, b in zip(found.late_rates, found.window_rates))}"
@@ -98,6 +104,7 @@ def report(noise_dir: Path, paper_dir: Path, health_dir: Path) -> str:
     health = baseline_runs(health_dir, seeds)
     iterations = min(r.iterations for r in (*noise.values(), *paper.values()))
     late = late_window(iterations)
+    noisy = arm_decline(noise)
     rows, figures = [], {}
     for arm, runs, own in (("root noise ε = 0.25", noise, True), ("none (c4_long)", paper, False)):
         for seed in seeds:
@@ -119,8 +126,8 @@ def report(noise_dir: Path, paper_dir: Path, health_dir: Path) -> str:
                                                           "selfplay_target_entropy") else "")
                       for f, name in HEALTH)],
                    rows, "lr" + "r" * (5 + len(HEALTH))), "",
-             f"- The decline rule, root noise: {_rule(noise)}.",
-             f"- The decline rule, no noise: {_rule(paper)}."]
+             f"- The decline rule, root noise: {_rule(noisy, noise)}.",
+             f"- The decline rule, no noise: {_rule(arm_decline(paper), paper)}."]
     paired = [s for s in seeds if s in paper]
     if len(paired) >= 2:
         d = [figures[("root noise ε = 0.25", s)]["policy_late"]
@@ -131,11 +138,10 @@ def report(noise_dir: Path, paper_dir: Path, health_dir: Path) -> str:
                      f"[{100 * ci.low:+.1f}, {100 * ci.high:+.1f}] points, p = {t.pvalue:.2g}.")
     draws = [figures[("root noise ε = 0.25", s)]["arena_draws"] for s in seeds]
     kept = all(x is not None and x <= DRAW_LIMIT for x in draws)
-    if len(noise) < 2:
+    if noisy is None:
         verdict = "not yet decided: the decline rule needs two seeds"
     else:
-        (family,) = study.families(list(noise.values()), tables=False)
-        flat = not decline(family, WINDOW).declines
+        flat = not noisy.declines
         verdict = ("holds" if flat and kept else "does not hold") + (
             f" (no significant decline: {'yes' if flat else 'no'}; late arena draws ≤ 50% in "
             f"every seed: {'yes' if kept else 'no'})")

@@ -458,18 +458,16 @@ def _reached(record: dict, study: str, arm: str, threshold: float) -> tuple[int,
 
 
 def _step_note(record: dict, c: dict) -> str:
-    """What limits a speed-up's reading beyond its verdict: a ratio set by the budget,
-    because no baseline run reached the step."""
-    arms = {a["arm"] for r in record["speed"]["ledger"] if r["study"] == c["study"]
-            for a in r["axes"]["compute"]["arms"]}
-    base = [a for a in arms if a not in {x["arm"] for x in _policy_speed(record)
-                                         if x["study"] == c["study"]}]
-    notes = []
-    got = _reached(record, c["study"], base[0], c["threshold"]) if len(base) == 1 else None
-    if got is not None and got[1] == 0 and c["reached"]:
-        notes.append(f"budget-bound: 0 of {got[0]} baseline runs reached it, so the ratio "
-                     "is a lower bound set by the budget")
-    return "; ".join(notes)
+    """"budget-bound: …" where no baseline run reached a step that some run reached: its
+    ratio is then a lower bound set by the budget; "" otherwise."""
+    compared = {x["arm"] for x in _policy_speed(record) if x["study"] == c["study"]}
+    base = {a["arm"] for r in record["speed"]["ledger"] if r["study"] == c["study"]
+            for a in r["axes"]["compute"]["arms"]} - compared
+    got = _reached(record, c["study"], base.pop(), c["threshold"]) if len(base) == 1 else None
+    if got is None or got[1] > 0 or not c["reached"]:
+        return ""
+    return (f"budget-bound: 0 of {got[0]} baseline runs reached it, so the ratio is a lower "
+            "bound set by the budget")
 
 
 def _answers(record: dict) -> list[str]:
