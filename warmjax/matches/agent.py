@@ -11,11 +11,13 @@ temperature_moves=0`). versus, the oracle, play and tournaments all start here.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from pathlib import Path
 from typing import Any
 
+from warmjax.search.analyser import Analyser
 from warmjax.search.config import SearchConfig
-from warmjax.search.players import Player, make_player, uses_network
+from warmjax.search.players import Analysis, Player, make_player, uses_network
 from warmjax.train.run_folder import Run, read_run
 
 
@@ -39,7 +41,19 @@ class Agent:
 
     @property
     def search(self) -> SearchConfig:
+        """The settings the agent searches with (`player.config`)."""
         return self.player.config
+
+    @functools.cached_property
+    def analyser(self) -> Analyser:
+        """The agent's `Analyser` (its player and trained variables), built once."""
+        return Analyser(self.player, self.variables)
+
+    def analyse(self, states, *, seed: int = 0) -> Analysis:
+        """The agent's search of one position or a batch, opened up: the move, the policy,
+        the root's prior, visit counts and Q, and the value, as NumPy arrays (`Analyser`;
+        compiled on the first call, reused after)."""
+        return self.analyser(states, seed=seed)
 
     def untrained_variables(self, key) -> Any:
         """Fresh variables of the same architecture (an untrained opponent)."""

@@ -73,6 +73,19 @@ class Move(NamedTuple):
         return self
 
 
+class Analysis(NamedTuple):
+    """One search of B positions, opened up (`Player.analyse`)."""
+
+    action: jax.Array  # [B] int32, the move the player makes
+    policy: jax.Array  # [B, A] float32, its move distribution (as `Move.policy`)
+    prior: jax.Array  # [B, A] float32, the root's prior over the legal moves: the network's
+    # softmax (root noise included where the settings add it), uniform for a network-free
+    # tree search and for players without a tree
+    visits: jax.Array  # [B, A] int32, the root's visit counts (zeros without a tree)
+    q: jax.Array  # [B, A] float32, Q(root, a) for the player to move; 0 where unvisited
+    value: jax.Array  # [B] float32, as `Move.value`
+
+
 @dataclasses.dataclass(frozen=True)
 class Player:
     """A named player. Call it as `player(inputs, key, states, memory=()) -> Move`.
@@ -90,6 +103,8 @@ class Player:
       policy_target: self-play stores the player's policy as the training target at every
         ply (the Gumbel search's π′), not only in the first T′ plies with the move played
         one-hot after them (AlphaZero General's, the papers').
+      analysis: `(inputs, key, states) -> Analysis`, a fresh search opened up
+        (`Player.analyse`).
     """
 
     name: str
@@ -99,14 +114,23 @@ class Player:
     keep: int = 0
     empty_memory: Callable | None = None
     policy_target: bool = False
+    analysis: Callable | None = None
+
+    def _inputs(self, inputs) -> Inputs:
+        if not isinstance(inputs, Inputs):
+            inputs = Inputs(inputs)
+        return inputs if inputs.weight is not None else inputs._replace(weight=self.weight)
+
+    def analyse(self, inputs, key, states) -> Analysis:
+        """A fresh search of each of the B `states`, opened up: the move, the policy, the
+        root's prior, visit counts and Q, and the value (`Analysis`). For the same key the
+        move is the one `player(inputs, key, states)` makes. `inputs` as for a call (None
+        for a network-free player)."""
+        return self.analysis(self._inputs(inputs), key, states)
 
     def __call__(self, inputs, key, states, memory=()) -> Move:
         """The player's move in each of the B `states` (see the module docstring)."""
-        if not isinstance(inputs, Inputs):
-            inputs = Inputs(inputs)
-        if inputs.weight is None:
-            inputs = inputs._replace(weight=self.weight)
-        move = self.search(inputs, key, states, memory)
+        move = self.search(self._inputs(inputs), key, states, memory)
         if move.playout_steps is None:
             move = move._replace(playout_steps=jnp.zeros(states.current_player.shape,
                                                          jnp.int32))
@@ -206,10 +230,13 @@ def _random_player(r: Recipe) -> Player:
         keys = jax.random.split(key, states.current_player.shape[0])
         legal = states.legal_action_mask
         actions = jax.vmap(random_legal_action)(keys, legal)
-        return Move(actions, legal / jnp.sum(legal, axis=-1, keepdims=True),
-                    no_value(states), memory)
+        return Move(actions, uniform(states), no_value(states), memory)
 
-    return Player(r.name, r.config, random_move, r.weight)
+    def random_analysis(inputs, key, states):
+        move = random_move(inputs, key, states, ())
+        return without_tree(states, move.action, move.policy, move.value)
+
+    return Player(r.name, r.config, random_move, r.weight, analysis=random_analysis)
 
 
 def _rhea_player(r: Recipe) -> Player:
@@ -222,7 +249,11 @@ def _rhea_player(r: Recipe) -> Player:
         return Move(actions, jax.nn.one_hot(actions, r.env.num_actions, dtype=jnp.float32),
                     no_value(states), memory)
 
-    return Player(r.name, r.config, rhea_move, r.weight)
+    def rhea_analysis(inputs, key, states):
+        move = rhea_move(inputs, key, states, ())
+        return without_tree(states, move.action, move.policy, move.value)
+
+    return Player(r.name, r.config, rhea_move, r.weight, analysis=rhea_analysis)
 
 
 def _with_win_check(r: Recipe, states, actions):
@@ -237,7 +268,7 @@ def _gumbel_player(r: Recipe) -> Player:
     config = r.config
     gumbel = make_gumbel_search(r.env, r.apply_fn, config)
 
-    def gumbel_move(inputs, key, states, memory):
+    def searched(inputs, key, states):
         search_key, act_key = jax.random.split(key)
         out = gumbel(inputs.params, search_key, states)
         policy = (out.improved if config.gumbel_target == "improved"
@@ -248,9 +279,23 @@ def _gumbel_player(r: Recipe) -> Player:
                                  jnp.ones_like(states.terminated), config.tie_break)
         early = states._step_count < config.temperature_moves
         actions = _with_win_check(r, states, jnp.where(early, sampled, later))
+        return out, actions, policy
+
+    def gumbel_move(inputs, key, states, memory):
+        out, actions, policy = searched(inputs, key, states)
         return Move(actions, policy, out.value, memory)
 
-    return Player(r.name, config, gumbel_move, r.weight, policy_target=True)
+    def gumbel_analysis(inputs, key, states):
+        out, actions, policy = searched(inputs, key, states)
+        tree, legal = out.tree, states.legal_action_mask
+        root = jnp.full(legal.shape[:1], tree.ROOT_INDEX, jnp.int32)
+        prior = jax.nn.softmax(tree.children_prior_logits[:, tree.ROOT_INDEX], axis=-1)
+        q = jnp.where(out.visits > 0, tree.qvalues(root), 0.0).astype(jnp.float32)
+        return Analysis(actions, policy, jnp.where(legal, prior, 0.0), out.visits, q,
+                        out.value)
+
+    return Player(r.name, config, gumbel_move, r.weight, policy_target=True,
+                  analysis=gumbel_analysis)
 
 
 def _tree_player(r: Recipe) -> Player:
@@ -277,8 +322,15 @@ def _tree_player(r: Recipe) -> Player:
                     root_value(out, config.greedy_value), memory,
                     out.playout_steps)
 
+    def tree_analysis(inputs, key, states):  # tree_move's fresh search, opened up
+        search_key, act_key = jax.random.split(key)
+        out = search(inputs, search_key, states)
+        return Analysis(decide(act_key, states, out), out.policy,
+                        out.tree.children_prior[:, out.tree.ROOT], out.visits, out.values,
+                        root_value(out, config.greedy_value))
+
     if not config.reuse_tree:
-        return Player(r.name, config, tree_move, r.weight)
+        return Player(r.name, config, tree_move, r.weight, analysis=tree_analysis)
 
     def empty_memory(states):
         batch, num_actions = states.legal_action_mask.shape
@@ -286,7 +338,8 @@ def _tree_player(r: Recipe) -> Player:
         return reuse.Memory(tree, jnp.zeros(batch, jnp.int32))
 
     return Player(r.name, config, tree_move, r.weight,
-                  keep=config.capacity - config.simulations, empty_memory=empty_memory)
+                  keep=config.capacity - config.simulations, empty_memory=empty_memory,
+                  analysis=tree_analysis)
 
 
 class PlayerKind(NamedTuple):
@@ -307,6 +360,18 @@ KINDS: dict[str, PlayerKind] = {
 }
 PLAYERS = tuple(KINDS)
 NETWORK_FREE = tuple(name for name, kind in KINDS.items() if not kind.uses_network)
+
+
+def uniform(states) -> jax.Array:
+    """`[B, A]` the uniform distribution over each state's legal moves."""
+    legal = states.legal_action_mask
+    return legal / jnp.sum(legal, axis=-1, keepdims=True)
+
+
+def without_tree(states, action, policy, value) -> Analysis:
+    """The `Analysis` of a player that builds no tree: a uniform prior, no visits, Q 0."""
+    zeros = jnp.zeros(states.legal_action_mask.shape, jnp.int32)
+    return Analysis(action, policy, uniform(states), zeros, zeros.astype(jnp.float32), value)
 
 
 def no_value(states) -> jax.Array:
