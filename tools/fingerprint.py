@@ -21,8 +21,8 @@ outside the iteration), and it compares only on one jax version.
 
 Each item is a SHA-256 of the arrays' bytes (or of the JSON with sorted keys); `--compare`
 prints the items that differ and exits 1 if any does. Outputs that later features added
-(the probe's rates on quiet positions, the oracle's `search` setting, the self-play health
-figures: `LATER`) are left out of the items, so that a fingerprint of a commit from before
+(the probe's rates on quiet positions, the oracle's `search` setting and the network it
+judged, versus's settings and intervals, the self-play health figures: `LATER`) are left out of the items, so that a fingerprint of a commit from before
 them still compares; a new player is a new item.
 """
 
@@ -226,11 +226,16 @@ def runs_part(out: dict, folder: Path) -> None:
 def evaluation_part(out: dict, folder: Path) -> None:
     run_dir = folder / "adaptive_connect_four"
     result = api.versus(run_dir, ["random", "untrained", "pure_mcts"], games=4, playouts=8)
+    if "opponents" in result:  # the games alone: settings and intervals came later (`LATER`)
+        result = {name: {k: r[k] for k in ("wins", "draws", "losses", "score", "seconds")}
+                  for name, r in result["opponents"].items()}
     out["versus/adaptive_connect_four"] = json_digest(drop_times(result))
     result = api.oracle(run_dir, count=64, playouts=8)
     result["settings"].pop("run_dir", None)
     result["settings"].pop("labelled_set", None)
     result["settings"].pop("search", None)  # added with search.baseline_search (`LATER`)
+    for later in ("iteration", "network_sha256"):  # which network was judged (`LATER`)
+        result["settings"].pop(later, None)
     out["oracle/adaptive_connect_four"] = json_digest(drop_times(result))
 
 

@@ -224,3 +224,21 @@ def command_of(argv: list[str]) -> str | None:
             name = argv[i + 1]
             return name.split(".", 1)[1] if name.startswith("warmjax.") else None
     return None
+
+
+@contextlib.contextmanager
+def status(text: str):
+    """A line with a spinner and the elapsed seconds on stderr while a long step runs
+    (compiling, a probe, a match), cleared when it ends; nothing when stderr is not a
+    terminal (a log file, a pipe, CI), so logs hold only the lines a step prints itself."""
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        bar.add_task(text, total=None)
+        yield

@@ -12,6 +12,7 @@ from pathlib import Path
 from warmjax import cli
 from warmjax.markdown import table
 from warmjax.matches.opponents import OPPONENTS, versus
+from warmjax.matches.tournament_folder import VERSUS_FILE
 
 
 def main(argv=None):
@@ -28,7 +29,8 @@ def main(argv=None):
     parser.add_argument("--temperature-moves", type=int, default=None,
                         help="plies sampled at the start of each game (default: the run's T′)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=None)
+    parser.add_argument("--out", default=None,
+                        help=f"JSON output (default: the run folder's {VERSUS_FILE})")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be even and at least 2 (each side first in half), "
@@ -43,16 +45,35 @@ def main(argv=None):
         parser.fail(f"no run folder {args.run_dir}")
     try:
         # `versus` loads (and checks) the network before it compiles anything.
-        results = versus(args.run_dir, args.opponents, args.games, args.simulations,
-                         args.playouts, args.seed, args.temperature_moves, args.reuse_tree)
+        result = versus(args.run_dir, args.opponents, args.games, args.simulations,
+                        args.playouts, args.seed, args.temperature_moves, args.reuse_tree,
+                        status=cli.status)
     except ValueError as err:
         parser.fail(err)
-    print(table(["opponent", "wins", "draws", "losses", "score"],
-                [[name, r["wins"], r["draws"], r["losses"], f"{r['score']:.3f}"]
-                 for name, r in results.items()]), end="")
-    if args.out:
-        Path(args.out).write_text(json.dumps(results, indent=2))
+    print(f"the agent: {describe(result['agent'])}; {args.games} games per opponent, each "
+          "side first in half")
+    rows = []
+    for name, r in result["opponents"].items():
+        low, high = r["score_ci95"]
+        rows.append([name, describe(r["settings"]), r["wins"], r["draws"], r["losses"],
+                     f"{r['score']:.3f}", f"[{low:.3f}, {high:.3f}]"])
+    print(table(["opponent", "settings", "wins", "draws", "losses", "score", "95% interval"],
+                rows), end="")
+    out = Path(args.out) if args.out else Path(args.run_dir) / VERSUS_FILE
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out} (the score's interval: Wilson's, a draw as half a win)")
 
+
+def describe(settings: dict) -> str:
+    """A side's settings in one phrase: player, m, T′, its network, other changed settings."""
+    rest = {k: v for k, v in settings.items()
+            if k not in ("player", "simulations", "temperature_moves", "network")}
+    words = [settings["player"], f"m = {settings['simulations']}",
+             f"T′ = {settings['temperature_moves']}"]
+    if settings.get("network"):
+        words.append(f"{settings['network']} network")
+    words += [f"{k} {v}" for k, v in rest.items()]
+    return ", ".join(words)
 
 if __name__ == "__main__":
     main()

@@ -449,21 +449,48 @@ JUDGED_PLAYERS = {"search": "trained search", "policy_head": "policy head",
                   "random": "random"}
 
 
+def oracle_staleness(run: Run, judgement) -> str | None:
+    """Why a run's `oracle.json` no longer judges the run as it stands (the run trained on
+    after it was written), or None. Files that record neither the judged iteration nor the
+    network's hash (written before warmjax recorded them) cannot be checked: None."""
+    settings = judgement.extra.get("settings") or {}
+    iteration, sha = settings.get("iteration"), settings.get("network_sha256")
+    if iteration is None and sha is None:
+        return None
+    if (run.path / "network.json").exists():
+        from warmjax.train import network_io  # JAX and flax: only where a network is read
+
+        info = network_io.network_info(run.path)
+        now = info.get("iteration")
+        if (info["sha256"] == sha) if sha is not None else (now == iteration):
+            return None
+    else:  # a folder without its network (committed results): its metrics say how far
+        now = run.metrics[-1].iteration if run.metrics else None
+        if iteration is None or now is None or now == iteration:
+            return None
+    return (f"its oracle.json judged the network after iteration {iteration}, the run is now "
+            f"at iteration {now}: run `python -m warmjax.oracle {run.path}` again")
+
+
 def judged_markdown(runs: Sequence[Run]) -> str:
     """The five players of `python -m warmjax.oracle` per run (`oracle.json`) and their means
     per variant, the blunder kinds of the trained search and the policy head, and the
-    `python -m warmjax.versus --out <run>/versus.json` results; empty if no run was judged."""
+    `python -m warmjax.versus` results (`<run>/versus.json`); empty if no run was judged."""
     judged = [(run, read_oracle(run.path)) for run in runs]
     judged = [(run, j) for run, j in judged if j is not None]
     if not judged:
         return ""
     names = list(JUDGED_PLAYERS)
-    rows, blunders = [], []
+    rows, blunders, notes = [], [], []
     for arm, members in group_runs([r for r, _ in judged]).items():
         found = [j for r, j in judged if r in members]
         for run, j in ((r, j) for r, j in judged if r in members):
             players = j.players
-            rows.append([game_name(arm.game), arm.label(), run.id.seed,
+            stale = oracle_staleness(run, j)
+            if stale:
+                notes.append(f"Stale: {run.id.label(seed=True)}: {stale}.")
+            rows.append([game_name(arm.game), arm.label(),
+                         f"{run.id.seed} (stale)" if stale else run.id.seed,
                          *(f"{100 * players[n].optimal:.1f}" if n in players else "—"
                            for n in names)])
         means = [np.mean([j.players[n].optimal for j in found]) if all(
@@ -481,6 +508,8 @@ def judged_markdown(runs: Sequence[Run]) -> str:
                                    for k in kinds)])
     text = table(["game", "variant", "seed", *(f"{JUDGED_PLAYERS[n]} %" for n in names)],
                  rows, "lll" + "r" * len(names))
+    if notes:
+        text += "\n" + "\n".join(notes) + "\n"
     text += "\n" + table(["game", "variant", "player", "optimal", "win→draw", "win→loss",
                           "draw→loss", "immediate win taken"], blunders, "lll" + "r" * 5)
     quiet_rows = []  # oracle files that judged the quiet positions apart
@@ -543,8 +572,15 @@ def training_markdown(runs: Sequence[Run]) -> str:
 def final_figures(run) -> dict[str, float | None]:
     """The run's final network on the labelled set (`oracle.json`): minutes of training,
     search and policy head, all positions and quiet ones, and the search's lead over pure
-    MCTS on the quiet ones (`quiet_over_pure`); None where not judged."""
+    MCTS on the quiet ones (`quiet_over_pure`); None where not judged.
+
+    Raises:
+      ValueError: an `oracle.json` that judged an earlier network (`oracle_staleness`).
+    """
     judged = read_oracle(run.path)
+    stale = None if judged is None else oracle_staleness(run, judged)
+    if stale:
+        raise ValueError(f"{run.path}: {stale}")
     out = {"minutes": sum(m.seconds_total or 0.0 for m in run.metrics) / 60}
     for key, player, field in (("search", "search", "optimal"),
                                ("policy", "policy_head", "optimal"),

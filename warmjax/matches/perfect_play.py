@@ -18,6 +18,7 @@ line, or ends an Othello game ahead) is taken where one exists; writes the same 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import jax
 import numpy as np
@@ -26,6 +27,7 @@ from warmjax.markdown import table
 from warmjax.matches.agent import load_agent
 from warmjax.perfect import positions, score
 from warmjax.search.players import make_player
+from warmjax.train import network_io
 
 PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
@@ -90,7 +92,11 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         results[name]["seconds"] = time.perf_counter() - tic
         chosen[name] = np.asarray(actions)
         log(f"{name}: {results[name]['optimal']:.1%} optimal")
-    settings = dict(run_dir=str(run_dir), simulations=search.simulations, playouts=playouts,
+    # Which network was judged: a report marks the file stale once the run has moved on.
+    judged = network_io.network_info(Path(run_dir))
+    settings = dict(run_dir=str(run_dir), iteration=judged.get("iteration"),
+                    network_sha256=judged["sha256"], simulations=search.simulations,
+                    playouts=playouts,
                     seed=seed, positions=len(labelled), labelled_set=str(labelled_path),
                     fpu=search.fpu, win_check=search.win_check, search=search.baseline_search)
     return {"settings": settings, "players": results, **({"actions": chosen} if keep_actions

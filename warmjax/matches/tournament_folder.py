@@ -505,9 +505,13 @@ def read_versus(path: Path | str) -> dict[str, VersusResult] | None:
     file = path / VERSUS_FILE if path.is_dir() else path
     if not file.exists():
         return None
+    raw = _read(file)
     try:
+        # The games per opponent, under "opponents" beside the settings (files before the
+        # settings were recorded hold the opponents alone).
+        opponents = raw["opponents"] if "opponents" in raw else raw
         return {name: VersusResult(int(r["wins"]), int(r["draws"]), int(r["losses"]),
-                                   float(r["score"])) for name, r in _read(file).items()}
+                                   float(r["score"])) for name, r in opponents.items()}
     except (KeyError, AttributeError, TypeError) as err:
         raise ValueError(f"{file} is corrupt ({err})") from None
 

@@ -367,7 +367,8 @@ def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
         if vmapped:
             iteration = jax.vmap(iteration)
             probe = probe and jax.vmap(probe, in_axes=(0, None, None))
-        program["step"] = jax.jit(iteration, donate_argnums=0).lower(*args).compile()
+        with cli.status(f"compiling the iteration ({game})"):
+            program["step"] = jax.jit(iteration, donate_argnums=0).lower(*args).compile()
         program["probe"] = jax.jit(probe) if probe is not None else None
     compiled, probe_fn = program["step"], program["probe"]
     step = lambda s: compiled(s, *args[1:])  # noqa: E731
@@ -392,8 +393,9 @@ def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
             if probe_fn is not None and it % first.probe.every == 0:
                 # The search is deterministic (argmax, network leaves), so the key is fixed.
                 tic = time.perf_counter()
-                probe = jax.device_get(probe_fn(state.params, jax.random.PRNGKey(0),
-                                              trainer.probe_states))
+                with cli.status(f"iteration {it}: the probe against perfect play"):
+                    probe = jax.device_get(probe_fn(state.params, jax.random.PRNGKey(0),
+                                                  trainer.probe_states))
                 probe_seconds = time.perf_counter() - tic
             host = jax.device_get(state) if vmapped else state
             for r, out in enumerate(outputs):
