@@ -170,14 +170,33 @@ def _remove_if_empty(cfg: DictConfig) -> None:
     except Exception:  # noqa: BLE001 - an unresolvable run_dir made no folder either
         return
     # The run folder wherever it is (hydra.run.dir may put it outside run_root), then the
-    # folders above it up to run_root, if Hydra left them empty.
+    # folders above it up to run_root, if Hydra left them empty; run_root too if this
+    # process made it (`ROOTS_BEFORE`).
     if folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
         folder = folder.parent
-        while folder != root and root in folder.parents and folder.is_dir() \
+        while (folder == root or root in folder.parents) and folder.is_dir() \
                 and not any(folder.iterdir()):
+            if folder == root and (ROOTS_BEFORE is None or root in ROOTS_BEFORE):
+                break
             folder.rmdir()
+            if folder == root:
+                break
             folder = folder.parent
+
+
+def run_roots(argv: list[str]) -> set:
+    """The run_root folders the command line names (`run_root=…`, else the default `runs`)
+    that exist now, resolved: `_remove_if_empty` leaves those in place."""
+    from pathlib import Path
+
+    named = [a.split("=", 1)[1] for a in argv if a.lstrip("+").startswith("run_root=")]
+    return {Path(p).resolve() for p in (named or ["runs"]) if Path(p).is_dir()}
+
+
+# The run roots that existed when a `python -m warmjax.run` process started; None (the
+# library called otherwise): not known, so no run_root is removed.
+ROOTS_BEFORE: set | None = None
 
 
 def sweep_jobs(args: list[str]) -> list[list[str]]:
@@ -230,6 +249,7 @@ def check_sweep(args: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    ROOTS_BEFORE = run_roots(sys.argv[1:])
     if any(a in ("-m", "--multirun") for a in sys.argv[1:]):
         check_sweep([a for a in sys.argv[1:] if a not in ("-m", "--multirun")])
     cli.check_overrides("config", None)

@@ -82,6 +82,12 @@ def test_paper_scale_on_a_cpu_without_a_terminal_does_not_start(tmp_path):
                          text=True, timeout=600, stdin=subprocess.DEVNULL)
     one_error_line(out, "profile=fast", "confirm_paper_on_cpu=false", "hours")
     assert list(tmp_path.iterdir()) == []
+    # From a fresh folder, with the default run_root: not even an empty runs/ is left.
+    out = subprocess.run([sys.executable, "-m", "warmjax.run", "+experiment=adaptive_c4"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+                         stdin=subprocess.DEVNULL)
+    one_error_line(out, "profile=fast")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_declining_in_a_terminal_leaves_no_folder(tmp_path, monkeypatch):

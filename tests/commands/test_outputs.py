@@ -82,3 +82,25 @@ def test_the_report_marks_an_oracle_file_the_run_outgrew(tmp_path):
             f"run is now at iteration {info['iteration'] + 5}") in text
     with pytest.raises(ValueError, match="judged the network after iteration"):
         tables.final_figures(read)
+
+
+STATUS = ("import time\nfrom warmjax import cli\nwith cli.status('compiling the thing'):\n"
+          "    time.sleep(1.3)\nprint('after')")
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_long_step_says_what_it_does_only_on_a_terminal(terminal):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TTY_")}
+    if terminal:  # how rich is told that stderr is a terminal
+        env.update(TTY_COMPATIBLE="1", TTY_INTERACTIVE="1")
+    out = subprocess.run([sys.executable, "-c", STATUS], capture_output=True, text=True,
+                         env=env, check=True)
+    assert out.stdout == "after\n"
+    if terminal:
+        assert "compiling the thing" in out.stderr and "0:00:01" in out.stderr
+    else:
+        assert out.stderr == ""
