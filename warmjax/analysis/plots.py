@@ -51,6 +51,23 @@ def _save(fig, path: Path | str) -> Path:
     return path
 
 
+def _legend_beside(ax, fontsize="small") -> None:
+    """The axes' legend to their right, outside them: a legend never covers a curve."""
+    ax.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+              borderaxespad=0.0)
+
+
+def _legend_below(fig, ax, ncol: int = 3, fontsize=7) -> None:
+    """`ax`'s legend entries as one figure legend under every panel (and their axis
+    labels), outside them: a legend never covers a curve."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        # Long labels (departures named) take fewer columns, so the figure stays its width.
+        fits = max(1, 120 // max(len(label) for label in labels))
+        fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                   ncol=max(1, min(ncol, len(labels), fits)), fontsize=fontsize)
+
+
 def _err(std: float) -> float:
     return 0.0 if math.isnan(std) else std
 
@@ -93,10 +110,10 @@ def plot_balance(series: Sequence[BalanceSeries], game: str, path: Path | str) -
     for ax in axes.flat[len(series):]:
         ax.axis("off")
     axes[0][0].set_ylabel("baseline side's balance r")
-    if series:
-        axes[0][0].legend(fontsize="x-small", ncol=2)
     fig.suptitle(f"{game_name(game)}: reward balance before the switch")
     fig.tight_layout()
+    if series:
+        _legend_below(fig, axes[0][0], ncol=4, fontsize="x-small")
     return _save(fig, path)
 
 
@@ -115,7 +132,7 @@ def plot_elo_by_iprime(sweep: IprimeElo, title: str, path: Path | str) -> Path:
     ax.set_ylabel("Bayesian Elo")
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    _legend_beside(ax)
     return _save(fig, path)
 
 
@@ -136,7 +153,7 @@ def plot_oracle_curves(curves: Sequence[ProbeCurve], game: str, path: Path | str
         ax.grid(alpha=0.3)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].set_ylabel("optimal moves (%)")
-    axes[1].legend(fontsize=8, loc="lower right")
+    _legend_below(fig, axes[1], ncol=3, fontsize=8)
     fig.suptitle(f"{game_name(game)}: moves that keep the perfect-play value "
                  "(mean ± sample std over seeds)")
     return _save(fig, path)
@@ -166,7 +183,7 @@ def plot_study_curves(title: str, games_per_iteration: int, arms: Sequence[dict]
             axes[row, col].grid(alpha=0.3)
             if col == 0:
                 axes[row, col].xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[0, 1].legend(fontsize=7, loc="lower right")
+    _legend_below(fig, axes[0, 1], ncol=3)
     fig.suptitle(f"{title}: learning curves against perfect play "
                  "(mean over seeds, 95% confidence band)")
     return _save(fig, path)
@@ -203,7 +220,7 @@ def plot_board_curves(title: str, boards: Sequence[tuple[str, Sequence[dict]]],
     ax.set_ylabel("optimal moves, policy head alone (%)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    _legend_beside(ax, fontsize=7)
     ax.set_title(f"{title}: learning curves on each board's own probe")
     return _save(fig, path)
 
@@ -241,8 +258,7 @@ def plot_training(runs: Sequence, game: str, path: Path | str) -> Path:
     fig.suptitle(f"{game_name(game)}: training")
     fig.tight_layout()
     if runs:  # below the panels, where no curve runs
-        fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center",
-                   bbox_to_anchor=(0.5, 0.0), ncol=min(3, len(runs)), fontsize="x-small")
+        _legend_below(fig, axes[0], ncol=3, fontsize="x-small")
     return _save(fig, path)
 
 
@@ -268,7 +284,7 @@ def plot_against_compute(family, curves: dict, path: Path | str) -> Path:
         ax.set_xlabel(f"compute, minutes ({', '.join(sorted(sources))})")
         ax.set_ylabel(f"optimal moves, {what} (%)")
         ax.grid(alpha=0.3)
-    axes[1].legend(fontsize=7, loc="lower right")
+    _legend_below(fig, axes[1], ncol=3)
     fig.suptitle(f"{family.title}: learning curves against compute (one line per run)")
     return _save(fig, path)
 
@@ -308,8 +324,7 @@ def plot_strength_over_time(runs: Sequence[dict], path: Path | str,
     fig.suptitle("Strength against the clock: optimal-move rates on the labelled set")
     fig.tight_layout()
     # Below the panels: the run labels name every departure and would cover the curves.
-    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="upper center",
-               bbox_to_anchor=(0.5, 0.0), fontsize=7)
+    _legend_below(fig, axes[0, 0], ncol=1)
     return _save(fig, path)
 
 
@@ -336,5 +351,5 @@ def plot_elo_leads(leads: dict[str, Sequence[tuple[int, dict | None]]], path: Pa
     ax.minorticks_off()
     ax.set_xlabel("iteration of the rated networks")
     ax.set_ylabel("Elo, warm start − baseline (paired by seed)")
-    ax.legend(fontsize=8)
+    _legend_beside(ax, fontsize=8)
     return _save(fig, path)
