@@ -89,3 +89,16 @@ def test_readme_play_command_runs(tmp_path):
     out = io.StringIO()
     assert play.main([*args, "--simulations", "2"], stdin=io.StringIO("quit\n"), out=out) == 0
     assert "your move" in out.getvalue()
+
+
+def test_every_gpu_install_line_keeps_the_supported_jax():
+    """README and experiments.md install JAX for the GPU within pyproject's jax range."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    (pin,) = [d[len("jax"):] for d in project["dependencies"] if d.startswith("jax>")]
+    for page in ("README.md", "docs/experiments.md"):
+        text = (ROOT / page).read_text()
+        lines = re.findall(r"jax\[cuda\d+\][^'\"`\s]*", text)
+        assert lines, page
+        assert all(line == f"jax[cuda12]{pin}" for line in lines), (page, lines)

@@ -285,3 +285,28 @@ def test_a_process_builds_each_program_once_and_its_runs_train_as_alone(tmp_path
     (iprime_1, iprime_2) = loop._PROGRAMS.values()
     assert iprime_1["trainer"] is not iprime_2["trainer"]
     assert iprime_2["trainer"].config.warmstart.iprime == 2
+
+
+@pytest.mark.slow
+def test_tensorboard_scalars_are_the_metrics_under_grouped_tags(reference_run, tmp_path):
+    """A run with TensorBoard on writes each metrics row's values, read back with
+    TensorBoard's own event reader, under `group/name` tags."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    run_dir = tmp_path / "tb_run"
+    train(compose_config([*SMOKE, "train.iterations=2", "tensorboard=true"], run_dir),
+          log=lambda _: None)
+    events = EventAccumulator(str(run_dir / "tb"))
+    events.Reload()
+    tags = set(events.Tags()["scalars"])
+    groups = {tag.split("/")[0] for tag in tags}
+    assert groups <= {"loss", "probe", "time", "selfplay", "arena", "compute", "data",
+                      "warmstart"}
+    assert {"loss/policy", "loss/value", "probe/search", "probe/policy_head", "time/total",
+            "arena/accepted", "selfplay/draws", "compute/evals_selfplay",
+            "warmstart/r_balance"} <= tags
+    for row in run_folder.read_metrics(run_dir):
+        for tag, name in (("loss/policy", "loss_policy"), ("probe/search", "oracle_optimal"),
+                          ("selfplay/mean_plies", "selfplay_mean_plies")):
+            (event,) = [e for e in events.Scalars(tag) if e.step == row.iteration]
+            assert event.value == pytest.approx(getattr(row, name), rel=1e-6)

@@ -174,8 +174,8 @@ class RunOutputs:
                          self.network, state.params, it)
         run_folder.append_metrics(self.dir, row)
         if self.writer is not None:
-            for key, value in row.finite_scalars.items():
-                self.writer.add_scalar(key, value, it)
+            for tag, value in row.tensorboard_scalars.items():
+                self.writer.add_scalar(tag, value, it)
             self.writer.flush()
 
     def close(self) -> None:

@@ -117,12 +117,39 @@ class MetricRow:
 
     @property
     def finite_scalars(self) -> dict[str, float]:
-        """Every set, finite value but the iteration, as floats (for TensorBoard)."""
+        """Every set, finite value but the iteration, as floats, by field name."""
         out = {}
         for name, value in self.to_json().items():
             if name != "iteration" and math.isfinite(float(value)):
                 out[name] = float(value)
         return out
+
+    @property
+    def tensorboard_scalars(self) -> dict[str, float]:
+        """`finite_scalars` under their TensorBoard tags (`tensorboard_tag`)."""
+        return {tensorboard_tag(k): v for k, v in self.finite_scalars.items()}
+
+
+# TensorBoard's groups: a field's tag is `group/name` (`tensorboard_tag`), so that its
+# scalars page opens on a few sections, not one list of every field.
+TAG_GROUPS = (("loss_", "loss"), ("oracle_", "probe"), ("seconds_", "time"),
+              ("selfplay_", "selfplay"), ("arena_", "arena"), ("count_", "compute"))
+TAG_NAMES = {"accepted": "arena/accepted", "oracle_optimal": "probe/search",
+             "oracle_policy": "probe/policy_head", "oracle_optimal_quiet": "probe/search_quiet",
+             "oracle_policy_quiet": "probe/policy_head_quiet", "seconds_oracle": "time/probe",
+             "train_steps": "data/train_steps", "examples": "data/examples",
+             "new_examples": "data/new_examples"}
+
+
+def tensorboard_tag(name: str) -> str:
+    """A metrics field's TensorBoard tag: `loss/…`, `probe/…`, `time/…`, `selfplay/…`,
+    `arena/…`, `compute/…`, `data/…`, and `warmstart/…` for the warm-start state."""
+    if name in TAG_NAMES:
+        return TAG_NAMES[name]
+    for prefix, group in TAG_GROUPS:
+        if name.startswith(prefix):
+            return f"{group}/{name[len(prefix):]}"
+    return f"warmstart/{name}"
 
 
 MetricRow.DEVICE = tuple(f.name for f in dataclasses.fields(MetricRow)
