@@ -137,7 +137,7 @@ def test_ctrl_c_stops_at_once_keeps_the_checkpoint_and_resumes(tmp_path):
     again = run_cli(*[a.replace("train.iterations=400", f"train.iterations={done + 2}")
                       for a in args], cwd=ROOT)
     assert again.returncode == 0, again.stderr[-2000:]
-    assert f"resuming {folder} after iteration {done}" in again.stdout
+    assert f"resuming {folder} after iteration {done} of {done + 2}\n" in again.stdout
     assert [r.iteration for r in run_folder.read_metrics(folder)] == list(range(1, done + 3))
 
 

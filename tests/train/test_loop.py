@@ -310,3 +310,16 @@ def test_tensorboard_scalars_are_the_metrics_under_grouped_tags(reference_run, t
                           ("selfplay/mean_plies", "selfplay_mean_plies")):
             (event,) = [e for e in events.Scalars(tag) if e.step == row.iteration]
             assert event.value == pytest.approx(getattr(row, name), rel=1e-6)
+
+
+@pytest.mark.slow
+def test_a_longer_train_iterations_says_it_extends_the_run(reference_run, tmp_path):
+    import shutil
+
+    run_dir = tmp_path / "longer"
+    shutil.copytree(reference_run[0], run_dir)
+    messages = []
+    train(compose_config([*SMOKE, "train.iterations=4"], run_dir), log=messages.append)
+    assert (f"resuming {run_dir} after iteration 3 of 4; it was a run of 3 iterations, "
+            "extended to 4 by train.iterations=4") in messages
+    assert [r.iteration for r in run_folder.read_metrics(run_dir)] == [1, 2, 3, 4]

@@ -124,7 +124,10 @@ class RunOutputs:
         self.dir = Path(config.run_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.lock = run_folder.lock(self.dir)  # released by `release` (or at exit)
-        run_folder.claim(self.dir, config)
+        previous = run_folder.claim(self.dir, config)
+        # The length the folder's run had before this call: a longer train.iterations
+        # extends it, which the resume line says.
+        self.planned = None if previous is None else previous.train.iterations
         self.network = network
         self.checkpoints = CheckpointDir(self.dir / "checkpoints", config.keep_checkpoints)
         self.history: list[MetricRow] = []
@@ -146,7 +149,11 @@ class RunOutputs:
             self.history = [row for row in (MetricRow.from_json(raw, where)
                                             for raw in header["metrics"])
                             if row.iteration <= header["iteration"]]
-            log(f"resuming {self.dir} after iteration {header['iteration']}")
+            done, total = int(header["iteration"]), self.config.train.iterations
+            extended = (f"; it was a run of {self.planned} iterations, extended to {total} "
+                        f"by train.iterations={total}"
+                        if self.planned is not None and self.planned < total else "")
+            log(f"resuming {self.dir} after iteration {done} of {total}{extended}")
             self.saved = int(header["iteration"])
         run_folder.write_metrics(self.dir, self.history)
         return state

@@ -189,8 +189,9 @@ def lock(run_dir: Path | str) -> IO:
     return handle
 
 
-def claim(run_dir: Path | str, config: RunConfig) -> None:
-    """Writes `config.yaml` for a run that trains in `run_dir`.
+def claim(run_dir: Path | str, config: RunConfig) -> RunConfig | None:
+    """Writes `config.yaml` for a run that trains in `run_dir`; returns the configuration
+    it held before (None for a new run), whose `train.iterations` may be fewer.
 
     A run already there must have the same configuration but for the settings that may
     change between calls (`run_config.resumable_paths`: more iterations, bookkeeping).
@@ -200,6 +201,7 @@ def claim(run_dir: Path | str, config: RunConfig) -> None:
     """
     run_dir = Path(run_dir)
     current = config.to_dict()
+    previous = None
     if is_run_folder(run_dir):
         previous = read_config(run_dir)
         skip = resumable_paths()
@@ -210,6 +212,7 @@ def claim(run_dir: Path | str, config: RunConfig) -> None:
                 f"{run_dir} holds a run with a different configuration (differs in: "
                 f"{', '.join(diff)}); choose another run_dir or restore the settings")
     write_config(run_dir, config)
+    return previous
 
 
 def write_metrics(run_dir: Path | str, rows: Sequence[MetricRow]) -> None:
