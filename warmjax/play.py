@@ -9,7 +9,7 @@ column letter for Connect Four (`c`, or its number `3`), a cell such as `c4` for
 Gobang (and pgx's stone games: `swap` in Hex), an action id such as `#89` in pgx's
 chess-like games, `pass` when passing is your only move, `moves` to list the legal moves,
 `undo` to take back your last move and the agent's reply, `hint` for the agent's policy
-over your moves, `quit` to stop. Input may come from a pipe: the game ends cleanly when it
+over your moves with each move's Q and its value of the position, `quit` to stop. Input may come from a pipe: the game ends cleanly when it
 runs out.
 """
 
@@ -85,6 +85,19 @@ def result_text(env, state, human_colour: str) -> str:
             else f"game over: the agent wins ({side})")
 
 
+def hint_text(env, state, look) -> str:
+    """The agent's search of the human's position (`Agent.analyse`): its move shares, best
+    first, with each move's Q where the search tried it, then its value of the position."""
+    legal = np.flatnonzero(np.asarray(state.legal_action_mask))
+    ranked = sorted(legal, key=lambda a: -look.policy[a])
+    moves = ", ".join(f"{env.action_label(a)} {look.policy[a]:.0%}"
+                      + (f" (Q {look.q[a]:+.2f})" if look.visits[a] > 0 else "")
+                      for a in ranked)
+    return (f"agent's policy: {moves}\n"
+            f"agent's value of the position for you: {float(look.value):+.2f} "
+            "(+1 a win, 0 a draw, -1 a loss)")
+
+
 def main(argv=None, stdin=None, out=None) -> int:
     stdin = stdin or sys.stdin
     out = out or sys.stdout
@@ -124,6 +137,7 @@ def main(argv=None, stdin=None, out=None) -> int:
     search = SEARCH_NAMES.get(agent.name, agent.name)
     say(f"{env.name} {env.board_shape[0]}x{env.board_shape[1]}: you are {human}, the agent "
         f"plays with {search}, m = {m}. Commands: moves, undo, hint, quit.")
+    say("The last move is drawn in lower case; hint shows the agent's search for your move.")
     say(board_text(env, game))
     while not bool(game.state.terminated):
         to_move = CHARS[env.colour_to_move(game.state)]
@@ -160,12 +174,7 @@ def main(argv=None, stdin=None, out=None) -> int:
                 say("nothing to undo")
             continue
         if text == "hint":
-            key, k_act = jax.random.split(key)
-            policy = np.asarray(act(k_act, game.state).policy[0])
-            legal = np.flatnonzero(np.asarray(game.state.legal_action_mask))
-            ranked = sorted(legal, key=lambda a: -policy[a])
-            say("agent's policy: " + ", ".join(f"{env.action_label(a)} {policy[a]:.0%}"
-                                               for a in ranked))
+            say(hint_text(env, game.state, loaded.analyse(game.state, seed=len(game.moves))))
             continue
         try:
             action = parse_move(env, game.state, text)

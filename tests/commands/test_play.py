@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 
@@ -28,6 +29,13 @@ def test_scripted_connect_four_game_through_a_pipe(tmp_path):
     assert "refused: cannot read '7x'" in text
     assert "took back your last move and the agent's reply" in text
     assert "agent's policy: " in text
+    # The hint's value is the search's Σ π(a)·Q(a) over the moves it shows (to ±0.01).
+    hint = next(line for line in text.splitlines() if "agent's policy: " in line)
+    value = float(re.search(r"value of the position for you: ([+-][\d.]+)", text).group(1))
+    shares = [(float(p) / 100, float(q)) for p, q in re.findall(r"(\d+)% \(Q ([+-][\d.]+)\)",
+                                                                 hint)]
+    assert shares and abs(sum(p * q for p, q in shares) - value) < 0.06
+    assert "The last move is drawn in lower case" in text.splitlines()[1]
     assert "agent (O) plays" in text
     assert "   a b c d e f" in text and " 6 " in text  # coordinates
     assert "game over:" in text.splitlines()[-1]
