@@ -1,6 +1,6 @@
 """Play against a trained agent in the terminal.
 
-    python -m warmjax.play runs/adaptive_c4/profile=quick [--colour second] [--seed 0]
+    python -m warmjax.play runs/adaptive_c4/profile=fast [--colour second] [--seed 0]
 
 The game and its size come from the run folder; the agent is the run's final network with
 the run's search (`--player`, `--simulations` to change it), playing its most visited move.

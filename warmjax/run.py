@@ -1,6 +1,6 @@
 """The training entry point (Hydra).
 
-    python -m warmjax.run +experiment=adaptive_c4 profile=quick
+    python -m warmjax.run +experiment=adaptive_c4 profile=fast
     python -m warmjax.run -m +experiment=fixed_c4 warmstart.iprime=1,3,5,7,9 \
         warmstart.enhancement=rollout,rave,rora,wro,wrora seed=0,1
 

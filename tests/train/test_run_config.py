@@ -4,9 +4,11 @@ warmjax/settings.py)."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
+from warmjax import cli
 from warmjax.nets import make_network
 from warmjax.train.run_config import ConfigError, RunConfig
 
@@ -277,3 +279,28 @@ def test_the_fast_recipe_study_trains_the_main_job_with_and_without_warm_start(
         lone = compose_config([*main, "seed=60", f"warmstart.mode={mode}"], tmp_path)
         assert run.warmstart.mode == mode and run.train.iterations == 80
         assert bare(run) == bare(lone)
+
+
+@pytest.mark.parametrize("study", sorted(p.stem for p in (Path(cli.CONF_DIR) / "study")
+                                          .glob("*.yaml")))
+def test_every_study_runs_at_smoke_size(study):
+    """`+study_size=smoke` after any study: its arms, two seeds, profile=smoke's two tiny
+    iterations, under runs/smoke (a study sets its own iterations, which profile=smoke
+    alone leaves)."""
+    from hydra import compose, initialize_config_dir
+
+    from warmjax.run import to_run_config
+
+    with initialize_config_dir(config_dir=cli.CONF_DIR, version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[f"+study={study}", "+study_size=smoke"],
+                      return_hydra_config=True)
+    params = cfg.hydra.sweeper.params
+    assert params.seed == "0,1"
+    assert cfg.train.iterations == 2 and cfg.train.games == 4 and cfg.run_root == "runs/smoke"
+    with initialize_config_dir(config_dir=cli.CONF_DIR, version_base="1.3"):
+        arm = str(params["+arm"]).split(",")[0] if "+arm" in params else None
+        job = compose(config_name="config", overrides=[
+            f"+study={study}", "+study_size=smoke", "seed=0", "run_dir=unused",
+            *([f"+arm={arm}"] if arm else [])])
+    config = to_run_config(job)
+    assert config.train.iterations == 2 and config.profile_name == "smoke"

@@ -1,6 +1,6 @@
 """Score a trained network against reference opponents.
 
-    python -m warmjax.versus runs/adaptive_c4/profile=quick \
+    python -m warmjax.versus runs/adaptive_c4/profile=fast \
         --opponents random untrained pure_mcts --games 100
 
 The trained network plays the run's baseline search, PUCT MCTS or Gumbel (`search.baseline_search`;

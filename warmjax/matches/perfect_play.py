@@ -1,6 +1,6 @@
 """Judge a trained agent against perfect play, in any game with a labelled set.
 
-    python -m warmjax.oracle runs/adaptive_c4/profile=quick [--simulations N]
+    python -m warmjax.oracle runs/adaptive_c4/profile=fast [--simulations N]
 
 Every player picks one move (argmax, nothing sampled) in each labelled position of the
 run's game (`warmjax.perfect`: 1,000 positions of 6×6 Connect Four, Othello or Gobang from
