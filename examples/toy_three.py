@@ -21,7 +21,8 @@ from flax.struct import dataclass
 from pgx import core
 
 from warmjax.games import EMPTY, FIRST, GameEnv
-from warmjax.games.registry import GameSpec, register
+from warmjax.games.registry import GameSpec, Labels, register
+from warmjax.perfect import search_labels
 
 
 @dataclass
@@ -120,5 +121,9 @@ class ToyThree(GameEnv):
         raise NotImplementedError("toy_three has no scripted positions")
 
 
-# Registered when imported: `game.module=toy_three`, or an entry point of a package.
-SPEC = register(GameSpec("toy_three", "Toy three", ToyThree, {"size": 5}), replace=True)
+# Registered when imported: `game.module=toy_three`, or an entry point of a package. It has
+# no exact solver: its labelled set (for the probe and the oracle) comes from a deep search
+# of each move, `PYTHONPATH=examples python -m warmjax.labels --game toy_three`.
+SPEC = register(GameSpec("toy_three", "Toy three", ToyThree, {"size": 5},
+                         labels=Labels("ply", 2, 6, None, generate=search_labels.GENERATE)),
+                replace=True)

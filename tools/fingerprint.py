@@ -22,8 +22,9 @@ outside the iteration), and it compares only on one jax version.
 Each item is a SHA-256 of the arrays' bytes (or of the JSON with sorted keys); `--compare`
 prints the items that differ and exits 1 if any does. Outputs that later features added
 (the probe's rates on quiet positions, the oracle's `search` setting and the network it
-judged, versus's settings and intervals, the self-play health figures: `LATER`) are left out of the items, so that a fingerprint of a commit from before
-them still compares; a new player is a new item.
+judged, versus's settings and intervals, the self-play health figures: `LATER`) are left
+out of the items, so that a fingerprint of a commit from before them still compares; a new
+player is a new item.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ column letter for Connect Four (`c`, or its number `3`), a cell such as `c4` for
 Gobang (and pgx's stone games: `swap` in Hex), an action id such as `#89` in pgx's
 chess-like games, `pass` when passing is your only move, `moves` to list the legal moves,
 `undo` to take back your last move and the agent's reply, `hint` for the agent's policy
-over your moves with each move's Q and its value of the position, `quit` to stop. Input may come from a pipe: the game ends cleanly when it
-runs out.
+over your moves with each move's Q and its value of the position, `quit` to stop. Input
+may come from a pipe: the game ends cleanly when it runs out.
 """
 
 from __future__ import annotations

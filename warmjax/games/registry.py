@@ -52,7 +52,8 @@ class Labels:
         (empty cells left, for games that fill the board).
       low, high: the default depth range.
       solver: the game's exact solver (see `warmjax.perfect`): `params -> solver`, or its
-        import path "module:Class" (imported only when a solver is needed).
+        import path "module:Class" (imported only when a solver is needed); None for a
+        game labelled by search instead (`generate=search_labels.GENERATE`).
       generate: `(game, count, seed, params, low, high, log) -> LabelledSet`, or its
         import path "module:function" (imported when positions are drawn); by default
         random games of a placement game to a target depth
@@ -64,18 +65,32 @@ class Labels:
     depth: str
     low: int
     high: int
-    solver: Callable[..., Any] | str
+    solver: Callable[..., Any] | str | None
     generate: Callable[..., Any] | str = "warmjax.perfect.positions:generate_placement_game"
     solver_settings: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
+    @property
+    def by_search(self) -> bool:
+        """Whether the positions are labelled by a deep search, not an exact solver."""
+        return self.solver is None
+
     def make_solver(self, **params):
-        """The solver for a board of `params`."""
+        """The solver for a board of `params`.
+
+        Raises:
+          ValueError: a game labelled by search, which has none.
+        """
+        if self.solver is None:
+            raise ValueError("this game has no exact solver (its positions are labelled by "
+                             "search)")
         return _resolve(self.solver)(**{**params, **self.solver_settings})
 
     def draw(self, game: str, count: int, seed: int, params: dict, low: int, high: int,
-             log=None):
-        """`count` labelled positions of `game` with `params` (its full settings)."""
-        return _resolve(self.generate)(game, count, seed, params, low, high, log=log)
+             log=None, **settings):
+        """`count` labelled positions of `game` with `params` (its full settings);
+        `settings` go to the generator (a search-labelled game's `simulations`)."""
+        return _resolve(self.generate)(game, count, seed, params, low, high, log=log,
+                                       **settings)
 
 
 def _resolve(target: Callable[..., Any] | str) -> Callable[..., Any]:
@@ -115,7 +130,8 @@ class GameSpec:
         the name itself.
       readings: the orientation experiment's readings of the papers' unstated details
         (`rave_all_players`, `rhea_legal_first`), each defaulting to `STANDARD_READINGS`.
-      labels: how its perfect-play positions are drawn and labelled; None: no exact solver.
+      labels: how its perfect-play positions are drawn and labelled (by an exact solver,
+        or by search); None: the game has no labelled set.
       board: `settings -> (rows, cols)`, the board of the game's full settings, read
         without building the game (the analysis of run folders uses it); None: the game is
         built to find it.

@@ -270,6 +270,9 @@ def quiet(labelled: LabelledSet, immediate: np.ndarray | None = None) -> np.ndar
 def _wins_in_one(labelled: LabelledSet, opponent: bool) -> np.ndarray:
     """`[P, A]` bool: the moves that win at once for the player to move, or (`opponent`) for
     its opponent were it to move on the same board."""
+    spec = registry.find(labelled.game_name)
+    if spec is not None and spec.labels is not None and spec.labels.solver is None:
+        return _wins_in_one_by_rules(labelled, opponent)  # a set labelled by search
     solver = _solver(labelled.game)
     out = np.zeros(labelled.values.shape, bool)
     for i, (m, n) in enumerate(zip(labelled.moves, labelled.plies)):
@@ -287,6 +290,38 @@ def _wins_in_one(labelled: LabelledSet, opponent: bool) -> np.ndarray:
                 out[i, action] = (solver.game_over(following, moved)
                                   and solver.final(following, moved) < 0)
     return out
+
+
+def _wins_in_one_by_rules(labelled: LabelledSet, opponent: bool) -> np.ndarray:
+    """`_wins_in_one` from the game's own rules, for a game without a solver: each legal
+    move played (`env.step`), a win where it ends the game with the mover's reward 1. The
+    opponent's moves need its `from_board` (the board with the other colour to move);
+    where the game has none they are all False (no threat is marked)."""
+    import jax
+    import jax.numpy as jnp
+
+    from warmjax.games import make
+    from warmjax.games.env import FIRST, SECOND
+    from warmjax.perfect.score import replay_moves
+
+    env = make(labelled.game_name, **labelled.game_params)
+    states = replay_moves(env, labelled.moves, labelled.plies)
+    if opponent:
+        try:
+            flipped = [env.from_board(env.board_array(s), FIRST + SECOND - env.colour_to_move(s))
+                       for s in (jax.tree_util.tree_map(lambda x, i=i: x[i], states)
+                                 for i in range(len(labelled)))]
+        except NotImplementedError:
+            return np.zeros(labelled.values.shape, bool)
+        states = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *flipped)
+    actions = jnp.arange(env.num_actions, dtype=jnp.int32)
+
+    def wins(state):
+        after = jax.vmap(env.step, in_axes=(None, 0))(state, actions)
+        won = after.terminated & (after.rewards[:, state.current_player] > 0)
+        return won & state.legal_action_mask
+
+    return np.asarray(jax.jit(jax.vmap(wins))(states))
 
 
 def _solver(game: dict):

@@ -35,7 +35,13 @@ def replay(env: Any, labelled: LabelledSet):
             mine.name, mine.board_shape, mine.num_actions, getattr(mine, "win_length", None)):
         raise ValueError(f"the labelled set is {mine.name} {mine.board_shape}; the game is "
                          f"{env.name} {env.board_shape}")
-    moves, plies = jnp.asarray(labelled.moves), jnp.asarray(labelled.plies)
+    return replay_moves(env, labelled.moves, labelled.plies)
+
+
+def replay_moves(env: Any, moves, plies):
+    """P batched states of `env`: the start with each row of `moves [P, L]` played for its
+    first `plies [P]` moves (the rest ignored)."""
+    moves, plies = jnp.asarray(moves), jnp.asarray(plies)
     count = plies.shape[0]
     states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), count))
 
