@@ -78,6 +78,24 @@ def test_a_game_without_a_solver_gets_a_labelled_set_and_an_oracle(toy, tmp_path
     assert 0 <= result["players"]["random"]["optimal"] <= 1
 
 
+def test_a_search_labelled_set_is_where_the_probe_and_the_oracle_look(toy, tmp_path,
+                                                                      monkeypatch, capsys):
+    from warmjax import labels as labels_command
+    from warmjax.matches.perfect_play import oracle
+
+    from ..helpers import write_tiny_run
+
+    monkeypatch.setattr(positions, "DATA_DIR", tmp_path / "data")  # not the package's
+    env = make("toy_three")
+    assert env.labelled_set_name == "toy_three_5x5.json"
+    assert positions.path_for(env) is None  # none written yet
+    labels_command.main(["--game", "toy_three", "--count", "6", "--simulations", "16"])
+    assert positions.path_for(env) == tmp_path / "data" / "toy_three_5x5.json"
+    run = write_tiny_run(tmp_path / "run", "toy_three")
+    result = oracle(run, simulations=4, playouts=8, players=("random",))
+    assert result["settings"]["positions"] == 6
+
+
 def test_the_labels_command_says_what_is_missing(toy, capsys):
     from warmjax import labels as labels_command
 

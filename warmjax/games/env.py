@@ -178,10 +178,17 @@ class GameEnv(pgx.core.Env):
 
     @property
     def labelled_set_name(self) -> str | None:
-        """The file name of this game's labelled perfect-play positions (which
-        `warmjax.perfect.positions.path_for` looks up among the shipped sets), or None where
-        no exact solver covers the game."""
-        return None
+        """The file name of this game's labelled positions (which
+        `warmjax.perfect.positions.path_for` looks up in the package's data folder, where
+        `python -m warmjax.labels` writes them): `<name>_<rows>x<cols>.json` for a game
+        registered with labels (an exact solver, or search), else None."""
+        from warmjax.games import registry
+
+        spec = registry.find(self.name)
+        if spec is None or spec.labels is None:
+            return None
+        rows, cols = self.board_shape
+        return f"{self.name}_{rows}x{cols}.json"
 
     # ----------------------------------------------------------------------------------
     # Symmetries.
