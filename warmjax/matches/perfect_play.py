@@ -23,6 +23,7 @@ from pathlib import Path
 import jax
 import numpy as np
 
+from warmjax import cli
 from warmjax.markdown import table
 from warmjax.matches.agent import load_agent
 from warmjax.perfect import positions, score
@@ -87,7 +88,8 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         key, k_play = jax.random.split(key)
         tic = time.perf_counter()
         params = untrained if name == "untrained_search" else variables
-        actions = jax.jit(choose[name])(params, k_play, states)
+        with cli.status(f"oracle: {name} on {len(labelled)} positions"):
+            actions = jax.jit(choose[name])(params, k_play, states)
         results[name] = score.judge(labelled, actions, immediate, calm)
         results[name]["seconds"] = time.perf_counter() - tic
         chosen[name] = np.asarray(actions)

@@ -65,6 +65,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from warmjax import cli
 from warmjax.markdown import table
 from warmjax.matches.batches import kind_record, kind_text, plan_batches, play_batch
 from warmjax.matches.entrants import (
@@ -290,8 +291,10 @@ def run_tournament(config: TournamentConfig, *, max_batches: int | None = None,
     for batch in batches:
         if max_batches is not None and played >= max_batches:
             break
-        records, compile_s, run_s = play_batch(env, game, entrants, batch, settings,
-                                               config.fast_compile)
+        with cli.status(f"batch {played + 1}/{len(batches)}: {plural_pairs(len(batch.pairs))} "
+                        f"x {config.games} games (compiling, then playing)"):
+            records, compile_s, run_s = play_batch(env, game, entrants, batch, settings,
+                                                   config.fast_compile)
         number += 1
         folder.write_batch(number, (kind_record(batch.kind_a), kind_record(batch.kind_b)), records)
         for record in records:
