@@ -20,7 +20,8 @@ def main(argv=None) -> None:
     parser.add_argument("run_dir")
     parser.add_argument("--simulations", type=int, default=None,
                         help="m of the trained and untrained searches (default: the run's)")
-    parser.add_argument("--playouts", type=int, default=100)
+    parser.add_argument("--playouts", type=int, default=None,
+                        help="network-free MCTS's playouts (default 100; 600 with --benchmark)")
     parser.add_argument("--seed", type=int, default=None,
                         help="draws the untrained network and the network-free players' "
                              "keys (default: the run's seed)")
@@ -33,8 +34,16 @@ def main(argv=None) -> None:
     parser.add_argument("--win-check", default=None, action=argparse.BooleanOptionalAction,
                         help="play a move that wins at once if one exists (default: the "
                              "run's search.win_check)")
+    parser.add_argument("--benchmark", choices=("pons",), default=None,
+                        help="score a Connect Four 6×7 run on Pons' benchmark instead, as "
+                             "AlphaZero.jl does (its six sets; --positions: the first n of "
+                             "each; writes pons.json)")
+    parser.add_argument("--deep-simulations", type=int, default=600,
+                        help="with --benchmark: the second, deeper search's m (600)")
     parser.add_argument("--out", default=None, help="JSON output (default: run folder)")
     args = parser.parse_args(argv)
+    if args.benchmark:
+        return _benchmark(parser, args)
     if args.simulations is not None and args.simulations < 1:
         parser.error("--simulations must be at least 1")
     if not Path(args.run_dir).is_dir():
@@ -46,13 +55,35 @@ def main(argv=None) -> None:
         except ValueError:
             parser.error(f"--fpu must be a number or 'parent', got {fpu!r}")
     try:
-        result = oracle(args.run_dir, args.simulations, args.playouts, args.seed,
+        result = oracle(args.run_dir, args.simulations,
+                        100 if args.playouts is None else args.playouts, args.seed,
                         args.positions, players=args.players, fpu=fpu,
                         win_check=args.win_check)
     except ValueError as err:
         parser.fail(err)
     print(markdown(result))
     out = Path(args.out) if args.out else Path(args.run_dir) / "oracle.json"
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
+def _benchmark(parser, args) -> None:
+    from warmjax.matches.benchmark import benchmark, markdown
+
+    if not Path(args.run_dir).is_dir():
+        parser.fail(f"no run folder {args.run_dir}")
+    for flag in ("simulations", "deep_simulations", "positions", "playouts"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            parser.error(f"--{flag.replace('_', '-')} must be at least 1")
+    playouts = 600 if args.playouts is None else args.playouts
+    try:
+        result = benchmark(args.run_dir, args.simulations, args.deep_simulations, playouts,
+                           args.positions, args.seed)
+    except ValueError as err:
+        parser.fail(err)
+    print(markdown(result))
+    out = Path(args.out) if args.out else Path(args.run_dir) / "pons.json"
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")
 

@@ -34,10 +34,14 @@ PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
 
 def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, labelled_path=None,
-           players=PLAYERS, log=None, fpu=None, win_check=None, keep_actions=False) -> dict:
+           players=PLAYERS, log=None, fpu=None, win_check=None, keep_actions=False,
+           labelled=None) -> dict:
     """Returns `{"settings": ..., "players": {name: rates}}` (rates as in `score.judge`),
     and with `keep_actions` also `"actions": {name: [P] int array}`, each player's move in
     each position (not JSON: for analyses of the moves themselves).
+
+    The positions are the game's labelled set, or the file `labelled_path`, or the set
+    `labelled` itself (a `LabelledSet`, e.g. a benchmark's, `pons.load`).
 
     `seed` draws the untrained network and the network-free players' keys; None: the run's
     own seed, so that runs of several seeds are judged against as many untrained networks.
@@ -54,13 +58,16 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
     agent = load_agent(run_dir, simulations=simulations, fpu=fpu, win_check=win_check,
                        temperature_moves=0, reuse_tree=False)
     env, network, variables, search = agent.env, agent.network, agent.variables, agent.search
-    if labelled_path is None:
-        labelled_path = positions.path_for(env)
+    if labelled is not None:
+        labelled_path = labelled.meta.get("set", "given")
+    else:
         if labelled_path is None:
-            rows, cols = env.board_shape
-            raise ValueError(f"{run_dir} trained {env.name} {rows}x{cols}, which has no "
-                             f"labelled perfect-play positions")
-    labelled = positions.load(labelled_path, env.num_actions)
+            labelled_path = positions.path_for(env)
+            if labelled_path is None:
+                rows, cols = env.board_shape
+                raise ValueError(f"{run_dir} trained {env.name} {rows}x{cols}, which has no "
+                                 f"labelled perfect-play positions")
+        labelled = positions.load(labelled_path, env.num_actions)
     if seed is None:
         seed = agent.run.config.seed
     if count is not None:
