@@ -18,6 +18,7 @@ and takes seconds; `Analyser` does this). Nothing here trains: the command line
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -60,7 +61,7 @@ def position(game, moves: str | Sequence[int | str] = (), *, ascii: str | None =
     if isinstance(moves, str):
         moves = [m for m in re.split(r"[\s,]+", moves) if m]
     state = game.init(jax.random.PRNGKey(seed))
-    step = jax.jit(game.step)
+    step = _stepper(game)
     for ply, move in enumerate(moves, start=1):
         where = f"move {ply} ({move!r})"
         if bool(state.terminated):
@@ -76,3 +77,9 @@ def position(game, moves: str | Sequence[int | str] = (), *, ascii: str | None =
             raise ValueError(f"{where}: {game.illegal_reason(state, action)}")
         state = step(state, np.int32(action))
     return state
+
+
+@functools.lru_cache(maxsize=16)
+def _stepper(game):
+    """`game.step` compiled once per game object (`position` replays moves with it)."""
+    return jax.jit(game.step)

@@ -1,0 +1,208 @@
+"""The explorer (`python -m warmjax.explore`): its answers are the public API's (checked
+against `warmjax.Analyser` and the solver on the same position), its refusals are one line,
+and the page works in a real browser (headless Chromium through Playwright)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette")
+
+import warmjax  # noqa: E402
+from warmjax.explorer.app import make_app  # noqa: E402
+from warmjax.explorer.session import Explorer, ExplorerError, load_runs, solver_values  # noqa: E402
+
+from ..helpers import ROOT, write_tiny_run  # noqa: E402
+
+FULL_A = [0, 0, 0, 0, 0, 0]  # column a filled, X and O in turn: no line, the game goes on
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    return write_tiny_run(tmp_path_factory.mktemp("explore") / "run")
+
+
+@pytest.fixture(scope="module")
+def explorer(tiny):
+    return Explorer(load_runs([tiny]))
+
+
+def test_the_panel_is_the_api_and_the_solver(explorer, tiny):
+    moves = [2, 3, 2, 3, 1, 1, 1, 1]  # ply 8: within the solver's reach
+    panel = explorer.analyse(0, moves, seed=0)
+    game = warmjax.make_game("connect_four")
+    agent = warmjax.load_agent(tiny, temperature_moves=0, reuse_tree=False)
+    look = agent.analyse(warmjax.position(game, moves), seed=0)
+    for row in panel["rows"]:
+        a = row["action"]
+        assert row["visits"] == int(look.visits[a])
+        assert row["prior"] == pytest.approx(float(look.prior[a]))
+    assert panel["choice"] == int(look.action)
+    exact = solver_values(game, moves)
+    from warmjax.perfect.connect_four_solver import Solver
+
+    np.testing.assert_array_equal(exact, Solver(6, 6, 4).move_values(moves))
+    words = {1: "win", 0: "draw", -1: "loss"}
+    assert [r["perfect"] for r in panel["rows"]] == [words[int(exact[r["action"]])]
+                                                    for r in panel["rows"]]
+    best = max(exact[r["action"]] for r in panel["rows"])
+    assert panel["verdict"] == ("optimal" if exact[panel["choice"]] == best else "mistake")
+
+
+def test_a_comparison_and_an_earlier_position(explorer):
+    rollout = explorer.analyse(0, [2], player="rollout", simulations=8)
+    assert rollout["player"] == "rollout" and sum(r["visits"] for r in rollout["rows"]) == 8
+    early = explorer.analyse(0, [2])
+    assert early["perfect_value"] is None  # before the solver's reach: no values claimed
+    assert all(r["perfect"] is None for r in early["rows"])
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda e: e.move(0, FULL_A, 0), "refused: column a is full"),
+    (lambda e: e.analyse(0, [9]), "move 1 (9): no action 9"),
+    (lambda e: e.analyse(0, [], player="nobody"), "unknown player 'nobody'"),
+    (lambda e: e.analyse(0, [], iteration=15), "kept no network after iteration 15"),
+    (lambda e: e.run(3), "no run 3: 1 served"),
+    (lambda e: e.click(0, [], 7, 0), "off the board"),
+])
+def test_a_request_it_cannot_answer_is_one_line(explorer, call, words):
+    with pytest.raises(ExplorerError) as err:
+        call(explorer)
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_app_answers_json_and_refuses_with_400(explorer):
+    from starlette.testclient import TestClient
+
+    client = TestClient(make_app(explorer))
+    assert client.get("/api/runs").json()[0]["game"] == "connect_four"
+    assert client.post("/api/move", json={"run": 0, "moves": [], "row": 2, "col": 4}
+                       ).json() == {"moves": [4]}
+    bad = client.post("/api/move", json={"run": 0, "moves": FULL_A, "action": 0})
+    assert bad.status_code == 400 and bad.json() == {"error": "refused: column a is full"}
+    assert client.get("/api/analyse?moves=x").status_code == 400
+    assert "warmjax explorer" in client.get("/").text
+
+
+@pytest.mark.parametrize("args, words", [
+    (["no/such/run"], "explore: error: no run folder no/such/run"),
+    (["{run}", "--port", "0"], "--port must be between 1 and 65535"),
+])
+def test_the_command_refuses_bad_input_in_one_line(tiny, args, words):
+    out = subprocess.run([sys.executable, "-m", "warmjax.explore",
+                          *[a.format(run=tiny) for a in args]], capture_output=True,
+                         text=True, cwd=ROOT, env=dict(os.environ, JAX_PLATFORMS="cpu"),
+                         timeout=120)
+    lines = [x for x in out.stderr.splitlines() if x.strip()]
+    assert out.returncode == 2 and len(lines) == 1 and words in lines[0], out.stderr
+
+
+def test_a_busy_port_is_one_line(tiny):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "warmjax.explore", str(tiny), "--port",
+                              str(port)], capture_output=True, text=True, cwd=ROOT,
+                             env=dict(os.environ, JAX_PLATFORMS="cpu"), timeout=120)
+    assert out.returncode == 2 and f"port {port} on 127.0.0.1 is busy" in out.stderr
+
+
+# --- in a real browser ------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def served(explorer):
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(make_app(explorer), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not server.started and time.time() < deadline:
+        time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        if os.environ.get("WARMJAX_REQUIRE_BROWSER"):
+            pytest.fail("no chromium on PATH: .ci/run installs Debian's chromium")
+        pytest.skip("no chromium on PATH (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def rows(page, panel):
+    return page.locator(f"#{panel} tbody tr")
+
+
+def test_the_page_plays_analyses_compares_and_replays(served, browser, explorer):
+    page = browser.new_page()
+    page.goto(served + "/?run=0&moves=2,3,2,3,1,1,1,1")
+    page.wait_for_selector("#panel-a tbody tr")
+    assert page.inner_text("#status") == "X to move"
+    # The panel is the API's: visits and priors of the same position and seed.
+    panel = explorer.analyse(0, [2, 3, 2, 3, 1, 1, 1, 1], seed=0)
+    shown = rows(page, "panel-a")
+    assert shown.count() == len(panel["rows"])
+    for i, row in enumerate(panel["rows"]):
+        cells = shown.nth(i).locator("td").all_inner_texts()
+        assert cells[2] == str(row["visits"])
+        assert cells[1] == f"{100 * row['prior']:.1f}%"
+        assert cells[5] == row["perfect"]
+    # A comparison shows a second search on the same position.
+    page.select_option("#compare-player", "player:rollout")
+    page.wait_for_function("document.querySelector('#panel-b .summary').textContent"
+                           ".startsWith('rollout')")
+    assert rows(page, "panel-b").count() == len(panel["rows"])
+    # A legal click moves and the agent (O) replies: two plies more.
+    page.select_option("#side", "X")
+    page.goto(served + "/?run=0&moves=")
+    page.wait_for_selector("#panel-a tbody tr")
+    box = page.locator("#board svg").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * (4.5 / 6), box["y"] + box["height"] * 0.9)
+    page.wait_for_function("new URLSearchParams(location.search).get('moves')"
+                           ".split(',').length === 2")
+    assert page.evaluate("new URLSearchParams(location.search).get('moves')").startswith("4,")
+    # An illegal click is refused, in words.
+    page.goto(served + "/?run=0&moves=" + ",".join(map(str, FULL_A)))
+    page.wait_for_selector("#panel-a tbody tr")
+    page.mouse.click(box["x"] + box["width"] * (0.5 / 6), box["y"] + box["height"] * 0.5)
+    page.wait_for_function("document.querySelector('#message').textContent.length > 0")
+    assert page.inner_text("#message") == "refused: column a is full"
+    # A replay steps forward and back.
+    page.select_option("#replay-select", "0")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent"
+                           ".startsWith('ply 0')")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent"
+                           ".startsWith('ply 1')")
+    first = explorer.replay(0, 0)[0]
+    assert page.evaluate("new URLSearchParams(location.search).get('moves')") == str(first)
+    page.click("#replay-prev")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent"
+                           ".startsWith('ply 0')")
+    page.close()
