@@ -53,10 +53,15 @@ def main(argv=None) -> int:
         games = [g for folder in args.games for g in journal_games(folder, runs)]
     except ExplorerError as err:
         parser.fail(err)
+    class Server(uvicorn.Server):
+        async def startup(self, sockets=None):
+            await super().startup(sockets)
+            if self.started:  # listening: the address works from now on
+                print(f"warmjax explorer: http://{args.host}:{args.port}/ (Ctrl-C stops it)",
+                      flush=True)
+
     app = make_app(Explorer(runs, games))
-    print(f"warmjax explorer: http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
     try:
         server.run()
     except KeyboardInterrupt:

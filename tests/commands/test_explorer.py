@@ -206,3 +206,39 @@ def test_the_page_plays_analyses_compares_and_replays(served, browser, explorer)
     page.wait_for_function("document.querySelector('#replay-ply').textContent"
                            ".startsWith('ply 0')")
     page.close()
+
+
+def test_tournament_games_replay(tiny):
+    """A committed tournament journal of Connect Four 6×6 (the long-horizon study's round
+    robin): its games replay in any 6×6 run's game, each titled by its players."""
+    from warmjax.explorer.session import journal_games
+
+    runs = load_runs([tiny])
+    games = journal_games(ROOT / "results" / "study" / "c4_long" / "tournament", runs)
+    assert len(games) > 100 and all(g["run"] == 0 for g in games)
+    assert " – " in games[0]["title"] and games[0]["title"].split(": ")[-1] in (
+        "first wins", "draw", "second wins")
+    explorer = Explorer(runs, games)
+    assert explorer.replay(0, 0) == games[0]["moves"]
+    with pytest.raises(ExplorerError, match="holds no tournament|tournament.json"):
+        journal_games(ROOT / "results", runs)
+
+
+@pytest.mark.slow
+def test_the_command_serves_and_stops_on_ctrl_c(tiny):
+    import signal
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "warmjax.explore", str(tiny), "--port",
+                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT, env=dict(os.environ, JAX_PLATFORMS="cpu"))
+    line = proc.stdout.readline()
+    assert line == f"warmjax explorer: http://127.0.0.1:{port}/ (Ctrl-C stops it)\n"
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/runs") as answer:
+        assert b"connect_four" in answer.read()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and out == "explorer stopped\n" and err == ""

@@ -290,6 +290,8 @@ def journal_games(folder: Path | str, runs: list[Served]) -> list[dict]:
     from warmjax.matches.tournament_folder import TournamentFolder
 
     out = []
+    if not (Path(folder) / "tournament.json").is_file():
+        raise ExplorerError(f"{folder} holds no tournament (no tournament.json)")
     try:
         pairs = TournamentFolder(folder).read_journal()
     except (ValueError, OSError) as err:
