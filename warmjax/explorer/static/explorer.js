@@ -28,6 +28,11 @@ async function show() {
   const view = await api("/api/position?" + query());
   state.view = view;
   $("board").innerHTML = view.svg;
+  const svg = $("board").querySelector("svg");
+  if (svg && !svg.getAttribute("viewBox")) {  // so that the drawing scales with its box
+    svg.setAttribute("viewBox", `0 0 ${parseFloat(svg.getAttribute("width"))} ` +
+      `${parseFloat(svg.getAttribute("height"))}`);
+  }
   $("status").textContent = view.over ? "game over: " + view.result : view.to_move + " to move";
   const legal = $("legal");
   legal.innerHTML = "";
