@@ -106,6 +106,23 @@ def test_the_command_refuses_bad_input_in_one_line(tiny, args, words):
     assert out.returncode == 2 and len(lines) == 1 and words in lines[0], out.stderr
 
 
+@pytest.mark.parametrize("damage, words", [
+    (lambda run: (run / "network.msgpack").write_bytes(b"not a network"), "network.msgpack"),
+    (lambda run: (run / "config.yaml").write_text(
+        (run / "config.yaml").read_text().replace("name: connect_four", "name: checkers")),
+     "unknown game 'checkers'"),
+])
+def test_a_corrupt_run_or_an_unknown_game_is_one_line(tiny, tmp_path, damage, words):
+    run = tmp_path / "run"
+    shutil.copytree(tiny, run)
+    damage(run)
+    out = subprocess.run([sys.executable, "-m", "warmjax.explore", str(run)],
+                         capture_output=True, text=True, cwd=ROOT,
+                         env=dict(os.environ, JAX_PLATFORMS="cpu"), timeout=120)
+    lines = [x for x in out.stderr.splitlines() if x.strip()]
+    assert out.returncode == 2 and len(lines) == 1 and words in lines[0], out.stderr
+
+
 def test_a_busy_port_is_one_line(tiny):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
