@@ -259,3 +259,28 @@ def test_the_command_serves_and_stops_on_ctrl_c(tiny):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and out == "explorer stopped\n" and err == ""
+
+
+def test_two_networks_of_a_run_side_by_side(tiny, tmp_path):
+    """A network the run kept after an earlier iteration is analysed with the run's search;
+    its prior is that network's own, not the final one's."""
+    import jax
+
+    from warmjax.train import network_io, run_folder
+
+    run = tmp_path / "run"
+    shutil.copytree(tiny, run)
+    env, network, _ = network_io.load_network(run)
+    earlier = network.init(jax.random.PRNGKey(7))
+    network_io.save_network(run_folder.kept_network_folder(run, 1),
+                            run_folder.read_config(run), network, earlier, iteration=1)
+    explorer = Explorer(load_runs([run]))
+    assert explorer.describe()[0]["kept"] == [1]
+    state = warmjax.position(env, [2])
+    then = explorer.analyse(0, [2], iteration=1)
+    logits, _ = network.apply(earlier, state.observation[None])
+    expected = jax.nn.softmax(logits[0])
+    assert [r["prior"] for r in then["rows"]] == pytest.approx([float(p) for p in expected])
+    assert then["network"] == "after iteration 1"
+    final = explorer.analyse(0, [2])
+    assert [r["prior"] for r in final["rows"]] != [r["prior"] for r in then["rows"]]
