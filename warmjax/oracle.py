@@ -54,15 +54,20 @@ def main(argv=None) -> None:
             fpu = float(fpu)
         except ValueError:
             parser.error(f"--fpu must be a number or 'parent', got {fpu!r}")
+    _report(parser, args, "oracle.json", markdown, lambda: oracle(
+        args.run_dir, args.simulations, 100 if args.playouts is None else args.playouts,
+        args.seed, args.positions, players=args.players, fpu=fpu, win_check=args.win_check))
+
+
+def _report(parser, args, name: str, render, compute) -> None:
+    """Runs `compute`, prints `render` of its result and writes it as JSON (`--out`, or
+    `name` in the run folder); a ValueError is the command's one error line."""
     try:
-        result = oracle(args.run_dir, args.simulations,
-                        100 if args.playouts is None else args.playouts, args.seed,
-                        args.positions, players=args.players, fpu=fpu,
-                        win_check=args.win_check)
+        result = compute()
     except ValueError as err:
         parser.fail(err)
-    print(markdown(result))
-    out = Path(args.out) if args.out else Path(args.run_dir) / "oracle.json"
+    print(render(result))
+    out = Path(args.out) if args.out else Path(args.run_dir) / name
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")
 
@@ -77,15 +82,9 @@ def _benchmark(parser, args) -> None:
         if value is not None and value < 1:
             parser.error(f"--{flag.replace('_', '-')} must be at least 1")
     playouts = 600 if args.playouts is None else args.playouts
-    try:
-        result = benchmark(args.run_dir, args.simulations, args.deep_simulations, playouts,
-                           args.positions, args.seed)
-    except ValueError as err:
-        parser.fail(err)
-    print(markdown(result))
-    out = Path(args.out) if args.out else Path(args.run_dir) / "pons.json"
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    _report(parser, args, "pons.json", markdown, lambda: benchmark(
+        args.run_dir, args.simulations, args.deep_simulations, playouts, args.positions,
+        args.seed))
 
 
 if __name__ == "__main__":
