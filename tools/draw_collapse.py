@@ -30,6 +30,7 @@ from warmjax.train import run_folder
 
 WINDOW = (21, 30)  # the decline rule's reference window for c4_long (its registration)
 DRAW_LIMIT = 0.5  # the prediction: late arena draws at or below this share in every seed
+RETRAINED = "none, retrained"  # c4_long's baseline trained again by this code (c4_long_health)
 HEALTH = (("selfplay_draws", "self-play draws"), ("selfplay_mean_plies", "plies"),
           ("selfplay_openings", "distinct openings"),
           ("selfplay_target_entropy", "target entropy"))
@@ -71,6 +72,19 @@ def summary(run, health_run, late: tuple[int, int]) -> dict:
     return out
 
 
+def same_run(committed, retrained) -> str:
+    """Whether the retrained copy repeats the committed run: every field the committed
+    metrics rows hold (wall times aside) equal, row by row, in words."""
+    old = [r.to_json() for r in committed.metrics]
+    new = [r.to_json() for r in retrained.metrics]
+    fields = sorted({k for row in old for k in row if not k.startswith("seconds_")})
+    differ = sorted({k for a, b in zip(old, new) for k in fields if a.get(k) != b.get(k)})
+    if differ:
+        return f"**differs** in {', '.join(differ)}"
+    so_far = f" so far (iteration {len(new)} of {len(old)})" if len(new) < len(old) else ""
+    return f"identical in all {len(fields)} fields of its {min(len(new), len(old))} rows{so_far}"
+
+
 def arm_decline(runs: dict):
     """The decline rule on one arm's runs (`strength.Decline`); None below two seeds."""
     if len(runs) < 2:
@@ -106,7 +120,10 @@ def report(noise_dir: Path, paper_dir: Path, health_dir: Path) -> str:
     late = late_window(iterations)
     noisy = arm_decline(noise)
     rows, figures = [], {}
-    for arm, runs, own in (("root noise ε = 0.25", noise, True), ("none (c4_long)", paper, False)):
+    arms = [("root noise ε = 0.25", noise, True), ("none (c4_long)", paper, False)]
+    if health:  # the same recipe without noise, trained again by the noise runs' code
+        arms.append((RETRAINED, health, True))
+    for arm, runs, own in arms:
         for seed in seeds:
             if seed not in runs:
                 continue
@@ -126,16 +143,25 @@ def report(noise_dir: Path, paper_dir: Path, health_dir: Path) -> str:
                                                           "selfplay_target_entropy") else "")
                       for f, name in HEALTH)],
                    rows, "lr" + "r" * (5 + len(HEALTH))), "",
+             *(f"- Seed {seed} retrained without noise for its health figures: "
+               f"{same_run(paper[seed], health[seed])} (wall times aside)."
+               for seed in seeds if seed in paper and seed in health),
              f"- The decline rule, root noise: {_rule(noisy, noise)}.",
              f"- The decline rule, no noise: {_rule(arm_decline(paper), paper)}."]
-    paired = [s for s in seeds if s in paper]
-    if len(paired) >= 2:
+    if health:
+        lines.append("- The decline rule, no noise, retrained: "
+                     f"{_rule(arm_decline(health), health)}.")
+    for other, runs in (("none (c4_long)", paper), (RETRAINED, health)):
+        paired = [s for s in seeds if s in runs]
+        if len(paired) < 2:
+            continue
         d = [figures[("root noise ε = 0.25", s)]["policy_late"]
-             - figures[("none (c4_long)", s)]["policy_late"] for s in paired]
+             - figures[(other, s)]["policy_late"] for s in paired]
         t = stats.ttest_1samp(d, 0.0)
         ci = t.confidence_interval()
-        lines.append(f"- Late policy head, noise − none, paired by seed: {100 * np.mean(d):+.1f} "
-                     f"[{100 * ci.low:+.1f}, {100 * ci.high:+.1f}] points, p = {t.pvalue:.2g}.")
+        lines.append(f"- Late policy head, noise − {other}, paired by seed: "
+                     f"{100 * np.mean(d):+.1f} [{100 * ci.low:+.1f}, {100 * ci.high:+.1f}] "
+                     f"points, p = {t.pvalue:.2g}.")
     draws = [figures[("root noise ε = 0.25", s)]["arena_draws"] for s in seeds]
     kept = all(x is not None and x <= DRAW_LIMIT for x in draws)
     if noisy is None:

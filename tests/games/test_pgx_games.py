@@ -311,7 +311,7 @@ def test_play_versus_and_tournament_run_on_an_adapted_game(ttt_run, tmp_path):
 
     versus.main([str(ttt_run), "--opponents", "random", "--games", "4", "--simulations", "4",
                  "--out", str(tmp_path / "v.json")])
-    row = json.loads((tmp_path / "v.json").read_text())["random"]
+    row = json.loads((tmp_path / "v.json").read_text())["opponents"]["random"]
     assert row["wins"] + row["draws"] + row["losses"] == 4
 
     tournament.main([str(ttt_run), "--anchors", "random", "--games", "4", "--simulations", "4",
