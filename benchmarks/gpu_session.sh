@@ -81,5 +81,6 @@ part search_small 90 python3 benchmarks/search_throughput.py --nets small $shrin
 part search_512 70 python3 benchmarks/search_throughput.py --nets azg512 $shrink_search \
   --variants mcts rollout rora wro wrora --no-mctx --repeats 2 --max-sims-512 1000000
 part train_step 170 python3 benchmarks/train_step.py --runs $runs_a $shrink_train
-part tests 240 python3 -m pytest -q -x -p no:cacheprovider tests/search/test_search.py tests/nets/test_nets.py \
+part tests 240 python3 -m pytest -q -x -p no:cacheprovider tests/search/test_search.py \
+  tests/search/test_selection.py tests/search/test_backup.py tests/search/test_rollout.py tests/nets/test_nets.py \
   tests/train/test_group.py
