@@ -6,9 +6,11 @@ and its arena draws over iterations 91–100 stay at or below 50% in every seed.
 
 Prints a Markdown report: per arm and seed the policy head and search over the two windows,
 the late arena draw share and the late self-play health figures (method.md §5; the
-committed c4_long runs predate them, so for the arm without noise they come from its
-retrained copy, `results/study/c4_long_health`, where that is committed); then the decline
-rule on each arm, the paired differences noise − none and the prediction's verdict.
+committed c4_long runs predate them); the same for c4_long's baseline trained again on this
+machine without noise (`results/study/c4_long_health`: the same-machine control, since the
+committed runs' numerics are another machine's, so that its runs are other trajectories,
+each checked field by field against the committed run); then the decline rule on each arm,
+the noise runs' paired differences from both no-noise arms, and the prediction's verdict.
 
     python tools/draw_collapse.py
     python tools/draw_collapse.py --noise DIR --paper DIR --health DIR
@@ -127,7 +129,9 @@ def report(noise_dir: Path, paper_dir: Path, health_dir: Path) -> str:
         for seed in seeds:
             if seed not in runs:
                 continue
-            s = summary(runs[seed], runs[seed] if own else health.get(seed), late)
+            # The committed runs predate the health figures, and their retrained copies are
+            # other trajectories (another machine's numerics): they show none.
+            s = summary(runs[seed], runs[seed] if own else None, late)
             figures[(arm, seed)] = s
             rows.append([arm, seed, _f(s["policy_window"]), _f(s["policy_late"]),
                          _f(s["search_window"]), _f(s["search_late"]), _f(s["arena_draws"]),

@@ -321,9 +321,23 @@ def test_draw_collapse_reads_the_prediction_by_hand(tmp_path):
            "50.0 | 0.25 |" in text
     assert "| none (c4_long) | 1 | 50.0 | 43.0 | 80.0 | 73.0 | 90.0 | — | — | — | — |" in text
     # Late, noise − none: +5, +6 and +5 points.
-    assert "noise − none, paired by seed: +5.3 [" in text
+    assert "noise − none (c4_long), paired by seed: +5.3 [" in text
+    assert "retrained" not in text  # no same-machine control given
     assert "**The prediction** (no significant decline with root noise, and late arena " \
            "draws ≤ 50% in every seed): holds" in text
+    # A same-machine control: seed 0 an exact copy of the committed run, seed 1 another
+    # trajectory (its probe falls 2 points, not 7).
+    shutil.copytree(tmp_path / "paper" / "s0", tmp_path / "again" / "s0")
+    _collapse_run(tmp_path / "again" / "s1", 1, 0.02, 36)
+    again = tool.report(tmp_path / "noise", tmp_path / "paper", tmp_path / "again")
+    fields = len({k for row in (tmp_path / "paper" / "s0" / "metrics.jsonl").read_text()
+                  .splitlines() for k in json.loads(row) if not k.startswith("seconds_")})
+    assert (f"Seed 0 retrained without noise for its health figures: identical in all "
+            f"{fields} fields of its 40 rows") in again
+    assert "Seed 1 retrained without noise for its health figures: **differs** in " in again
+    assert "| none, retrained | 1 | 50.0 | 48.0 |" in again
+    # Late, noise − retrained: 51 − 46 (seed 0, the copy) and 49 − 48 (seed 1) points.
+    assert "noise − none, retrained, paired by seed: +3.0 [" in again
     shutil.rmtree(tmp_path / "noise" / "s1")
     _collapse_run(tmp_path / "noise" / "s1", 1, 0.01, 24, health=0.125)
     assert "every seed: no)" in tool.report(tmp_path / "noise", tmp_path / "paper",
