@@ -302,7 +302,7 @@ def _wins_in_one_by_rules(labelled: LabelledSet, opponent: bool) -> np.ndarray:
 
     from warmjax.games import make
     from warmjax.games.env import FIRST, SECOND
-    from warmjax.perfect.score import replay_moves
+    from warmjax.perfect.replay import replay_moves
 
     env = make(labelled.game_name, **labelled.game_params)
     states = replay_moves(env, labelled.moves, labelled.plies)

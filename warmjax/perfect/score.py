@@ -18,6 +18,7 @@ import numpy as np
 
 from warmjax.games import make
 from warmjax.perfect.positions import LabelledSet, quiet
+from warmjax.perfect.replay import replay_moves
 from warmjax.search.players import Player
 from warmjax.search.search import masked_prior
 
@@ -36,24 +37,6 @@ def replay(env: Any, labelled: LabelledSet):
         raise ValueError(f"the labelled set is {mine.name} {mine.board_shape}; the game is "
                          f"{env.name} {env.board_shape}")
     return replay_moves(env, labelled.moves, labelled.plies)
-
-
-def replay_moves(env: Any, moves, plies):
-    """P batched states of `env`: the start with each row of `moves [P, L]` played for its
-    first `plies [P]` moves (the rest ignored)."""
-    moves, plies = jnp.asarray(moves), jnp.asarray(plies)
-    count = plies.shape[0]
-    states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), count))
-
-    def play(states, t):
-        stepped = jax.vmap(env.step)(states, jnp.maximum(moves[:, t], 0))
-        keep = t < plies
-        return jax.tree_util.tree_map(
-            lambda new, old: jnp.where(keep.reshape(-1, *(1,) * (new.ndim - 1)), new, old),
-            stepped, states), None
-
-    states, _ = jax.lax.scan(play, states, jnp.arange(moves.shape[1]))
-    return states
 
 
 def judge(labelled: LabelledSet, actions, immediate: np.ndarray | None = None,

@@ -92,7 +92,7 @@ def move_values(env: Any, moves: list[list[int]], simulations: int, seed: int = 
     """`[P, A]` float32: each legal move's value for the player who makes it, by a
     `simulations`-deep network-free search of the position after it (the game's result
     where the move ends it); nan where the move is illegal."""
-    from warmjax.perfect.score import replay_moves
+    from warmjax.perfect.replay import replay_moves
 
     count = len(moves)
     padded = np.full((count, max(len(m) for m in moves)), -1, np.int32)
