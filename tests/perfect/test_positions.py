@@ -105,8 +105,8 @@ def test_quiet_positions_agree_with_the_env(name):
     # Threats and wins in one, computed by the game environment instead of the solvers: the
     # mover's winning moves in the position, the opponent's in the same board with the
     # opponent to move (`env.from_board`).
+    from warmjax.games.playout import winning_moves
     from warmjax.perfect import positions, score
-    from warmjax.search.players import winning_moves
 
     env = make(name)
     labelled = positions.load(positions.path_for(env)).subset(150)

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from warmjax.games import make
+from warmjax.games.playout import winning_moves
 from warmjax.search import SearchConfig, variant_search
-from warmjax.search.players import make_player, winning_moves
+from warmjax.search.players import make_player
 from warmjax.search.search import add_dirichlet_noise
 from warmjax.search.selection import unvisited_value
 

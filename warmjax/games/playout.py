@@ -63,3 +63,17 @@ def kth_set_bit(u: jax.Array, rows: list, width: int, pass_action: int = 0) -> j
     col = sum((jax.lax.population_count(chosen & ((2 << c) - 1)) <= offset).astype(jnp.int32)
               for c in range(width - 1))
     return jnp.where(cells == 0, pass_action, row * width + col)
+
+
+def winning_moves(env: Any, states) -> jax.Array:
+    """`[B, A]` bool: the legal moves that end the game at once with a win for the mover
+    (by `env.step`: the win check of the players, and labelled sets' immediate wins by the
+    rules)."""
+    actions = jnp.arange(states.legal_action_mask.shape[-1], dtype=jnp.int32)
+
+    def one(state):
+        after = jax.vmap(env.step, in_axes=(None, 0))(state, actions)
+        won = after.terminated & (after.rewards[:, state.current_player] > 0)
+        return won & state.legal_action_mask
+
+    return jax.vmap(one)(states)

@@ -302,6 +302,7 @@ def _wins_in_one_by_rules(labelled: LabelledSet, opponent: bool) -> np.ndarray:
 
     from warmjax.games import make
     from warmjax.games.env import FIRST, SECOND
+    from warmjax.games.playout import winning_moves
     from warmjax.perfect.replay import replay_moves
 
     env = make(labelled.game_name, **labelled.game_params)
@@ -314,14 +315,7 @@ def _wins_in_one_by_rules(labelled: LabelledSet, opponent: bool) -> np.ndarray:
         except NotImplementedError:
             return np.zeros(labelled.values.shape, bool)
         states = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *flipped)
-    actions = jnp.arange(env.num_actions, dtype=jnp.int32)
-
-    def wins(state):
-        after = jax.vmap(env.step, in_axes=(None, 0))(state, actions)
-        won = after.terminated & (after.rewards[:, state.current_player] > 0)
-        return won & state.legal_action_mask
-
-    return np.asarray(jax.jit(jax.vmap(wins))(states))
+    return np.asarray(jax.jit(lambda s: winning_moves(env, s))(states))
 
 
 def _solver(game: dict):

@@ -36,6 +36,7 @@ import chex
 import jax
 import jax.numpy as jnp
 
+from warmjax.games.playout import winning_moves
 from warmjax.search import reuse
 from warmjax.search.config import TIE_BREAKS, SearchConfig
 from warmjax.search.gumbel import make_gumbel_search
@@ -388,15 +389,3 @@ def root_value(out, greedy: bool = False) -> jax.Array:
         best = jnp.argmax(out.visits, axis=-1)
         return jnp.take_along_axis(out.values, best[:, None], axis=-1)[:, 0]
     return jnp.sum(out.policy * out.values, axis=-1)
-
-
-def winning_moves(env: Any, states) -> jax.Array:
-    """`[B, A]` bool: the legal moves that end the game at once with a win for the mover."""
-    actions = jnp.arange(states.legal_action_mask.shape[-1], dtype=jnp.int32)
-
-    def one(state):
-        after = jax.vmap(env.step, in_axes=(None, 0))(state, actions)
-        won = after.terminated & (after.rewards[:, state.current_player] > 0)
-        return won & state.legal_action_mask
-
-    return jax.vmap(one)(states)
