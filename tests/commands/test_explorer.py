@@ -252,12 +252,17 @@ def test_the_command_serves_and_stops_on_ctrl_c(tiny):
     proc = subprocess.Popen([sys.executable, "-m", "warmjax.explore", str(tiny), "--port",
                              str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=ROOT, env=dict(os.environ, JAX_PLATFORMS="cpu"))
-    line = proc.stdout.readline()
-    assert line == f"warmjax explorer: http://127.0.0.1:{port}/ (Ctrl-C stops it)\n"
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/runs") as answer:
-        assert b"connect_four" in answer.read()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        line = proc.stdout.readline()
+        assert line == f"warmjax explorer: http://127.0.0.1:{port}/ (Ctrl-C stops it)\n"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/runs") as answer:
+            assert b"connect_four" in answer.read()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:  # a failure above leaves no server behind
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 0 and out == "explorer stopped\n" and err == ""
 
 
