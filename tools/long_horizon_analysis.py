@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -88,23 +87,6 @@ def read(root: Path, plans, calibration: str) -> tuple[list, dict, dict, list[st
     return data, ledger, measured, absent
 
 
-def record_look(folder: Path, look: dict) -> None:
-    """Append `look` to the folder's looks.json unless the same look is there already."""
-    looks = study.read_looks(folder)
-    same = [x for x in looks if x.get("seeds") == look["seeds"] and x["note"] == look["note"]
-            and x.get("iterations") == look["iterations"]]
-    if not same:
-        (folder / study.LOOKS).write_text(json.dumps([*looks, look], indent=1) + "\n")
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return ""
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=ROOT,
@@ -127,8 +109,8 @@ def main(argv=None) -> None:
                          "of the three studies (no interim look); missing: " + "; ".join(gaps))
     note = NOTE + (" — incomplete, no verdict" if gaps else "")
     for d in data:
-        record_look(args.root / d.plan.name, {
-            "date": datetime.date.today().isoformat(), "commit": _commit(),
+        study.record_look(args.root / d.plan.name, {
+            "date": datetime.date.today().isoformat(), "commit": study.head_commit(),
             "seeds": list(d.plan.seeds), "iterations": d.plan.iterations, "note": note})
     result = long_horizon.analyse(data, ledger, measured, gaps)
     result["looks"] = {str(args.root / d.plan.name): study.read_looks(args.root / d.plan.name)

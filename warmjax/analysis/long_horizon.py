@@ -512,22 +512,6 @@ def _answers(record: dict) -> list[str]:
     return lines + [""]
 
 
-def decline_markdown(declines: Mapping[str, dict]) -> str:
-    """The decline rule's table: per study, the windows, the baseline's means, the paired
-    difference, p and the label."""
-    rows = [[d["family"], f"{d['window'][0]}–{d['window'][1]}", f"{d['late'][0]}–{d['late'][1]}",
-             len(d["seeds"]), percent(sum(d["window_rates"]) / len(d["window_rates"])),
-             percent(sum(d["late_rates"]) / len(d["late_rates"])),
-             f"{100 * d['diff']:+.1f}",
-             f"{sum(a < b for a, b in zip(d['late_rates'], d['window_rates']))} of "
-             f"{len(d['seeds'])}", _p(d["p"]),
-             "**declines**" if d["declines"] else "no decline"]
-            for d in declines.values()]
-    return table(["study", "window", "late", "seeds", "baseline policy head, window %",
-                  "late %", "late − window, points", "seeds lower late", "one-sided p",
-                  "rule"], rows, "lllrrrrrrl")
-
-
 def markdown(record: dict, command: str) -> str:
     """`long_horizon.md`, read from the record alone."""
     studies = record["studies"]
@@ -606,7 +590,7 @@ def markdown(record: dict, command: str) -> str:
                    "paired by seed, one-sided t-test, α = 0.05) compares collapsing learners "
                    "at its horizon; every verdict of (a) and (b) of that study says so. The "
                    "verdicts themselves are unchanged."), "",
-                  decline_markdown(record["decline"]), ""]
+                  study_tables.decline_markdown(record["decline"]), ""]
     if record.get("looks"):
         lines += ["## Looks", "", "Every analysis of these studies, oldest first "
                   "(`looks.json` in each study folder).", "",

@@ -110,15 +110,19 @@ def _km_json(km: survival.KaplanMeier) -> dict:
             "median_ci": list(km.median_ci), "rmst": km.rmst, "tau": km.tau}
 
 
-def time_to_strength(family: Family, curves: Mapping | None = None) -> dict | None:
+def time_to_strength(family: Family, curves: Mapping | None = None,
+                     ladder: Ladder | None = None,
+                     resamples: int = survival.RESAMPLES) -> dict | None:
     """The family's time-to-strength record (the module docstring), or None where it has
     no ladder or no baseline.
 
     Args:
       family: a study family.
       curves: `{run path: ComputeCurve}` for the compute axis; None: iterations only.
+      ladder: the steps; None: the game's registered ladder (`LADDERS`).
+      resamples: the speed-up interval's bootstrap resamples.
     """
-    ladder = ladder_for(family)
+    ladder = ladder or ladder_for(family)
     if ladder is None or family.baseline is None:
         return None
     runs = [r for a in family.all_arms() for r in a.runs]
@@ -160,7 +164,7 @@ def time_to_strength(family: Family, curves: Mapping | None = None) -> dict | No
                     mine = by_arm[arm.label]
                     if len(set(base) & set(mine)) < 2 or tau <= 0:
                         continue  # no speed-up without two seeds of both, or a budget
-                    speed = survival.speedup(base, mine, tau)
+                    speed = survival.speedup(base, mine, tau, resamples)
                     comparisons.append({
                         "arm": arm.label, "measure": measure, "threshold": threshold,
                         "logrank_p": survival.log_rank(list(base.values()),
@@ -173,19 +177,23 @@ def time_to_strength(family: Family, curves: Mapping | None = None) -> dict | No
     return record
 
 
-def adjust(records: Sequence[dict], measure: str = "policy") -> None:
-    """Benjamini–Hochberg over every (arm, step) comparison of `measure` in `records`, per
-    axis, written into each comparison's `p_adjusted`, and each one's speed verdict."""
+def adjust(records: Sequence[dict], measure: str | Sequence[str] = "policy",
+           speedup_delta: float = SPEEDUP_DELTA) -> None:
+    """Benjamini–Hochberg over every (arm, step) comparison of `measure` (or of several
+    measures together) in `records`, per axis, written into each comparison's
+    `p_adjusted`, and each one's speed verdict (`speed_verdict` with `speedup_delta`)."""
+    measures = (measure,) if isinstance(measure, str) else tuple(measure)
     for axis in ("iterations", "compute"):
         rows = [c for r in records if axis in r["axes"] for c in r["axes"][axis]["comparisons"]
-                if c["measure"] == measure]
+                if c["measure"] in measures]
         for c, p in zip(rows, adjusted([c["logrank_p"] for c in rows])):
             c["p_adjusted"] = p
     for r in records:
         for block in r["axes"].values():
             for c in block["comparisons"]:
-                c["verdict"] = speed_verdict(c)
-                c["verdict_registered"] = speed_verdict(c, registered=True)
+                c["verdict"] = speed_verdict(c, speedup_delta=speedup_delta)
+                c["verdict_registered"] = speed_verdict(c, registered=True,
+                                                        speedup_delta=speedup_delta)
 
 
 def _mostly(passages: Mapping) -> bool:
@@ -193,7 +201,8 @@ def _mostly(passages: Mapping) -> bool:
     return 2 * sum(p.reached for p in passages.values()) >= len(passages)
 
 
-def speed_verdict(c: Mapping, registered: bool = False) -> str:
+def speed_verdict(c: Mapping, registered: bool = False,
+                  speedup_delta: float = SPEEDUP_DELTA) -> str:
     """The rule on one comparison's speed-up (the module docstring). A *no speed-up*
     needs at least half the runs of both arms to have reached the step: where most are
     censored at τ, both restricted means are near τ and their ratio near 1 whatever the
@@ -206,9 +215,9 @@ def speed_verdict(c: Mapping, registered: bool = False) -> str:
         return "faster"
     if p < ALPHA and c["speedup"] < 1:
         return "slower"
-    if c["speedup_ci"][1] < SPEEDUP_DELTA:
+    if c["speedup_ci"][1] < speedup_delta:
         if registered or c.get("mostly_reached", True):
-            return f"no speed-up ≥ {SPEEDUP_DELTA:g}×"
+            return f"no speed-up ≥ {speedup_delta:g}×"
         return "open (most runs censored)"
     return "open"
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import subprocess
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -284,3 +285,23 @@ def read_looks(folder: Path | str) -> list[dict]:
             isinstance(x, dict) and {"date", "seeds", "note"} <= set(x) for x in data):
         raise ValueError(f"{path} must be a list of looks, each with date, seeds and note")
     return data
+
+
+def head_commit() -> str:
+    """The working tree's commit (short), "" outside a git checkout."""
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def record_look(folder: Path | str, look: dict) -> None:
+    """Append `look` to the folder's looks.json unless the same look (seeds, iterations,
+    note) is there already, so that a rerun records nothing new."""
+    looks = read_looks(folder)
+    same = [x for x in looks if x.get("seeds") == look["seeds"] and x["note"] == look["note"]
+            and x.get("iterations") == look.get("iterations")]
+    if not same:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / LOOKS).write_text(json.dumps([*looks, look], indent=1) + "\n")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from warmjax.analysis import strength
 from warmjax.analysis.claims import Claim
@@ -350,7 +350,14 @@ def robustness_markdown(claims: Sequence[Claim], boards: Sequence[BoardSteps],
                  "lllll")
 
 
-def speed_intro(records: Sequence[dict], calibration: str | None) -> str:
+POLICY_ADJUSTED = ("every arm and step of the policy head's ladder (the search's "
+                   "unadjusted)")
+
+
+def speed_intro(records: Sequence[dict], calibration: str | None,
+                adjusted: str = POLICY_ADJUSTED) -> str:
+    """The time-to-strength section's first paragraph; `adjusted`: what the log-rank
+    p-values are adjusted over, in words."""
     sources = sorted({r["compute_source"] for r in records if r["compute_source"]})
     axis = ("iterations only (no compute curve for these runs)" if not sources else
             "iterations and compute: " + ", ".join(sources)
@@ -360,8 +367,8 @@ def speed_intro(records: Sequence[dict], calibration: str | None) -> str:
             "that never did is censored at its budget (Kaplan–Meier). Median [95% interval] "
             "and the restricted mean time up to the smallest budget of the family (RMST); "
             "speed-up = RMST(baseline) / RMST(arm), seed-bootstrap 95% interval; log-rank "
-            "p, adjusted by Benjamini–Hochberg over every arm and step of the policy head's "
-            "ladder (the search's unadjusted). Compute: 'ledger' = the ledger's counts "
+            f"p, adjusted by Benjamini–Hochberg over {adjusted}. Compute: 'ledger' = the "
+            "ledger's counts "
             "costed by the calibration table; 'reconstructed' = counts rebuilt for runs "
             "from before the ledger (their playout steps missing); 'measured' = wall "
             f"seconds. Axis: {axis}.\n")
@@ -394,3 +401,19 @@ def speed_markdown(record: dict) -> str:
                 table(["arm vs baseline", "measure", "step, %", "speed-up [95%]",
                        "log-rank p", "verdict"], comps, "llllll")]
     return "\n".join(out)
+
+
+def decline_markdown(declines: Mapping[str, dict]) -> str:
+    """The decline rule's table: per study, the windows, the baseline's means, the paired
+    difference, p and the label."""
+    rows = [[d["family"], f"{d['window'][0]}–{d['window'][1]}", f"{d['late'][0]}–{d['late'][1]}",
+             len(d["seeds"]), percent(sum(d["window_rates"]) / len(d["window_rates"])),
+             percent(sum(d["late_rates"]) / len(d["late_rates"])),
+             f"{100 * d['diff']:+.1f}",
+             f"{sum(a < b for a, b in zip(d['late_rates'], d['window_rates']))} of "
+             f"{len(d['seeds'])}", _p(d["p"]),
+             "**declines**" if d["declines"] else "no decline"]
+            for d in declines.values()]
+    return table(["study", "window", "late", "seeds", "baseline policy head, window %",
+                  "late %", "late − window, points", "seeds lower late", "one-sided p",
+                  "rule"], rows, "lllrrrrrrl")

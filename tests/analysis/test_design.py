@@ -1,0 +1,264 @@
+"""A registered design's analysis (analysis/design.py, tools/design_analysis.py) on
+fabricated boards whose numbers are set by hand: each test checks its figures against scipy
+or statsmodels, or against values worked out here."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from warmjax.analysis import compute, design, strength, study
+from warmjax.train import run_folder
+from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
+
+from ..helpers import metric_row
+from .test_tools import load_tool
+
+ROOT = Path(__file__).parents[2]
+ITERATIONS = 10
+SEEDS = (0, 1, 2, 3)
+NOISE = {0: 0.0, 1: 0.01, 2: -0.01, 3: 0.005}
+# Board a (Connect Four 6×6) rises: the baseline's policy head 0.405 + 0.02·it + noise, the
+# warm-start arm 0.09 above it in every seed. Board b (6×7) falls: 0.68 − 0.02·it + noise,
+# the warm-start arm SHIFT_B[seed] above it.
+SHIFT_B = {0: 0.01, 1: 0.03, 2: -0.01, 3: 0.02}
+BOARDS = {"a": ({}, 0.405, 0.02, {s: 0.09 for s in SEEDS}),
+          "b": ({"cols": 7}, 0.68, -0.02, SHIFT_B)}
+ARMS = {"baseline": ("none", "rollout"), "adaptive_rollout": ("adaptive", "rollout")}
+SECONDS = {"baseline": 10.0, "adaptive_rollout": 12.0}  # compute per iteration
+DESIGN = {
+    "registration": "REGISTRATION.md", "question": "Does warm start help?",
+    "arms": {"baseline": "warm start off", "adaptive_rollout": "adaptive, Rollout"},
+    "seeds": list(SEEDS), "iterations": ITERATIONS,
+    "boards": [{"name": "a", "title": "Board A",
+                "ladder": {"policy": [0.50, 0.63], "search": [0.79]}},
+               {"name": "b", "title": "Board B",
+                "ladder": {"policy": [0.55], "search": [0.80]}}],
+    "compute": {"calibration": str(ROOT / "results" / "calibration" / "cpu.json"),
+                "device": "cpu: 2 cores"},
+    "final": {"delta": 0.02, "measures": ["search", "policy"]},
+    "speed": {"resamples": 200, "speedup_delta": 1.25},
+    "decline_window": [2, 4],
+    "cut_order": ["b to seeds 0-2", "b dropped"]}
+
+
+def rate(board: str, arm: str, seed: int, it: int) -> float:
+    _, start, slope, shift = BOARDS[board]
+    return start + slope * it + NOISE[seed] + (shift[seed] if arm != "baseline" else 0.0)
+
+
+def fabricate(root: Path, skip: tuple = ()) -> None:
+    """Both boards' run folders under `root` (`skip`: (board, arm, seed) left out)."""
+    for board, (params, *_) in BOARDS.items():
+        for arm, (mode, enhancement) in ARMS.items():
+            for seed in SEEDS:
+                if (board, arm, seed) in skip:
+                    continue
+                folder = root / board / f"arm={arm},seed={seed}"
+                config = RunConfig(game=GameConfig("connect_four", params),
+                                   warmstart=WarmstartConfig(mode, enhancement, 5), seed=seed,
+                                   train=TrainConfig(iterations=ITERATIONS, games=50),
+                                   run_dir=str(folder))
+                folder.mkdir(parents=True)
+                run_folder.write_config(folder, config)
+                run_folder.write_metrics(folder, [
+                    metric_row(iteration=it, oracle_policy=rate(board, arm, seed, it),
+                               oracle_optimal=0.5 + rate(board, arm, seed, it) / 2,
+                               selfplay_draws=(0.01 if arm == "baseline" else 0.02) * it,
+                               seconds_total=SECONDS[arm], count_games_selfplay=50,
+                               count_evals_selfplay=1000, count_evals_arena=0,
+                               count_evals_probe=0, count_playout_steps=0,
+                               count_train_samples=2000)
+                    for it in range(1, ITERATIONS + 1)])
+
+
+def read(root: Path, plan: design.Design):
+    """The boards' families and their compute curves (SECONDS per iteration)."""
+    families, curves = {}, {}
+    for board in plan.boards:
+        runs = [r for r in run_folder.find_runs([root / board.name])
+                if r.id.seed in board.seeds]
+        (families[board.name],) = study.families(runs, [], tables=False)
+        for r in runs:
+            per = SECONDS["baseline" if r.id.mode == "none" else "adaptive_rollout"]
+            curves[r.path] = compute.ComputeCurve(
+                tuple(range(1, ITERATIONS + 1)),
+                tuple(per * it for it in range(1, ITERATIONS + 1)), "ledger")
+    return families, curves
+
+
+@pytest.fixture(scope="module")
+def analysed(tmp_path_factory):
+    root = tmp_path_factory.mktemp("design")
+    fabricate(root)
+    plan = design.Design.from_json(DESIGN, "design.json")
+    families, curves = read(root, plan)
+    record = design.analyse(plan, families, {"a": 0.30, "b": 0.30}, curves, {})
+    return json.loads(json.dumps(record)), plan, families, curves
+
+
+def _final(record, board, measure):
+    (row,) = [r for r in record["final"] if (r["board"], r["measure"]) == (board, measure)]
+    return row
+
+
+def test_the_committed_design_reads_and_counts_nineteen_steps():
+    """The fast-recipe design as committed: three boards, two arms, and the 19 (board,
+    measure, step) comparisons its registration adjusts together."""
+    plan = design.Design.read(ROOT / "results" / "study" / "fast_recipe" / "design.json")
+    assert [b.name for b in plan.boards] == ["fast_c4_6x6", "fast_c4_6x7", "fast_hex_7x7"]
+    assert (plan.baseline, plan.warm) == ("baseline", "adaptive_rollout")
+    assert sum(len(b.ladder.policy) + len(b.ladder.search) for b in plan.boards) == 19
+    assert plan.iterations == 80 and plan.decline_window == (21, 30)
+    assert plan.delta == 0.02 and plan.resamples == 2000
+    assert [b.seeds for b in plan.cut(1).boards][2] == (60, 61, 62, 63)
+    assert [b.name for b in plan.cut(2).boards] == ["fast_c4_6x6", "fast_c4_6x7"]
+    assert plan.cut(3).boards[1].seeds == (60, 61, 62, 63)
+
+
+def test_bad_designs_and_cuts_are_refused():
+    with pytest.raises(ValueError, match="has no 'iterations'"):
+        design.Design.from_json({k: v for k, v in DESIGN.items() if k != "iterations"})
+    with pytest.raises(ValueError, match="names 1 arms"):
+        design.Design.from_json({**DESIGN, "arms": {"baseline": ""}})
+    with pytest.raises(ValueError, match="unknown measures"):
+        design.Design.from_json({**DESIGN, "final": {"delta": 0.02, "measures": ["elo"]}})
+    plan = design.Design.from_json(DESIGN)
+    with pytest.raises(ValueError, match="registers 2 cuts, not 3"):
+        plan.cut(3)
+    with pytest.raises(ValueError, match="reads neither"):
+        design.Design.from_json({**DESIGN, "cut_order": ["b halved"]}).cut(1)
+
+
+def test_the_final_agent_by_paired_t_and_bh_over_every_board_and_measure(analysed):
+    """Board a: the arm is 0.09 (policy) and 0.045 (search) above in every seed, no spread,
+    so p = 0: reproduced. Board b: the per-seed differences are SHIFT_B (policy) and half
+    of it (search), p from scipy's paired t; Benjamini–Hochberg over the four by
+    statsmodels. Board b's policy interval reaches above +2 points (not resolvable), its
+    search interval, [−0.7, +1.98] points, does not (contradicted, no gain); b's baseline
+    declines, so both carry the label."""
+    record = analysed[0]
+    diffs = [SHIFT_B[s] for s in SEEDS]
+    p_b = stats.ttest_rel([d for d in diffs], [0.0] * 4).pvalue
+    order = [(r["board"], r["measure"]) for r in record["final"]]
+    assert order == [("a", "search"), ("a", "policy"), ("b", "search"), ("b", "policy")]
+    ps = [r["comparison"]["p"] for r in record["final"]]
+    assert ps == pytest.approx([0.0, 0.0, p_b, p_b], abs=1e-6)
+    expected = multipletests(ps, method="fdr_bh")[1]
+    assert [r["p_adjusted"] for r in record["final"]] == pytest.approx(expected, abs=1e-6)
+    assert _final(record, "a", "policy")["comparison"]["diff"] == pytest.approx(0.09)
+    assert _final(record, "a", "policy")["verdict"] == "reproduced"
+    assert _final(record, "a", "search")["verdict"] == "reproduced"
+    b_search = _final(record, "b", "search")
+    assert b_search["comparison"]["ci"][1] == pytest.approx(
+        0.00625 + stats.t.ppf(0.975, 3) * stats.sem([d / 2 for d in diffs]), abs=1e-6)
+    assert b_search["verdict"] == f"contradicted (no gain ≥ δ); {strength.DECLINING}"
+    b_policy = _final(record, "b", "policy")["verdict"]
+    assert b_policy.startswith("not resolvable (80% power needed ")
+    assert b_policy.endswith(strength.DECLINING)
+    # the exact sign flips beside: 4 seeds with the same sign pattern's mean or larger
+    flips = _final(record, "b", "policy")["comparison"]["p_permutation"]
+    assert flips == pytest.approx(6 / 16)  # |mean| ≥ 0.0125 in 6 of the 16 sign patterns
+
+
+def test_the_decline_and_floor_rules(analysed):
+    """Board b's baseline loses 0.02 an iteration: over iteration 10 against 2–4, 0.14 lower
+    in every seed, so it declines; board a's rises. With a random move's rate above b's
+    final baseline (0.48–0.50), b decides nothing."""
+    record, plan, families, curves = analysed
+    assert record["decline"]["b"]["declines"] and not record["decline"]["a"]["declines"]
+    assert record["decline"]["b"]["diff"] == pytest.approx(-0.14)
+    floored = design.analyse(plan, families, {"a": 0.30, "b": 0.60}, curves, {})
+    assert not floored["floor"]["b"]["learned"] and floored["floor"]["a"]["learned"]
+    assert _final(floored, "b", "policy")["verdict"] == \
+        "not informative: the baseline did not learn"
+    assert _final(floored, "a", "policy")["verdict"] == "reproduced"
+
+
+def test_compute_to_strength_on_the_design_ladders(analysed):
+    """Board a, policy 50%: the baseline reaches it at iterations 5, 5, 6, 5 (100 s at most,
+    10 s an iteration), the arm at iteration 1 (12 s); τ = 100 s, so the speed-up is
+    mean(50, 50, 60, 50) / 12. Policy 63%: no baseline run gets there (0.615 at most), every
+    arm run does: budget-bound. BH over all five (board, measure, step) of the compute
+    axis."""
+    record = analysed[0]
+    ledger = record["speed"]["ledger"]
+    assert [r["board"] for r in ledger] == ["a", "b"]
+    comps = {(r["board"], c["measure"], c["threshold"]): c
+             for r in ledger for c in r["axes"]["compute"]["comparisons"]}
+    assert len(comps) == 5
+    first = comps["a", "policy", 0.50]
+    assert first["tau"] == 100 and first["speedup"] == pytest.approx(52.5 / 12)
+    assert not first["budget_bound"]
+    top = comps["a", "policy", 0.63]
+    assert top["budget_bound"] and design.BUDGET_BOUND in top["verdict"]
+    ps = [c["logrank_p"] for c in comps.values()]
+    assert [c["p_adjusted"] for c in comps.values()] == pytest.approx(
+        multipletests(ps, method="fdr_bh")[1])
+    assert all(c["verdict"].endswith(strength.DECLINING)
+               for k, c in comps.items() if k[0] == "b")
+    assert record["speed"]["measured"] == []  # no measured curves were given
+
+
+def test_health_means_over_seeds(analysed):
+    record = analysed[0]
+    draws = record["health"]["a"]["Baseline"]["selfplay_draws"]
+    assert draws["10"] == pytest.approx(0.10) and draws["1"] == pytest.approx(0.01)
+    assert record["health"]["b"]["Rollout adaptive"]["selfplay_draws"]["10"] == \
+        pytest.approx(0.20)
+
+
+def test_gaps_and_no_verdict(tmp_path):
+    fabricate(tmp_path, skip=(("b", "baseline", 3),))
+    plan = design.Design.from_json(DESIGN)
+    families, curves = read(tmp_path, plan)
+    assert design.gaps(plan, families) == ["b baseline: no run of seed(s) 3"]
+    record = design.analyse(plan, families, {"a": 0.3, "b": 0.3}, curves, {})
+    assert not record["complete"]
+    assert {r["verdict"] for r in record["final"]} == {design.INCOMPLETE}
+    # under the first registered cut, b's seeds are 0-2: nothing is missing
+    cut = plan.cut(1)
+    families, curves = read(tmp_path, cut)
+    assert design.gaps(cut, families) == []
+
+
+def test_markdown_from_the_record_alone(analysed):
+    record = analysed[0]
+    text = design.markdown(record, "python tools/design_analysis.py design.json")
+    for heading in ("# Does warm start help?", "## The answers", "## (B) The final agent",
+                    "## (A) Compute to strength", "## The decline rule",
+                    "## Self-play health"):
+        assert heading in text
+    assert "- **Board A.** The final agent, warm start − baseline: search at iteration 10 " \
+           "+4.5 [+4.5, +4.5] points: **reproduced**" in text
+    assert f"contradicted (no gain ≥ δ); {strength.DECLINING}" in text
+    assert not math.isnan(record["final"][0]["comparison"]["diff"])
+
+
+def test_the_tool_refuses_gaps_writes_and_records_the_look_once(tmp_path):
+    tool = load_tool("design_analysis")
+    fabricate(tmp_path / "root", skip=(("a", "adaptive_rollout", 2),))
+    folder = tmp_path / "root" / "design"
+    folder.mkdir()
+    (folder / "design.json").write_text(json.dumps(DESIGN))
+    out = tmp_path / "out"
+    args = [str(folder / "design.json"), "--out", str(out)]
+    with pytest.raises(SystemExit, match="a adaptive_rollout: no run of seed.s. 2"):
+        tool.main(args)
+    assert not out.exists()
+    fabricate(tmp_path / "root2")
+    args += ["--root", str(tmp_path / "root2")]
+    tool.main(args)
+    first = (out / "analysis.json").read_text()
+    tool.main(args)
+    assert (out / "analysis.json").read_text() == first
+    record = json.loads(first)
+    assert record["complete"] and len(study.read_looks(out)) == 1
+    assert record["floor"]["a"]["learned"]  # against the shipped 6×6 set's random rate
+    assert "compute" in record["speed"]["ledger"][0]["axes"]  # both boards have a row
+    assert (out / "analysis.md").read_text().startswith("# Does warm start help?")

@@ -1,0 +1,545 @@
+"""A registered study's design as data (`design.json` beside its registration), and the
+analysis that design fixes. No JAX and no paths: a study's driver reads the runs and hands
+in the families; one JSON-ready record comes out, and its Markdown is read from the record
+alone.
+
+A design names **boards**, each a study folder of runs of two arms on the same seeds and
+iterations: the baseline (warm start off; the design's first arm) and one warm-start arm
+(its second). Per board, a **ladder** of optimal-move rates for the policy head and for the
+search. What it decides:
+
+- **(A) Compute to strength.** `strength.time_to_strength` on the board's ladder against
+  the ledger's estimated seconds on the registered calibration table: per step, the
+  log-rank test and the speed-up ratio RMST(baseline) / RMST(arm) with a seed-bootstrap
+  interval. The log-rank p-values of every (board, measure, step) are adjusted together by
+  Benjamini–Hochberg, per axis, and each step gets `strength.speed_verdict` with the
+  design's smallest speed-up worth finding. A step that no baseline run reached but some
+  warm-start run did is *budget-bound*: its ratio is a lower bound set by the budget. The
+  same against measured wall seconds is reported beside and decides nothing.
+- **(B) The final agent.** Per board and measure, the rate at the design's last iteration,
+  arm − baseline paired by seed: paired t, Benjamini–Hochberg over every (board, measure),
+  the verdict rule (`stats.decide`) with the design's δ. The exact sign-flip and Wilcoxon
+  p-values are reported beside and decide nothing. The same on the quiet positions is
+  secondary: unadjusted, no verdict.
+- **The floor rule** (`strength.floor`): a board whose baseline did not learn decides
+  nothing. **The decline rule** (`strength.decline`, over the design's reference window):
+  a board whose baseline declines carries the label on every verdict.
+- **Self-play health** (secondary): per board, arm and iteration, the mean over seeds of
+  the health figures every metrics row holds (method.md §5).
+
+A design whose arms lack any registered seed or iteration gets "incomplete: no verdict"
+everywhere (`gaps`). A registered cut (`Design.cut`) applies the first steps of the design's
+cut order: "<board> to seeds A-B" keeps those seeds, "<board> dropped" removes the board.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from warmjax.analysis import strength, study_tables
+from warmjax.analysis.model import METRICS, TITLES, Arm, Family, final
+from warmjax.analysis.record import comparison_json, num
+from warmjax.analysis.stats import (
+    CONTRADICTED,
+    NOT_INFORMATIVE,
+    UNRESOLVED,
+    Comparison,
+    Decision,
+    Tested,
+    adjusted,
+    compare_by_seed,
+    decide,
+    power_at,
+)
+from warmjax.analysis.survival import RESAMPLES
+from warmjax.markdown import percent, table
+
+INCOMPLETE = "incomplete: no verdict"
+BUDGET_BOUND = "budget-bound: no baseline run reached it, so the ratio is a lower bound"
+# The self-play health figures (metrics row fields, method.md §5) the record follows.
+HEALTH = {"selfplay_draws": "draws", "selfplay_first_wins": "first-player wins",
+          "selfplay_mean_plies": "mean plies", "selfplay_max_plies": "longest game",
+          "selfplay_openings": "distinct openings", "selfplay_target_entropy":
+          "target entropy, nats"}
+HEALTH_AT = (1, 10, 20, 40)  # the health table's iterations, with the last
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """One board of a design: its study folder's name, title, ladder and seeds."""
+
+    name: str
+    title: str
+    ladder: strength.Ladder
+    seeds: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Design:
+    """What a registration fixes (the module docstring), as its `design.json` states it.
+
+    Attributes:
+      source: the design file, as the output cites it.
+      registration: the registration's path, as the design names it.
+      question: the study's question, in words.
+      arms: `{arm name: what it is}`, the baseline first, then the warm-start arm.
+      iterations: each run's iterations; the final measures are read there.
+      boards: the boards, each with its ladder and seeds.
+      calibration, device: the registered calibration table and its row.
+      delta: (B)'s δ, in the rates' unit; measures: (B)'s measures, in `METRICS`' names.
+      resamples, speedup_delta: (A)'s bootstrap resamples and smallest speed-up.
+      decline_window: the decline rule's reference window (first, last iteration).
+      cut_order: the registered cuts, in order; cuts: how many of them apply.
+    """
+
+    source: str
+    registration: str
+    question: str
+    arms: Mapping[str, str]
+    iterations: int
+    boards: tuple[Board, ...]
+    calibration: str
+    device: str
+    delta: float
+    measures: tuple[str, ...]
+    resamples: int = RESAMPLES
+    speedup_delta: float = strength.SPEEDUP_DELTA
+    decline_window: tuple[int, int] = (21, 30)
+    cut_order: tuple[str, ...] = ()
+    cuts: int = 0
+
+    @classmethod
+    def from_json(cls, data: Mapping, source: str = "") -> Design:
+        """The design of a `design.json`'s contents.
+
+        Raises:
+          ValueError: a missing key, not exactly two arms, or an unknown measure.
+        """
+        try:
+            seeds = tuple(int(s) for s in data["seeds"])
+            boards = tuple(Board(b["name"], b["title"], strength.Ladder(
+                tuple(b["ladder"]["policy"]), tuple(b["ladder"]["search"])), seeds)
+                for b in data["boards"])
+            design = cls(source, data["registration"], data.get("question", ""),
+                         dict(data["arms"]), int(data["iterations"]), boards,
+                         data["compute"]["calibration"], data["compute"]["device"],
+                         float(data["final"]["delta"]), tuple(data["final"]["measures"]),
+                         int(data.get("speed", {}).get("resamples", RESAMPLES)),
+                         float(data.get("speed", {}).get("speedup_delta",
+                                                         strength.SPEEDUP_DELTA)),
+                         tuple(data.get("decline_window", (21, 30))),
+                         tuple(data.get("cut_order", ())))
+        except KeyError as e:
+            raise ValueError(f"the design {source or '(given)'} has no {e.args[0]!r}") from None
+        if len(design.arms) != 2:
+            raise ValueError(f"the design {source} names {len(design.arms)} arms; it needs "
+                             "two, the baseline first and the warm-start arm second")
+        unknown = [m for m in design.measures if m not in METRICS]
+        if unknown:
+            raise ValueError(f"the design {source} names unknown measures {unknown}; known: "
+                             + ", ".join(METRICS))
+        return design
+
+    @classmethod
+    def read(cls, path: str | Path) -> Design:
+        return cls.from_json(json.loads(Path(path).read_text()), str(path))
+
+    @property
+    def baseline(self) -> str:
+        return next(iter(self.arms))
+
+    @property
+    def warm(self) -> str:
+        return list(self.arms)[1]
+
+    def cut(self, steps: int) -> Design:
+        """The design under the first `steps` registered cuts.
+
+        Raises:
+          ValueError: more steps than the cut order has, or a cut it cannot read.
+        """
+        if not 0 <= steps <= len(self.cut_order):
+            raise ValueError(f"the design {self.source} registers {len(self.cut_order)} cuts, "
+                             f"not {steps}")
+        boards = list(self.boards)
+        for text in self.cut_order[:steps]:
+            if m := re.fullmatch(r"(\S+) to seeds (\d+)-(\d+)", text):
+                low, high = int(m[2]), int(m[3])
+                boards = [dataclasses.replace(b, seeds=tuple(s for s in b.seeds
+                                                             if low <= s <= high))
+                          if b.name == m[1] else b for b in boards]
+            elif m := re.fullmatch(r"(\S+) dropped", text):
+                boards = [b for b in boards if b.name != m[1]]
+            else:
+                raise ValueError(f"the cut {text!r} reads neither '<board> to seeds A-B' nor "
+                                 "'<board> dropped'")
+        return dataclasses.replace(self, boards=tuple(boards), cuts=steps)
+
+
+def arms_of(family: Family) -> tuple[Arm | None, Arm | None]:
+    """The family's baseline and its one warm-start arm (None where absent).
+
+    Raises:
+      ValueError: more than one warm-start arm: a design compares two arms.
+    """
+    if len(family.main) > 1:
+        raise ValueError(f"{family.title} has {len(family.main)} warm-start arms "
+                         f"({', '.join(a.label for a in family.main)}); a design has one")
+    return family.baseline, (family.main[0] if family.main else None)
+
+
+def gaps(design: Design, families: Mapping[str, Family]) -> list[str]:
+    """What the design still lacks: per board a missing family or arm, missing seeds and
+    runs short of the design's iterations."""
+    out = []
+    for board in design.boards:
+        family = families.get(board.name)
+        if family is None:
+            out.append(f"{board.name}: no run")
+            continue
+        for role, arm in zip(design.arms, arms_of(family)):
+            if arm is None:
+                out.append(f"{board.name}: no {role} arm")
+                continue
+            lacking = sorted(set(board.seeds) - set(arm.seeds))
+            if lacking:
+                out.append(f"{board.name} {role}: no run of seed(s) "
+                           f"{', '.join(map(str, lacking))}")
+            short = sorted(r.id.seed for r in arm.runs if r.iterations < design.iterations)
+            if short:
+                out.append(f"{board.name} {role}: seed(s) {', '.join(map(str, short))} short "
+                           f"of {design.iterations} iterations")
+    return out
+
+
+def _words(d: Decision) -> str:
+    if d.verdict == CONTRADICTED:
+        return f"contradicted ({'opposite' if d.reason == 'opposite' else 'no gain ≥ δ'})"
+    if d.verdict == UNRESOLVED:
+        return ("not resolvable" if math.isnan(d.effect80) else
+                f"not resolvable (80% power needed {100 * d.effect80:.1f} points)")
+    return d.verdict
+
+
+def _labelled(text: str, floor: strength.Floor | None,
+              decline: strength.Decline | None) -> str:
+    """A verdict under the floor rule and the decline rule."""
+    if floor is not None and not floor.learned:
+        return f"{NOT_INFORMATIVE}: the baseline did not learn"
+    return strength.declined(text, decline)
+
+
+def _finals(arm: Arm, measure: str, iteration: int) -> dict[int, float]:
+    return {r.id.seed: float(final(r, measure, iteration)) for r in arm.runs}
+
+
+def _final_rows(design: Design, families: Mapping[str, Family], measures: Sequence[str],
+                ) -> dict[tuple[str, str], Comparison | None]:
+    out = {}
+    for board in design.boards:
+        family = families.get(board.name)
+        for measure in measures:
+            base, warm = arms_of(family) if family is not None else (None, None)
+            if base is None or warm is None or measure not in family.measures:
+                out[board.name, measure] = None
+                continue
+            out[board.name, measure] = compare_by_seed(
+                _finals(warm, measure, design.iterations),
+                _finals(base, measure, design.iterations))
+    return out
+
+
+def _health(family: Family) -> dict:
+    """Per arm and health figure: `{iteration: mean over the arm's seeds}` (None where no
+    run logged it there)."""
+    out = {}
+    for arm in family.all_arms():
+        figures = {}
+        for field in HEALTH:
+            by_it: dict[int, list[float]] = {}
+            for run in arm.runs:
+                for row in run.metrics:
+                    value = getattr(row, field, None)
+                    if value is not None:
+                        by_it.setdefault(row.iteration, []).append(float(value))
+            figures[field] = {str(it): num(float(np.mean(v))) for it, v in sorted(by_it.items())}
+        out[arm.label] = figures
+    return out
+
+
+def _speed(design: Design, families: Mapping[str, Family], curves: Mapping,
+           incomplete: bool, floors, declines, axes=("iterations", "compute")) -> list[dict]:
+    """(A) on one time source (`curves`) and `axes`, every board's record adjusted
+    together; a board with none of the axes is left out."""
+    records = []
+    for board in design.boards:
+        family = families.get(board.name)
+        if family is None:
+            continue
+        r = strength.time_to_strength(family, curves, board.ladder, design.resamples)
+        if r is not None:
+            r["axes"] = {a: block for a, block in r["axes"].items() if a in axes}
+        if r is not None and r["axes"]:
+            r["board"] = board.name
+            records.append(r)
+    strength.adjust(records, ("policy", "search"), design.speedup_delta)
+    for r in records:
+        for block in r["axes"].values():
+            reached = {(a["arm"], a["measure"], a["threshold"]): a["reached"]
+                       for a in block["arms"]}
+            base = arms_of(families[r["board"]])[0].label
+            for c in block["comparisons"]:
+                c["budget_bound"] = (reached[base, c["measure"], c["threshold"]] == 0
+                                     and reached[c["arm"], c["measure"], c["threshold"]] > 0)
+                c["decided"] = INCOMPLETE if incomplete else c["verdict"]
+                if incomplete:
+                    c["verdict"] = INCOMPLETE
+                    continue
+                text = c["verdict"] + (f"; {BUDGET_BOUND}" if c["budget_bound"] else "")
+                c["verdict"] = _labelled(text, floors.get(r["board"]),
+                                         declines.get(r["board"]))
+    return records
+
+
+def analyse(design: Design, families: Mapping[str, Family],
+            random_rates: Mapping[str, float | None], ledger: Mapping, measured: Mapping,
+            missing: Sequence[str] | None = None) -> dict:
+    """The design's analysis (the module docstring), as one record.
+
+    Args:
+      design: the design, under its cuts.
+      families: `{board name: Family}` of the runs read (the design's seeds only).
+      random_rates: `{board name: a random move's optimal-move rate on its probe set}`.
+      ledger: `{run path: ComputeCurve}`, the ledger's estimated seconds: (A).
+      measured: the same from the measured seconds, reported beside.
+      missing: the design's gaps (`gaps`); None: worked out here.
+    """
+    missing = gaps(design, families) if missing is None else list(missing)
+    incomplete = bool(missing)
+    floors = {b.name: strength.floor(families[b.name], random_rates[b.name])
+              for b in design.boards if b.name in families
+              and random_rates.get(b.name) is not None}
+    declines = {b.name: strength.decline(families[b.name], design.decline_window)
+                for b in design.boards if b.name in families}
+    out: dict = {
+        "design": design.source, "registration": design.registration,
+        "question": design.question, "arms": dict(design.arms),
+        "iterations": design.iterations, "cuts": list(design.cut_order[:design.cuts]),
+        "complete": not incomplete, "gaps": missing,
+        "boards": {b.name: {"title": b.title, "seeds": list(b.seeds),
+                            "ladder": {"policy": list(b.ladder.policy),
+                                       "search": list(b.ladder.search)},
+                            "family": families[b.name].title if b.name in families else None}
+                   for b in design.boards},
+        "deltas": {"final": design.delta, "speedup": design.speedup_delta},
+        "calibration": {"table": design.calibration, "device": design.device},
+        "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
+        "decline": {n: d.to_json() for n, d in declines.items() if d is not None}}
+    # (B) the final agent
+    comps = _final_rows(design, families, design.measures)
+    keys = [k for k, c in comps.items() if c is not None]
+    p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
+    flips = dict(zip(keys, adjusted([comps[k].p_permutation for k in keys])))
+    final_rows = []
+    for (board, measure), c in comps.items():
+        row = {"board": board, "measure": measure, "comparison": None, "verdict": INCOMPLETE,
+               "decided": INCOMPLETE}
+        if c is not None:
+            d = decide([Tested(f"{design.warm} − {design.baseline}", c)], design.delta,
+                       p_adjusted=[p_adj[board, measure]])
+            row.update(comparison=comparison_json(c, design.delta),
+                       p_adjusted=num(p_adj[board, measure]),
+                       p_permutation_adjusted=num(flips[board, measure]),
+                       power_at_delta=num(power_at(c, design.delta)),
+                       decided=INCOMPLETE if incomplete else _words(d),
+                       verdict=INCOMPLETE if incomplete else _labelled(
+                           _words(d), floors.get(board), declines.get(board)))
+        final_rows.append(row)
+    out["final"] = final_rows
+    quiet = _final_rows(design, families, [f"{m}_quiet" for m in design.measures
+                                           if f"{m}_quiet" in METRICS])
+    out["final_quiet"] = [{"board": b, "measure": m, "comparison": comparison_json(
+        c, design.delta)} for (b, m), c in quiet.items()]
+    # (A) compute to strength, and beside it against measured seconds
+    out["speed"] = {"ledger": _speed(design, families, ledger, incomplete, floors, declines),
+                    "measured": _speed(design, families, measured, incomplete, floors,
+                                       declines, axes=("compute",))}
+    out["health"] = {b.name: _health(families[b.name]) for b in design.boards
+                     if b.name in families}
+    return out
+
+
+# --- the record in Markdown ------------------------------------------------------------------
+
+
+def _span(c: dict | None) -> str:
+    if c is None or c.get("diff") is None:
+        return "—"
+
+    def f(x):
+        return "—" if x is None else f"{100 * x:+.1f}"
+
+    return f"{f(c['diff'])} [{f(c['ci'][0])}, {f(c['ci'][1])}]"
+
+
+def _p(x: float | None) -> str:
+    return "—" if x is None else f"{x:.3g}"
+
+
+def _final_table(record: dict, rows: Sequence[dict], decided: bool) -> str:
+    body = []
+    for r in rows:
+        c = r["comparison"]
+        cells = [record["boards"][r["board"]]["title"], TITLES[r["measure"]],
+                 "—" if c is None else c["n"], _span(c), _p(None if c is None else c["p"])]
+        if decided:
+            cells += [_p(r.get("p_adjusted")),
+                      "—" if c is None else f"{_p(c.get('p_permutation'))} "
+                      f"({_p(r.get('p_permutation_adjusted'))})",
+                      "—" if c is None else _p(c.get("p_wilcoxon")),
+                      "—" if c is None or c["effect80"] is None
+                      else f"{100 * c['effect80']:.1f}",
+                      _p(r.get("power_at_delta")), f"**{r['verdict']}**"]
+        body.append(cells)
+    head = ["board", "measure", "pairs", "Δ points, paired [95% CI]", "p"]
+    if decided:
+        head += ["p (BH)", "exact sign-flip p (BH)", "Wilcoxon p", "80%-power effect, points",
+                 "power at δ", "verdict"]
+    return table(head, body, "llrlr" + ("rrrrrl" if decided else ""))
+
+
+def _answers(record: dict) -> list[str]:
+    lines = ["## The answers", ""]
+    for name, board in record["boards"].items():
+        finals = [r for r in record["final"] if r["board"] == name]
+        speed = [c for r in record["speed"]["ledger"] if r["board"] == name
+                 and "compute" in r["axes"] for c in r["axes"]["compute"]["comparisons"]]
+        parts = [f"{TITLES[r['measure']].lower()} at iteration {record['iterations']} "
+                 f"{_span(r['comparison'])} points: **{r['decided']}**" for r in finals]
+        verdicts: dict[str, list[str]] = {}
+        for c in speed:
+            verdicts.setdefault(c["decided"], []).append(
+                f"{c['measure']} {percent(c['threshold'])}% ({c['speedup']:.2f}×"
+                + (", budget-bound" if c["budget_bound"] else "") + ")")
+        lines.append(f"- **{board['title']}.** " + "".join(
+            f"*{label[0].upper() + label[1:]}.* " for label in _board_labels(record, name))
+            + "The final agent, warm start − baseline: " + "; ".join(parts) + ".")
+        if verdicts:
+            lines.append("  Compute to strength: " + "; ".join(
+                f"{v}: {', '.join(steps)}" for v, steps in verdicts.items()) + ".")
+        else:
+            lines.append("  Compute to strength: no compute axis (the calibration table has "
+                         "no row for these runs).")
+    return lines + [""]
+
+
+def _board_labels(record: dict, name: str) -> list[str]:
+    """What the floor and decline rules say of every verdict of a board."""
+    if not record["complete"]:
+        return []
+    floor, decline = record["floor"].get(name), record["decline"].get(name)
+    if floor is not None and not floor["learned"]:
+        return [f"{NOT_INFORMATIVE}: the baseline did not learn, so this board decides "
+                "nothing"]
+    return [strength.DECLINING] if decline is not None and decline["declines"] else []
+
+
+def _health_markdown(record: dict, name: str) -> str:
+    last = record["iterations"]
+    its = [i for i in HEALTH_AT if i < last] + [last]
+    rows = []
+    for arm, figures in record["health"][name].items():
+        for field, title in HEALTH.items():
+            by_it = figures.get(field, {})
+            if not by_it:
+                continue
+            cells = []
+            for i in its:
+                v = by_it.get(str(i))
+                cells.append("—" if v is None else
+                             percent(v) if field in ("selfplay_draws", "selfplay_first_wins",
+                                                     "selfplay_openings") else f"{v:.2f}")
+            rows.append([arm, title + (", %" if field in ("selfplay_draws",
+                                                          "selfplay_first_wins",
+                                                          "selfplay_openings") else ""),
+                         *cells])
+    if not rows:
+        return "No run logged the self-play health figures."
+    return table(["arm", "figure", *(f"iteration {i}" for i in its)], rows,
+                 "ll" + "r" * len(its))
+
+
+def _floors(record: dict) -> list[strength.Floor]:
+    return [strength.Floor(f["family"], f["random_rate"], f["iteration"],
+                           tuple(f["baseline_rates"]), f["p"], f["learned"])
+            for f in record["floor"].values()]
+
+
+def markdown(record: dict, command: str) -> str:
+    """The design's report, read from the record alone."""
+    boards = record["boards"]
+    seeds = "; ".join(f"{b['title']} seeds {study_tables.seed_span(b['seeds'])}"
+                      for b in boards.values())
+    lines = ["# " + (record["question"] or "The registered analysis"), "",
+             (f"Computed by `{command}` from {record['design']}, as {record['registration']} "
+              f"registers it: {seeds}; {record['iterations']} iterations a run; arms "
+              + " and ".join(f"`{a}` ({what})" for a, what in record["arms"].items()) + "."),
+             ""]
+    if record["cuts"]:
+        lines += ["Under the registered cuts: " + "; ".join(record["cuts"]) + ".", ""]
+    if not record["complete"]:
+        lines += ["**Incomplete: no verdict is claimed.** Missing: "
+                  + "; ".join(record["gaps"]), ""]
+    lines += _answers(record)
+    delta = record["deltas"]["final"]
+    lines += [f"## (B) The final agent (primary): the rates at iteration "
+              f"{record['iterations']}", "",
+              ("Warm start − baseline per seed, on the board's whole labelled set; paired t, "
+               "Benjamini–Hochberg over every (board, measure), the verdict rule with "
+               f"δ = {100 * delta:g} points. The exact sign-flip p (Benjamini–Hochberg the "
+               "same way) and the Wilcoxon p decide nothing."), "",
+              _final_table(record, record["final"], decided=True), ""]
+    quiet = [r for r in record["final_quiet"] if r["comparison"] is not None]
+    if quiet:
+        lines += ["The same on the quiet positions (secondary: unadjusted, no verdict):", "",
+                  _final_table(record, quiet, decided=False), ""]
+    lines += ["## (A) Compute to strength (primary)", "",
+              study_tables.speed_intro(record["speed"]["ledger"],
+                                       record["calibration"]["table"],
+                                       "every (board, measure, step) together, per axis"),
+              (f"*No speed-up* means none of {record['deltas']['speedup']:g}× or more; a "
+               "step is *budget-bound* where no baseline run reached it and some warm-start "
+               "run did."), ""]
+    for r in record["speed"]["ledger"]:
+        lines += [f"### {boards[r['board']]['title']}", "", study_tables.speed_markdown(r), ""]
+    lines += ["### Beside it: against measured wall seconds (decides nothing)", ""]
+    for r in record["speed"]["measured"]:
+        lines += [f"#### {boards[r['board']]['title']}", "", study_tables.speed_markdown(r),
+                  ""]
+    if record["floor"]:
+        lines += ["## The floor rule", "",
+                  ("A board whose baseline did not learn decides nothing: its baseline's "
+                   "policy head at the last iteration against a random legal move on the same "
+                   "positions (one-sided one-sample t-test, α = 0.05)."), "",
+                  study_tables.floor_markdown(_floors(record)), ""]
+    if record["decline"]:
+        lines += ["## The decline rule", "",
+                  ("A board whose baseline's policy head is significantly lower over the "
+                   "last tenth of its iterations than over the registered window (paired by "
+                   "seed, one-sided, α = 0.05) carries *the recipe declines* on every "
+                   "verdict."), "", study_tables.decline_markdown(record["decline"]), ""]
+    lines += ["## Self-play health (secondary, decides nothing)", "",
+              "Each figure's mean over the arm's seeds at some iterations (method.md §5).", ""]
+    for name in record["health"]:
+        lines += [f"### {boards[name]['title']}", "", _health_markdown(record, name), ""]
+    if record.get("looks"):
+        lines += ["## Looks", "", "Every analysis of this study, oldest first.", "",
+                  study_tables.looks_markdown(record["looks"]), ""]
+    return "\n".join(lines) + "\n"
