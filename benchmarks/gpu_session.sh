@@ -53,12 +53,12 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
 # Each study_time R compiles self-play, training and arena (about 45-60 s at 512 channels
 # on an H100), so each part measures few R values.
 part c4paper $((c4paper_s + 30)) bash -c "$c4paper_cmd"
-# The registered long-horizon study (results/study/REGISTRATION_long_horizon.md) where a GPU
+# The registered long-horizon study (studies/long_horizon/REGISTRATION.md) where a GPU
 # is lent: LONG_STUDY (default hex_5x5_long), its seeds 8-15 and arms, as vmapped groups of
 # the vmap launcher, for long_s seconds (PARTS=long; default 540). Then each run's config,
 # metrics, final and kept networks, and for a run not yet finished its latest checkpoint, go
 # to $OUT/long/study_<name>/<run>: copied under runs/ on the CPU machine, where
-# `bash tools/run_long_horizon.sh` resumes any unfinished run, plays the round robins,
+# `bash studies/long_horizon/run.sh` resumes any unfinished run, plays the round robins,
 # exports and commits, as for the runs it trains itself.
 long_study=${LONG_STUDY:-hex_5x5_long}
 long_s=${LONG_S:-540}

@@ -2,7 +2,7 @@
 board's runs, costs their ledgers with the design's calibration table, records the look
 and writes analysis.json and analysis.md.
 
-    python tools/design_analysis.py results/study/fast_recipe/design.json
+    python tools/design_analysis.py studies/fast_recipe/design.json
     python tools/design_analysis.py DESIGN --cut 1          # the first registered cut
     python tools/design_analysis.py DESIGN --root DIR --out DIR --incomplete   # a dry run
 

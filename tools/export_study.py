@@ -8,7 +8,7 @@ left out unless `--partial` (a device session's runs, cut off by its time limit,
 with the iterations they finished). Existing files are overwritten; nothing else is touched,
 and a journal is not exported over one that holds pairs it lacks (an error line instead).
 
-    python tools/export_study.py runs/study_c4_cpu results/study/c4_cpu
+    python tools/export_study.py runs/study_c4_cpu studies/cpu/c4_cpu
     python tools/export_study.py --partial /tmp/c4paper "$OUT/runs"    # on a GPU machine
 """
 

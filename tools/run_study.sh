@@ -1,6 +1,6 @@
 #!/bin/bash
 # Trains a study seed by seed and, as each seed completes, plays its round robin, exports the
-# study's small data to results/study/<name> and commits that folder alone. Rerun it to
+# study's small data to studies/<study>/<name> and commits that folder alone. Rerun it to
 # resume: finished runs are skipped, a run resumes from its last checkpoint, and a training
 # process that stops before its seed is complete is restarted.
 #
@@ -13,7 +13,8 @@
 # ROUND_ROBIN: yes (default) or no. From the environment: ITERATIONS (default 15), the runs'
 # length; HORIZONS (default none), earlier iterations whose kept networks (keep_networks)
 # get a round robin of their own, in tournament_atNNN; OVERRIDES, further Hydra overrides for the training command (then FOLDER, the
-# study's folder under runs/, if they rename it); EXPORT (default results/study/NAME),
+# study's folder under runs/, if they rename it); EXPORT (default studies/<study>/NAME, the
+# study folder whose conf/study/ holds NAME's config),
 # where the small data go; COMMIT=no to leave git alone.
 # EXTRA_RUN_PATTERN: further run folders for each seed's round robin, $N standing for the
 # seed (the PUCT baseline that a Gumbel study compares with).
@@ -25,7 +26,12 @@ iterations=${ITERATIONS:-15}  # every run's iterations (the CPU studies': 15)
 horizons=${HORIZONS:-}
 overrides=${OVERRIDES:-}
 folder=runs/${FOLDER:-study_$name}
-export_to=${EXPORT:-results/study/$name}
+conf=$(ls studies/*/conf/study/"$name".yaml 2>/dev/null | head -1)
+if [ -z "${EXPORT:-}" ] && [ -z "$conf" ]; then
+  echo "run_study.sh: no study folder has conf/study/$name.yaml (studies/<study>/); set EXPORT" >&2
+  exit 2
+fi
+export_to=${EXPORT:-${conf%/conf/study/*}/$name}
 runs_of() {  # seed arm [base]: the run folders of that seed and arm under base (default:
   # the study's folder), any further overrides in their names, as Hydra writes them
   local d

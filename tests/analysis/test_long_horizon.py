@@ -1,5 +1,5 @@
 """The long-horizon registered analysis (analysis/long_horizon.py,
-tools/long_horizon_analysis.py) on fabricated studies whose numbers are set by hand: each
+studies/long_horizon/analysis.py) on fabricated studies whose numbers are set by hand: each
 test checks its figures against scipy or statsmodels, or against values worked out here."""
 
 from __future__ import annotations
@@ -352,7 +352,7 @@ def test_gaps_and_no_verdict(tmp_path, monkeypatch):
 
 def test_markdown_answers_first(analysed):
     record, _ = analysed
-    text = long_horizon.markdown(record, "python tools/long_horizon_analysis.py")
+    text = long_horizon.markdown(record, "python studies/long_horizon/analysis.py")
     assert text.index("## The three questions, answered") < text.index("## (a)")
     for needle in ("At each study's horizon (Connect Four 6×6 at iteration 20, the "
                    "registered cut;", "save compute", "grow with the board",

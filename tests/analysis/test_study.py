@@ -413,11 +413,11 @@ def test_issue_studies_change_only_what_they_name(tmp_path, name, arm, expected)
 
 
 def test_confirmatory_study_is_c4_cpu_on_fresh_seeds_seed_by_seed(tmp_path):
-    """The registered study (results/study/c4_confirm/REGISTRATION.md) keeps c4_cpu's
+    """The registered study (studies/c4_confirm/REGISTRATION.md) keeps c4_cpu's
     scale, trains seed by seed (the seed swept first) and shares no seed with c4_cpu."""
     import yaml
 
-    data = yaml.safe_load((ROOT / "warmjax/conf/study/c4_confirm.yaml").read_text())
+    data = yaml.safe_load((ROOT / "studies/c4_confirm/conf/study/c4_confirm.yaml").read_text())
     assert data["hydra"]["launcher"]["seed_major"] is True
     confirm = compose_config(["+study=c4_confirm", "+arm=adaptive_wrora", "seed=8"], tmp_path)
     cpu = compose_config(["+study=c4_cpu", "+arm=adaptive_wrora", "seed=8"], tmp_path)

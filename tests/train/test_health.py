@@ -119,7 +119,7 @@ def test_the_progress_line_shows_health_and_says_arena_off(tmp_path):
 
 def test_a_row_from_before_the_health_figures_still_loads_and_prints(tmp_path):
     """The committed c4_long runs predate the health figures."""
-    path = ROOT / "results/study/c4_long/arm=baseline,seed=40/metrics.jsonl"
+    path = ROOT / "studies/long_horizon/c4_long/arm=baseline,seed=40/metrics.jsonl"
     raw = json.loads(path.read_text().splitlines()[0])
     assert "selfplay_draws" not in raw
     row = MetricRow.from_json(raw)

@@ -1,5 +1,5 @@
 """The long-horizon study's registered analysis, exactly as
-`results/study/REGISTRATION_long_horizon.md` fixes it. No JAX here: the three studies'
+`studies/long_horizon/REGISTRATION.md` fixes it. No JAX here: the three studies'
 families in (`study.families`), one JSON-ready record out, and its Markdown read from the
 record alone.
 
@@ -64,7 +64,7 @@ from warmjax.analysis.stats import (
 )
 from warmjax.markdown import percent, table
 
-REGISTRATION = "results/study/REGISTRATION_long_horizon.md"
+REGISTRATION = "studies/long_horizon/REGISTRATION.md"
 CALIBRATION = "results/calibration/cpu.json"  # the registered calibration table
 DEVICE = "cpu: 2 cores"  # its row
 ELO_DELTA = 50.0  # (a), in Elo
