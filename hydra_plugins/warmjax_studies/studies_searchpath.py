@@ -33,3 +33,14 @@ class StudiesSearchPath(SearchPathPlugin):
     def manipulate_search_path(self, search_path: ConfigSearchPath) -> None:
         for conf in study_conf_dirs():
             search_path.append(provider="warmjax-studies", path=f"file://{conf}")
+
+
+def study_configs(package_conf: str | Path) -> dict[str, Path]:
+    """Every `+study=` config by name: warmjax's own (`<package_conf>/study/`) and each
+    study folder's; a study folder's config of the same name as warmjax's does not count
+    (warmjax's comes first on the search path)."""
+    found: dict[str, Path] = {}
+    for folder in [Path(package_conf) / "study", *(c / "study" for c in study_conf_dirs())]:
+        for path in sorted(folder.glob("*.yaml")):
+            found.setdefault(path.stem, path)
+    return found

@@ -1,5 +1,5 @@
 """The confirmatory Connect Four study's analysis exactly as registered
-(studies/c4_confirm/REGISTRATION.md), written next to the study's data.
+(studies/c4_confirm/REGISTRATION.md), written into the study's folder beside its data.
 
 A thin client of `warmjax.analysis.registered`: this file holds the registration's design
 (`DESIGN`) and reads the study; the analysis and its Markdown are the module's. Three
@@ -100,10 +100,10 @@ def main(argv=None) -> None:
     parser.add_argument("--incomplete", action="store_true",
                         help="analyse what there is, labelled incomplete, with no verdict")
     parser.add_argument("--out", type=Path, help="folder for registered.md and "
-                        "registered.json (default: the study folder)")
+                        "registered.json (default: the folder above the data's, the study's)")
     args = parser.parse_args(argv)
     result = analyse(args.folder, tuple(args.seeds), args.iterations, args.incomplete)
-    out = args.out or args.folder
+    out = args.out or args.folder.parent
     out.mkdir(parents=True, exist_ok=True)
     (out / "registered.json").write_text(json.dumps(result, indent=1) + "\n")
     (out / "registered.md").write_text(markdown(result))

@@ -13,7 +13,7 @@ or round robin, unless `--incomplete`, which labels everything "incomplete: no v
 looks.json first, unless the same look (seeds, iterations, note) is already there, so a
 rerun from a fresh clone regenerates the same files and records nothing new.
 
-    python studies/long_horizon/analysis.py                       # results/study/<name>
+    python studies/long_horizon/analysis.py                       # studies/long_horizon/<name>
     python studies/long_horizon/analysis.py --cut-iterations 60   # the registered cut, step 1
     python studies/long_horizon/analysis.py --root DIR --out DIR --incomplete
 """
@@ -31,8 +31,8 @@ from warmjax.analysis.report import compute_curves, random_rate
 from warmjax.matches.tournament_folder import AnchorEntry, TournamentFolder
 from warmjax.train import run_folder
 
-ROOT = Path("results/study")
-OUT = ROOT / "report_long_horizon"
+ROOT = Path("studies/long_horizon")
+OUT = ROOT / "report"
 # The first look's note was "the registered analysis (studies/long_horizon/analysis.py)"; the
 # re-issue under the decline rule with the corrections of issue 68 (the registration's
 # departures, 2 December 2026) is a look of its own.

@@ -13,7 +13,7 @@
 # STUDIES (default: all three, in this order) picks some of them, e.g.
 # STUDIES="hex_7x7_long" bash studies/long_horizon/run.sh.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 studies=${STUDIES:-c4_long hex_5x5_long hex_7x7_long}
 for study in $studies; do
   case $study in

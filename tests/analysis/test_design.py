@@ -110,7 +110,7 @@ def _final(record, board, measure):
 def test_the_committed_design_reads_and_counts_nineteen_steps():
     """The fast-recipe design as committed: three boards, two arms, and the 19 (board,
     measure, step) comparisons its registration adjusts together."""
-    plan = design.Design.read(ROOT / "results" / "study" / "fast_recipe" / "design.json")
+    plan = design.Design.read(ROOT / "studies" / "fast_recipe" / "design.json")
     assert [b.name for b in plan.boards] == ["fast_c4_6x6", "fast_c4_6x7", "fast_hex_7x7"]
     assert (plan.baseline, plan.warm) == ("baseline", "adaptive_rollout")
     assert sum(len(b.ladder.policy) + len(b.ladder.search) for b in plan.boards) == 19

@@ -397,7 +397,7 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
     """The tool on fabricated folders: refuses while a round robin is missing, then, with
     every round robin there, writes the record, the Markdown and the figure, and records
     the look once (a rerun adds none and rewrites the same files)."""
-    tool = load_tool("long_horizon_analysis")
+    tool = load_tool("studies/long_horizon/analysis")
 
     monkeypatch.setattr(survival.speedup, "__defaults__", (200, 0))
     monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
@@ -435,7 +435,7 @@ def test_a_cut_rates_its_seeds_as_if_the_others_never_played(tmp_path):
     """Hex 5×5's journals hold two seeds the registered cut leaves out; their games share
     the random anchor. The tool rates the kept seeds exactly as a journal without those
     games would, and the filter matters: with them, the kept seeds' ratings move."""
-    tool = load_tool("long_horizon_analysis")
+    tool = load_tool("studies/long_horizon/analysis")
     name = "hex_5x5_long"
     kept, with_extra = tmp_path / "kept", tmp_path / "with_extra"
     _write_tournament(kept, name, ELO)

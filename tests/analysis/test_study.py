@@ -14,6 +14,8 @@ import sys
 import numpy as np
 import pytest
 
+from hydra_plugins.warmjax_studies.studies_searchpath import study_configs
+from warmjax import cli
 from warmjax.analysis import claims, model, record, report, stats, study, study_tables
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.round_robin import scheduled_pairs
@@ -23,6 +25,8 @@ from warmjax.train.run_id import RunId
 
 from ..helpers import ROOT, TEST_CACHE, compose_config
 from .synthetic import FIXED_OWN, ITERATIONS, NOISE, base_curve, write_run
+
+STUDY_CONFIGS = study_configs(cli.CONF_DIR)
 
 # Student's t quantiles t(0.975; ν) from printed tables.
 T975 = {2: 4.302653, 4: 2.776445}
@@ -387,7 +391,7 @@ def test_study_configs_sweep_their_arms_and_seeds():
                               ("c4_confirm_iprime", 1, "8,20"), ("c4_gumbel", 3, "8,16"),
                               ("c4_6x7_cpu", 2, "8"), ("othello_8x8_cpu", 2, "8"),
                               ("c4_cpu_departures_drop", 1, "8")):
-        data = yaml.safe_load((ROOT / "warmjax/conf/study" / f"{name}.yaml").read_text())
+        data = yaml.safe_load(STUDY_CONFIGS[name].read_text())
         params = data["hydra"]["sweeper"]["params"]
         assert len(params["+arm"].split(",")) == arms, name
         assert params["seed"] == f"range({seeds})", name

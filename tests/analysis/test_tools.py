@@ -16,7 +16,10 @@ from ..helpers import ROOT, fabricate_run, metric_row
 
 
 def load_tool(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    """A tool by name (`tools/<name>.py`), or a study's driver by its path from the
+    repository ("studies/long_horizon/analysis")."""
+    path = ROOT / f"{name}.py" if "/" in name else ROOT / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name.replace("/", "_"), path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -172,7 +175,7 @@ def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, mon
 
     from .synthetic import ITERATIONS, write_run
 
-    tool = load_tool("registered_analysis")
+    tool = load_tool("studies/c4_confirm/analysis")
     monkeypatch.setattr(tool, "AUC_ITERATIONS", 3)
     # Per seed: adaptive leads the baseline by 5 points (± 1), fixed by 1 point (± 3);
     # every iteration is shifted alike, so each measure's paired differences are these.
@@ -307,7 +310,7 @@ def test_draw_collapse_reads_the_prediction_by_hand(tmp_path):
     prediction holds; at 24 of 40 in one seed it would not."""
     from scipy import stats
 
-    tool = load_tool("draw_collapse")
+    tool = load_tool("studies/draw_collapse/analysis")
     for seed, drop in ((0, 0.04), (1, 0.07), (2, 0.05)):
         _collapse_run(tmp_path / "paper" / f"s{seed}", seed, drop, 36)
     for seed, drop in ((0, -0.01), (1, 0.01), (2, 0.0)):

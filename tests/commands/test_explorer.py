@@ -231,7 +231,7 @@ def test_tournament_games_replay(tiny):
     from warmjax.explorer.session import journal_games
 
     runs = load_runs([tiny])
-    games = journal_games(ROOT / "results" / "study" / "c4_long" / "tournament", runs)
+    games = journal_games(ROOT / "studies" / "long_horizon" / "c4_long" / "tournament", runs)
     assert len(games) > 100 and all(g["run"] == 0 for g in games)
     assert " – " in games[0]["title"] and games[0]["title"].split(": ")[-1] in (
         "first wins", "draw", "second wins")

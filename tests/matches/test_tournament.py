@@ -183,7 +183,7 @@ def test_compressed_journal_reads_and_resumes_as_the_plain_one(full, runs, tmp_p
 
 
 SHIPPED = sorted(ROOT.glob("results/*/tournament")) + sorted(
-    ROOT.glob("results/study/*/tournament"))
+    ROOT.glob("studies/*/*/tournament"))
 
 
 def test_committed_tournament_folders_are_found():

@@ -4,10 +4,10 @@ warmjax/settings.py)."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 
+from hydra_plugins.warmjax_studies.studies_searchpath import study_configs
 from warmjax import cli
 from warmjax.nets import make_network
 from warmjax.train.run_config import ConfigError, RunConfig
@@ -281,8 +281,7 @@ def test_the_fast_recipe_study_trains_the_main_job_with_and_without_warm_start(
         assert bare(run) == bare(lone)
 
 
-@pytest.mark.parametrize("study", sorted(p.stem for p in (Path(cli.CONF_DIR) / "study")
-                                          .glob("*.yaml")))
+@pytest.mark.parametrize("study", sorted(study_configs(cli.CONF_DIR)))
 def test_every_study_runs_at_smoke_size(study):
     """`+study_size=smoke` after any study: its arms, two seeds, profile=smoke's two tiny
     iterations, under runs/smoke (a study sets its own iterations, which profile=smoke

@@ -3,7 +3,7 @@ rated from the games among the cut's seeds and the anchors (`in_plan`, the analy
 run) against all their games (Hex 5×5's seeds 14 and 15 played before the cut). Prints the
 largest change of a per-seed lead, adaptive − baseline, per study.
 
-    python tools/long_horizon_keep_filter.py
+    python studies/long_horizon/keep_filter.py
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import long_horizon_analysis as tool  # noqa: E402
+import analysis as tool  # noqa: E402  (studies/long_horizon/analysis.py)
 
 from warmjax.analysis import long_horizon  # noqa: E402
 
