@@ -43,9 +43,14 @@ AUC_ITERATIONS = 8
 DELTA = 0.02
 
 
+ROLES = registered.Roles({"baseline": {"mode": "none"},
+                          "fixed": {"mode": "fixed", "enhancement": "wrora", "iprime": 5},
+                          "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
+
+
 def arms_of(family: Family) -> dict[str, Arm]:
     """The study's three arms by role."""
-    out = registered.wrora_roles(family)
+    out = ROLES(family)
     missing = {"baseline", "adaptive", "fixed"} - set(out)
     if missing:
         raise ValueError(f"the study has no {', '.join(sorted(missing))} arm")

@@ -1,10 +1,11 @@
 """The long-horizon study's registered analysis (studies/long_horizon/REGISTRATION.md),
 written to long_horizon.json, long_horizon.md and elo_leads.png.
 
-A thin client of `warmjax.analysis.long_horizon`: this file reads the three studies'
-folders (their runs, the final round robin `tournament/` and the horizons'
-`tournament_atNNN/`), costs each run's ledger with the registered calibration table, and
-records the look; the analysis and its Markdown are the module's.
+A thin client of `warmjax.analysis.horizon`: the design is `design.py` beside this file;
+this file reads the three studies' folders (their runs, the final round robin
+`tournament/` and the horizons' `tournament_atNNN/`), costs each run's ledger with the
+registered calibration table, and records the look; the analysis and its Markdown are the
+library's.
 
 The registration allows one analysis, when every run of the three studies is committed (or
 at the registered cut). The tool refuses a study that lacks any registered run, iteration
@@ -22,25 +23,33 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import sys
 from pathlib import Path
 
-from warmjax.analysis import long_horizon, plots, study, tables
+from warmjax.analysis import horizon, plots, study, tables
 from warmjax.analysis.report import compute_curves, random_rate
 from warmjax.matches.tournament_folder import AnchorEntry, TournamentFolder
 from warmjax.train import run_folder
 
 ROOT = Path("studies/long_horizon")
 OUT = ROOT / "report"
-# The first look's note was "the registered analysis (studies/long_horizon/analysis.py)"; the
-# re-issue under the decline rule with the corrections of issue 68 (the registration's
-# departures, 2 December 2026) is a look of its own.
+# The re-issue under the decline rule with the corrections (the registration's departures,
+# 2 December 2026) is a look of its own, beside the first look's.
 NOTE = ("the registered analysis, re-issued with the decline rule and the corrections "
         "(studies/long_horizon/analysis.py)")
-# The re-issue under the decline rule, with the corrections of issue 68 (the registration's
-# departures, 2 December 2026): a look of its own.
-REISSUE = "re-issued with the decline rule and the corrections (issue 68)"
+
+
+def _load_design() -> horizon.Design:
+    spec = importlib.util.spec_from_file_location("long_horizon_design",
+                                                  Path(__file__).with_name("design.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.DESIGN
+
+
+DESIGN = _load_design()
 
 
 def _log(text: str) -> None:
@@ -61,11 +70,12 @@ def in_plan(entry, seeds) -> bool:
     return isinstance(entry, AnchorEntry) or entry.seed in seeds
 
 
-def read(root: Path, plans, calibration: str) -> tuple[list, dict, dict, list[str]]:
-    """The studies under `root` as `long_horizon.StudyData`, their compute curves (the
+def read(root: Path, design: horizon.Design, calibration: str
+         ) -> tuple[list, dict, dict, list[str]]:
+    """The studies under `root` as `horizon.StudyData`, their compute curves (the
     ledger's on the calibration, and measured) and the studies that have no run at all."""
     data, ledger, measured, absent = [], {}, {}, []
-    for plan in plans:
+    for plan in design.plans:
         folder = root / plan.name
         runs = ([r for r in run_folder.find_runs([folder]) if r.id.seed in plan.seeds]
                 if folder.is_dir() else [])
@@ -74,15 +84,15 @@ def read(root: Path, plans, calibration: str) -> tuple[list, dict, dict, list[st
             continue
         final = _tournament(folder / "tournament", plan.seeds)
         (family,) = study.families(runs, [final] if final else [],
-                                   long_horizon.AUC_ITERATIONS, tables=False)
+                                   design.auc_iterations, tables=False)
         horizons = {}
-        for h in long_horizon.HORIZONS:
+        for h in design.horizons:
             found = _tournament(folder / f"tournament_at{h:03d}", plan.seeds)
             if found is not None and h < plan.iterations:
-                (horizons[h],) = study.families(runs, [found], long_horizon.AUC_ITERATIONS,
+                (horizons[h],) = study.families(runs, [found], design.auc_iterations,
                                                 tables=False)
-        data.append(long_horizon.StudyData(plan, family, horizons, random_rate(family)))
-        ledger.update(compute_curves(runs, calibration, long_horizon.DEVICE, _log))
+        data.append(horizon.StudyData(plan, family, horizons, random_rate(family)))
+        ledger.update(compute_curves(runs, calibration, design.device, _log))
         measured.update(compute_curves(runs, None, None, _log))
     return data, ledger, measured, absent
 
@@ -91,7 +101,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the folder holding c4_long, hex_5x5_long and hex_7x7_long")
-    parser.add_argument("--calibration", default=long_horizon.CALIBRATION)
+    parser.add_argument("--calibration", default=DESIGN.calibration)
     parser.add_argument("--cut-iterations", type=int, default=None,
                         help="the registered cut's first step: Hex at this many iterations")
     parser.add_argument("--cut-seeds", type=int, default=None,
@@ -101,9 +111,9 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, default=None,
                         help=f"output folder (default: {OUT} under the working directory)")
     args = parser.parse_args(argv)
-    plans = long_horizon.cut(long_horizon.PLANS, args.cut_iterations, args.cut_seeds)
-    data, ledger, measured, absent = read(args.root, plans, args.calibration)
-    gaps = absent + long_horizon.gaps(data)
+    design = DESIGN.cut(args.cut_iterations, args.cut_seeds)
+    data, ledger, measured, absent = read(args.root, design, args.calibration)
+    gaps = absent + horizon.gaps(data, design)
     if gaps and not args.incomplete:
         raise SystemExit("the registered analysis needs every run, iteration and round robin "
                          "of the three studies (no interim look); missing: " + "; ".join(gaps))
@@ -112,7 +122,7 @@ def main(argv=None) -> None:
         study.record_look(args.root / d.plan.name, {
             "date": datetime.date.today().isoformat(), "commit": study.head_commit(),
             "seeds": list(d.plan.seeds), "iterations": d.plan.iterations, "note": note})
-    result = long_horizon.analyse(data, ledger, measured, gaps)
+    result = horizon.analyse(data, design, ledger, measured, gaps)
     result["looks"] = {str(args.root / d.plan.name): study.read_looks(args.root / d.plan.name)
                        for d in data}
     out = args.out or OUT
@@ -122,9 +132,9 @@ def main(argv=None) -> None:
         f" {flag} {value}" for flag, value in (("--cut-iterations", args.cut_iterations),
                                                ("--cut-seeds", args.cut_seeds))
         if value is not None)
-    text = long_horizon.markdown(result, command)
+    text = horizon.markdown(result, design, command)
     (out / "long_horizon.md").write_text(text)
-    plots.plot_elo_leads(long_horizon.elo_leads(result), out / long_horizon.FIGURE)
+    plots.plot_elo_leads(horizon.elo_leads(result, design), out / horizon.FIGURE)
     print(text)
 
 

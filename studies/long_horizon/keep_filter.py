@@ -15,17 +15,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import analysis as tool  # noqa: E402  (studies/long_horizon/analysis.py)
 
-from warmjax.analysis import long_horizon  # noqa: E402
-
 
 def leads(keep) -> dict[str, list[float]]:
     """Per study, the per-seed Elo leads with the round robins filtered by `keep`."""
     tool.in_plan = keep
-    plans = long_horizon.cut(long_horizon.PLANS, 60, 6)
-    data, _, _, _ = tool.read(tool.ROOT, plans, long_horizon.CALIBRATION)
+    design = tool.DESIGN.cut(60, 6)
+    data, _, _, _ = tool.read(tool.ROOT, design, design.calibration)
     out = {}
     for d in data:
-        arms = long_horizon.roles(d.family)
+        arms = design.roles(d.family)
         base, arm = arms["baseline"].by_seed("elo"), arms["adaptive"].by_seed("elo")
         out[d.plan.name] = [arm[s] - base[s] for s in sorted(arm)]
     return out

@@ -1,4 +1,4 @@
-"""The long-horizon registered analysis (analysis/long_horizon.py,
+"""The long-horizon registered analysis (analysis/horizon.py with the study's design,
 studies/long_horizon/analysis.py) on fabricated studies whose numbers are set by hand: each
 test checks its figures against scipy or statsmodels, or against values worked out here."""
 
@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import compute, long_horizon, strength, study, survival
+from warmjax.analysis import compute, horizon, strength, study, survival
 from warmjax.analysis.stats import CONTRADICTED, REPRODUCED, UNRESOLVED, Decision
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.tournament_folder import (
@@ -31,6 +31,8 @@ from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, Warmsta
 
 from ..helpers import metric_row
 from .test_tools import load_tool
+
+DESIGN = load_tool("studies/long_horizon/design").DESIGN  # the registered design
 
 ITERATIONS = 20
 SEEDS = (0, 1, 2, 3)
@@ -90,7 +92,12 @@ def plans():
     """The registered plans on the fabricated seeds and iterations; the decline rule's
     window before the late iterations 19–20 of 20."""
     return tuple(dataclasses.replace(p, seeds=SEEDS, iterations=ITERATIONS,
-                                     decline_window=(5, 8)) for p in long_horizon.PLANS)
+                                     decline_window=(5, 8)) for p in DESIGN.plans)
+
+
+def fabricated() -> horizon.Design:
+    """The study's design on the fabricated plans."""
+    return dataclasses.replace(DESIGN, plans=plans())
 
 
 def players(name: str, elo: dict) -> tuple[dict, dict[str, float]]:
@@ -123,10 +130,10 @@ def read(root: Path, skip_tournament: tuple = ()) -> tuple[list, dict]:
     for plan in plans():
         runs = run_folder.find_runs([root / plan.name])
         final = [] if plan.name in skip_tournament else [tournament(plan.name, ELO)]
-        (family,) = study.families(runs, final, long_horizon.AUC_ITERATIONS, tables=False)
+        (family,) = study.families(runs, final, DESIGN.auc_iterations, tables=False)
         (at15,) = study.families(runs, [tournament(plan.name, ELO_15)],
-                                 long_horizon.AUC_ITERATIONS, tables=False)
-        data.append(long_horizon.StudyData(plan, family, {15: at15}, RANDOM[plan.name]))
+                                 DESIGN.auc_iterations, tables=False)
+        data.append(horizon.StudyData(plan, family, {15: at15}, RANDOM[plan.name]))
         for r in runs:
             per = SECONDS[next(k for k, v in WARMSTART.items() if v[0] == r.id.mode)]
             curves[r.path] = compute.ComputeCurve(
@@ -145,7 +152,7 @@ def analysed(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(survival.speedup, "__defaults__", (200, 0))
         patch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
-        return long_horizon.analyse(data, curves, {}), data
+        return horizon.analyse(data, fabricated(), curves, {}), data
 
 
 def test_final_elo_by_paired_t_and_bh_over_the_four(analysed):
@@ -207,12 +214,12 @@ def test_robustness_groups_windows_by_the_verdict_not_its_power_figure():
                  6: Decision(CONTRADICTED, "no gain", ()),
                  7: Decision(UNRESOLVED, "open", ()),
                  8: Decision(UNRESOLVED, "open", (), 54.0)}
-    worded = {k: long_horizon._verdict(d, False, "Elo" if k == 8 else "points")
+    worded = {k: horizon._verdict(d, False, "Elo" if k == 8 else "points")
               for k, d in decisions.items()}
     assert worded[3] == "not resolvable (80% power needed 6.0 points)"
     assert worded[4] == "not resolvable (80% power needed 5.8 points)"
     assert worded[8] == "not resolvable (80% power needed 54 Elo)"
-    kinds = {k: long_horizon._verdict(d, False, None) for k, d in decisions.items()}
+    kinds = {k: horizon._verdict(d, False, None) for k, d in decisions.items()}
     assert kinds == {3: "not resolvable", 4: "not resolvable", 5: REPRODUCED,
                      6: "contradicted (no gain ≥ δ)", 7: "not resolvable",
                      8: "not resolvable"}
@@ -271,7 +278,7 @@ def test_a_declining_study_labels_its_horizon_verdicts_only(tmp_path, monkeypatc
             else found
 
     monkeypatch.setattr(strength, "decline", declining)
-    record = long_horizon.analyse(data, curves, {})
+    record = horizon.analyse(data, fabricated(), curves, {})
     assert record["elo"]["c4_adaptive"]["verdict"] == f"reproduced; {strength.DECLINING}"
     assert record["elo"]["c4_adaptive"]["decided"] == "reproduced"
     assert record["elo"]["hex5_adaptive"]["verdict"].startswith("not resolvable")
@@ -280,7 +287,7 @@ def test_a_declining_study_labels_its_horizon_verdicts_only(tmp_path, monkeypatc
     for r in record["speed"]["ledger"]:
         for c in r["axes"]["compute"]["comparisons"]:
             assert (strength.DECLINING in c["verdict"]) == (r["study"] == "c4_long")
-    text = long_horizon.markdown(record, "the command")
+    text = horizon.markdown(record, fabricated(), "the command")
     assert "## The decline rule" in text and "| **declines** |" in text
 
 
@@ -340,19 +347,19 @@ def test_gaps_and_no_verdict(tmp_path, monkeypatch):
     monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
     fabricate(tmp_path, skip=(("hex_5x5_long", "adaptive", 3),))
     data, curves = read(tmp_path, skip_tournament=("c4_long",))
-    gaps = long_horizon.gaps(data)
+    gaps = horizon.gaps(data, fabricated())
     assert "hex_5x5_long adaptive: no run of seed(s) 3" in gaps
     assert any(g.startswith("c4_long: the final round robin rated no network") for g in gaps)
-    record = long_horizon.analyse(data, curves, {})
+    record = horizon.analyse(data, fabricated(), curves, {})
     assert not record["complete"]
     verdicts = [r["verdict"] for r in record["auc"].values() if r is not None]
-    assert verdicts and set(verdicts) == {long_horizon.INCOMPLETE}
-    assert record["growth"]["speedup"]["verdict"] == long_horizon.INCOMPLETE
+    assert verdicts and set(verdicts) == {horizon.INCOMPLETE}
+    assert record["growth"]["speedup"]["verdict"] == horizon.INCOMPLETE
 
 
 def test_markdown_answers_first(analysed):
     record, _ = analysed
-    text = long_horizon.markdown(record, "python studies/long_horizon/analysis.py")
+    text = horizon.markdown(record, fabricated(), "python studies/long_horizon/analysis.py")
     assert text.index("## The three questions, answered") < text.index("## (a)")
     for needle in ("At each study's horizon (Connect Four 6×6 at iteration 20, the "
                    "registered cut;", "save compute", "grow with the board",
@@ -403,11 +410,11 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
     monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
     fabricate(tmp_path)
     args = ["--root", str(tmp_path), "--out", str(tmp_path / "out"),
-            "--calibration", str(Path(__file__).parents[2] / long_horizon.CALIBRATION)]
+            "--calibration", str(Path(__file__).parents[2] / DESIGN.calibration)]
     with pytest.raises(SystemExit, match="c4_long: no run under"):  # seeds 40-47 there
         tool.main(args)
-    monkeypatch.setattr(long_horizon, "PLANS", tuple(
-        dataclasses.replace(p, seeds=SEEDS) for p in long_horizon.PLANS))
+    monkeypatch.setattr(tool, "DESIGN", dataclasses.replace(tool.DESIGN, plans=tuple(
+        dataclasses.replace(p, seeds=SEEDS) for p in DESIGN.plans)))
     with pytest.raises(SystemExit, match="the final round robin rated no network"):
         tool.main(args)
     for name in STUDIES:
@@ -417,7 +424,7 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
     with pytest.raises(SystemExit, match="seed.s. 0, 1, 2, 3 short of 100 iterations"):
         tool.main(args)
     assert not (tmp_path / "out").exists() and not study.read_looks(tmp_path / "c4_long")
-    monkeypatch.setattr(tool.long_horizon, "PLANS", plans())
+    monkeypatch.setattr(tool, "DESIGN", fabricated())
     tool.main(args)
     first = (tmp_path / "out" / "long_horizon.json").read_text()
     tool.main(args)

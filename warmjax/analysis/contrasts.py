@@ -1,5 +1,5 @@
 """Families set against each other: one game on two boards, and one board with and without
-a departure (studies/sizes_gumbel_drop/REGISTRATION.md registers both analyses).
+a departure (a registration may fix both analyses).
 
 A study's statistics (`warmjax.analysis.study`) compare the arms of one family with its own
 baseline. Two questions need two families at once:

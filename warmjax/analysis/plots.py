@@ -13,7 +13,7 @@
 - `plot_elo_by_iprime`: Elo against I′ per enhancement (mean ± std over seeds), with the
   Baseline and the adaptive variants of the same tournament as horizontal references.
 - `plot_elo_leads`: warm start's Elo lead over the baseline (paired by seed, 95% interval)
-  against the iteration at which the networks were rated (the long-horizon study).
+  against the iteration at which the networks were rated (a horizon study, `horizon`).
 - `plot_training`: any game's training curves (policy and value losses, the arena's share
   of the candidate) per run, for games without a perfect-play probe too.
 """

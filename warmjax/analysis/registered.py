@@ -71,17 +71,22 @@ class Design:
     roles: Callable[[Family], dict[str, Arm]]
 
 
-def wrora_roles(family: Family) -> dict[str, Arm]:
-    """A WRoRa study's arms by role, those it has: "baseline", "adaptive" (adaptive WRoRa)
-    and "fixed" (fixed WRoRa, I′ = 5), the registered studies' three."""
-    out = {"baseline": family.baseline} if family.baseline is not None else {}
-    for a in family.arms:
-        v = a.id
-        if v.enhancement == "wrora" and v.mode == "adaptive":
-            out["adaptive"] = a
-        elif v.enhancement == "wrora" and v.mode == "fixed" and v.iprime == 5:
-            out["fixed"] = a
-    return out
+@dataclasses.dataclass(frozen=True)
+class Roles:
+    """A design's arms by role, those the family has: each role names the fields of its
+    arm's identity (`RunId`), e.g. `{"baseline": {"mode": "none"}, "fixed": {"mode":
+    "fixed", "enhancement": "wrora", "iprime": 5}}`; called on a family, `{role: Arm}`."""
+
+    spec: Mapping[str, Mapping[str, object]]
+
+    def __call__(self, family: Family) -> dict[str, Arm]:
+        out = {}
+        for role, fields in self.spec.items():
+            found = [a for a in family.all_arms()
+                     if all(getattr(a.id, k) == v for k, v in fields.items())]
+            if found:
+                out[role] = found[0]
+        return out
 
 
 def missing(arms: Mapping[str, Arm], seeds: tuple[int, ...], iterations: int) -> list[str]:

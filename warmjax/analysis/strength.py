@@ -1,5 +1,5 @@
-"""Time to strength and the floor rule (method.md §12; registration
-`REGISTRATION_long_horizon.md`). No JAX here: families in, JSON-ready records out.
+"""Time to strength, the floor rule and the decline rule (method.md §12). No JAX here:
+families in, JSON-ready records out.
 
 **Time to strength.** Each game has a ladder of optimal-move rates for the policy head and
 for the search (`LADDERS`). For every run and step, the first iteration, and the compute,
@@ -68,8 +68,8 @@ class Ladder:
     search: tuple[float, ...]
 
 
-# The registered ladders (REGISTRATION_long_horizon.md), by game and board (`Family.board`,
-# "" for the game's registered board).
+# The default ladders, by game and board (`Family.board`, "" for the game's registered
+# board); a design gives its own (`time_to_strength(..., ladder=)`).
 LADDERS: dict[tuple[str, str], Ladder] = {
     ("connect_four", ""): Ladder((0.50, 0.55, 0.60, 0.65), (0.80, 0.825, 0.85, 0.875)),
     ("hex", "5×5"): Ladder((0.40, 0.50, 0.60, 0.70), (0.60, 0.70, 0.80, 0.90)),
@@ -207,7 +207,7 @@ def speed_verdict(c: Mapping, registered: bool = False,
     needs at least half the runs of both arms to have reached the step: where most are
     censored at τ, both restricted means are near τ and their ratio near 1 whatever the
     true speed-up, so that is *open (most runs censored)*. `registered`: the rule as the
-    long-horizon registration first stated it, without that condition."""
+    first registration to use it stated it, without that condition."""
     if not c["reached"]:
         return "neither arm reached it"
     p = c["p_adjusted"] if c.get("p_adjusted") is not None else c["logrank_p"]

@@ -1,38 +1,34 @@
-"""The long-horizon study's registered analysis, exactly as
-`studies/long_horizon/REGISTRATION.md` fixes it. No JAX here: the three studies'
-families in (`study.families`), one JSON-ready record out, and its Markdown read from the
-record alone.
-
-Four comparisons (`COMPARISONS`), each a warm-start arm against its own study's baseline,
-paired by seed: Connect Four 6×6 adaptive WRoRa and fixed WRoRa I′ = 5, Hex 5×5 adaptive
-WRoRa and Hex 7×7 adaptive WRoRa.
+"""A registered horizon study's analysis: each warm-start arm against its own study's
+baseline, paired by seed, over several studies (boards), exactly as the study's `Design`
+fixes it. No JAX and no paths here: the studies' families in (`study.families`), one
+JSON-ready record out, and its Markdown read from the record and the design alone.
 
 - **(a) Final Elo** (primary, the papers' measure): per seed, arm − baseline in Bayesian
   Elo from the round robin of the final networks; paired t, Benjamini–Hochberg over the
-  four, the verdict rule (`stats.decide`) with δ = 50 Elo. The Elo at the earlier horizons
-  (15, 30, 60) is computed the same way, unadjusted, and decides nothing.
+  design's comparisons, the verdict rule (`stats.decide`) with δ in Elo. The Elo at the
+  earlier horizons is computed the same way, unadjusted, and decides nothing.
 - **(b) Compute to strength** (primary): `strength.time_to_strength` against the ledger's
   estimated CPU-seconds (the registered calibration table), with the log-rank p-values of
-  the policy-head ladder adjusted by Benjamini–Hochberg over all 16 (comparison, step)
-  pairs (`strength.adjust`). The same against measured wall seconds is reported beside,
+  the policy-head ladder adjusted by Benjamini–Hochberg over every (comparison, step) pair
+  (`strength.adjust`). The same against measured wall seconds is reported beside,
   labelled, and decides nothing.
-- **(c) Early learning** (primary, for continuity): the policy head's AUC over iterations
-  1–8, paired t, Benjamini–Hochberg over the four, δ = 2 points; robustness: the same
+- **(c) Early learning** (primary): the policy head's AUC over the first iterations,
+  paired t, Benjamini–Hochberg over the comparisons, δ in points; robustness: the same
   decision for every window k = 3–15 and the whole run.
 - **The floor rule** (`strength.floor`): every verdict of a study whose baseline did not
   learn reads *not informative*.
-- **The decline rule** (`strength.decline`, added after the data: the registration's
-  departures): the baseline's policy head over the last tenth of a study's iterations
-  against iterations 21–30 (`Plan.decline_window`), paired by seed, one-sided; where it is
-  significantly lower, every verdict of (a) and (b) carries *the recipe declines: these
-  learners are collapsing*.
+- **The decline rule** (`strength.decline`): the baseline's policy head over the last tenth
+  of a study's iterations against its plan's reference window, paired by seed, one-sided;
+  where it is significantly lower, every verdict of (a) and (b) carries *the recipe
+  declines: these learners are collapsing*.
 - Beside each paired t of (a), the exact sign-flip p (all 2ⁿ sign patterns of the n
-  per-seed differences), Benjamini–Hochberg over the four too; it decides nothing.
-- **Growth with the board** (secondary, no adjustment): Welch's test of Hex 7×7's per-seed
-  Elo leads against Hex 5×5's (δ = 50 Elo), and the ratio of Hex 7×7's speed-up to Hex
-  5×5's at the first step of the policy-head ladder on the compute axis, with a bootstrap
-  interval over seeds (`survival.speedup_growth`): "grows" if it lies above 1. Where either
-  board's baseline did not learn: "no evidence either way".
+  per-seed differences), Benjamini–Hochberg over the comparisons too; it decides nothing.
+- **Growth with the board** (secondary, no adjustment), where the design names a larger
+  and a smaller board: Welch's test of the larger board's per-seed Elo leads against the
+  smaller's (δ in Elo), and the ratio of the larger board's speed-up to the smaller's at
+  the first step of the policy-head ladder on the compute axis, with a bootstrap interval
+  over seeds (`survival.speedup_growth`): "grows" if it lies above 1. Where either board's
+  baseline did not learn: "no evidence either way".
 
 No interim look: `gaps` names what a study still lacks (runs, iterations, round robins),
 and with any gap every verdict reads "incomplete: no verdict".
@@ -42,12 +38,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from warmjax.analysis import strength, study_tables, survival
 from warmjax.analysis.model import Arm, Family, area
 from warmjax.analysis.record import comparison_json, num
-from warmjax.analysis.registered import wrora_roles
 from warmjax.analysis.stats import (
     CONTRADICTED,
     NOT_INFORMATIVE,
@@ -64,14 +59,6 @@ from warmjax.analysis.stats import (
 )
 from warmjax.markdown import percent, table
 
-REGISTRATION = "studies/long_horizon/REGISTRATION.md"
-CALIBRATION = "results/calibration/cpu.json"  # the registered calibration table
-DEVICE = "cpu: 2 cores"  # its row
-ELO_DELTA = 50.0  # (a), in Elo
-AUC_DELTA = 0.02  # (c), 2 points of the optimal-move rate
-AUC_ITERATIONS = 8
-HORIZONS = (15, 30, 60)
-PAPERS_I = 100  # the papers' iterations I
 INCOMPLETE = "incomplete: no verdict"
 NO_EVIDENCE = "no evidence either way"  # growth with the board, neither way resolved
 FIGURE = "elo_leads.png"  # `elo_leads` drawn by `plots.plot_elo_leads`
@@ -79,25 +66,18 @@ FIGURE = "elo_leads.png"  # `elo_leads` drawn by `plots.plot_elo_leads`
 
 @dataclasses.dataclass(frozen=True)
 class Plan:
-    """One registered study: its name (and folder's), seeds, iterations per run (100, or 60
-    for Hex at the registered cut) and arms by role."""
+    """One registered study: its name (and folder's), seeds, iterations per run, arms by
+    role, and whether the registered cut applies to it (`Design.cut`)."""
 
     name: str
     title: str
     seeds: tuple[int, ...]
     iterations: int
     roles: tuple[str, ...]
-    # The decline rule's reference window (first, last iteration), fixed for every study
-    # after the data (the registration's departures): Connect Four's probe peaked there.
+    # The decline rule's reference window (first, last iteration), fixed before the data
+    # (or, where the registration records it, as a departure).
     decline_window: tuple[int, int] = (21, 30)
-
-
-PLANS = (
-    Plan("c4_long", "Connect Four 6×6", tuple(range(40, 48)), 100,
-         ("baseline", "fixed", "adaptive")),
-    Plan("hex_5x5_long", "Hex 5×5", tuple(range(8, 16)), 100, ("baseline", "adaptive")),
-    Plan("hex_7x7_long", "Hex 7×7", tuple(range(8, 16)), 100, ("baseline", "adaptive")),
-)
+    cut: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,30 +91,54 @@ class Contrast:
     title: str
 
 
-COMPARISONS = (
-    Contrast("c4_adaptive", "c4_long", "adaptive",
-             "Connect Four 6×6: adaptive WRoRa − baseline"),
-    Contrast("c4_fixed", "c4_long", "fixed", "Connect Four 6×6: fixed WRoRa I′ = 5 − baseline"),
-    Contrast("hex5_adaptive", "hex_5x5_long", "adaptive", "Hex 5×5: adaptive WRoRa − baseline"),
-    Contrast("hex7_adaptive", "hex_7x7_long", "adaptive", "Hex 7×7: adaptive WRoRa − baseline"),
-)
-LARGE, SMALL = "hex_7x7_long", "hex_5x5_long"  # growth with the board: 7×7 against 5×5
+NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
-def cut(plans: Sequence[Plan] = PLANS, iterations: int | None = None,
-        seeds: int | None = None) -> tuple[Plan, ...]:
-    """The plans under the registered cut: the Hex studies at `iterations` (60) and on
-    their first `seeds` seeds (6); None leaves that part uncut."""
-    out = []
-    for p in plans:
-        if p.name != "c4_long":
-            p = dataclasses.replace(p, iterations=iterations or p.iterations,
-                                    seeds=p.seeds[:seeds] if seeds else p.seeds)
-        out.append(p)
-    return tuple(out)
+@dataclasses.dataclass(frozen=True)
+class Design:
+    """What a horizon study's registration fixes.
 
+    Attributes:
+      title: the report's heading.
+      registration, calibration: the registration's and the calibration table's paths, as
+        the output cites them; device: the table's row.
+      plans: the studies; comparisons: the arms each is compared by.
+      roles: `Family -> {role: Arm}`, the arms the plans' roles name.
+      growth: `(larger, smaller)` study names for growth with the board, or None.
+      elo_delta: (a)'s δ in Elo; auc_delta: (c)'s in rates; auc_iterations: (c)'s k.
+      horizons: the earlier iterations whose networks were rated.
+      full_iterations: the papers' I, which a plan at that length is named by.
+      decline_after_data: the decline rule was added after the data, as a departure the
+        registration records (the report says so).
+    """
 
-roles = wrora_roles  # the arms by role: baseline, adaptive, fixed (I′ = 5)
+    title: str
+    registration: str
+    calibration: str
+    device: str
+    plans: tuple[Plan, ...]
+    comparisons: tuple[Contrast, ...]
+    roles: Callable[[Family], dict[str, Arm]]
+    growth: tuple[str, str] | None = None
+    elo_delta: float = 50.0
+    auc_delta: float = 0.02
+    auc_iterations: int = 8
+    horizons: tuple[int, ...] = (15, 30, 60)
+    full_iterations: int = 100
+    decline_after_data: bool = False  # the decline rule came as a recorded departure
+
+    def cut(self, iterations: int | None = None, seeds: int | None = None) -> Design:
+        """The design under the registered cut: the plans it applies to at `iterations`
+        and on their first `seeds` seeds; None leaves that part uncut."""
+        plans = tuple(dataclasses.replace(p, iterations=iterations or p.iterations,
+                                          seeds=p.seeds[:seeds] if seeds else p.seeds)
+                      if p.cut else p for p in self.plans)
+        return dataclasses.replace(self, plans=plans)
+
+    @property
+    def count(self) -> str:
+        """The comparisons' number in words ("four")."""
+        return NUMBERS.get(len(self.comparisons), str(len(self.comparisons)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,12 +153,12 @@ class StudyData:
     random_rate: float
 
 
-def gaps(data: Sequence[StudyData]) -> list[str]:
+def gaps(data: Sequence[StudyData], design: Design) -> list[str]:
     """What the registered design still lacks: per study and arm the missing seeds and
     unfinished runs, and networks the final or a horizon's round robin did not rate."""
     out = []
     for d in data:
-        p, arms = d.plan, roles(d.family)
+        p, arms = d.plan, design.roles(d.family)
         for role in p.roles:
             arm = arms.get(role)
             if arm is None:
@@ -169,10 +173,10 @@ def gaps(data: Sequence[StudyData]) -> list[str]:
                 out.append(f"{p.name} {role}: seed(s) {', '.join(map(str, short))} "
                            f"short of {p.iterations} iterations")
         for label, family in [("final", d.family),
-                              *((f"iteration {h}", d.horizons.get(h)) for h in HORIZONS
+                              *((f"iteration {h}", d.horizons.get(h)) for h in design.horizons
                                 if h < p.iterations)]:
-            rated = [set(roles(family).get(r).by_seed("elo")) if family is not None
-                     and roles(family).get(r) is not None else set() for r in p.roles]
+            rated = [set(design.roles(family).get(r).by_seed("elo")) if family is not None
+                     and design.roles(family).get(r) is not None else set() for r in p.roles]
             unrated = sorted(set(p.seeds) - set.intersection(*rated)) if rated else []
             if unrated:
                 out.append(f"{p.name}: the {label} round robin rated no network of seed(s) "
@@ -202,19 +206,20 @@ def _floored(text: str, floor: strength.Floor | None) -> str:
     return f"{NOT_INFORMATIVE}: the baseline did not learn"
 
 
-def _paired(data: Mapping[str, StudyData], values) -> dict[str, Comparison | None]:
+def _paired(data: Mapping[str, StudyData], values, design: Design
+            ) -> dict[str, Comparison | None]:
     """Per registered comparison: `values(arm)` (`{seed: value}`) of the arm against its
     study's baseline, paired by seed."""
     out = {}
-    for c in COMPARISONS:
-        arms = roles(data[c.study].family) if c.study in data else {}
+    for c in design.comparisons:
+        arms = design.roles(data[c.study].family) if c.study in data else {}
         arm, base = arms.get(c.role), arms.get("baseline")
         out[c.key] = (None if arm is None or base is None
                       else compare_by_seed(values(arm), values(base)))
     return out
 
 
-def _decided(comps: Mapping[str, Comparison | None], delta: float, unit: str,
+def _decided(comps: Mapping[str, Comparison | None], design: Design, delta: float, unit: str,
              incomplete: bool, floors: Mapping[str, strength.Floor | None],
              declines: Mapping[str, strength.Decline | None] | None = None) -> dict:
     """The comparisons adjusted together (Benjamini–Hochberg) and each decided; the
@@ -224,7 +229,7 @@ def _decided(comps: Mapping[str, Comparison | None], delta: float, unit: str,
     p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
     flips = dict(zip(keys, adjusted([comps[k].p_permutation for k in keys])))
     rows = {}
-    for c in COMPARISONS:
+    for c in design.comparisons:
         comp = comps.get(c.key)
         if comp is None:
             rows[c.key] = None
@@ -253,11 +258,13 @@ def _windows(data: Mapping[str, StudyData]) -> list[int]:
     return [k for k in range(3, 16) if k <= last] + ([last] if last > 15 else [])
 
 
-def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool) -> dict | None:
-    """Welch's test of Hex 7×7's per-seed Elo leads against Hex 5×5's."""
+def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool, design: Design
+                ) -> dict | None:
+    """Welch's test of the larger board's per-seed Elo leads against the smaller's."""
+    large, small = design.growth
     leads = {}
-    for name in (LARGE, SMALL):
-        arms = roles(data[name].family)
+    for name in (large, small):
+        arms = design.roles(data[name].family)
         arm, base = arms.get("adaptive"), arms.get("baseline")
         if arm is None or base is None:
             return None
@@ -265,36 +272,38 @@ def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool) -> dict
         leads[name] = [a[s] - b[s] for s in sorted(set(a) & set(b))]
     if min(len(v) for v in leads.values()) < 2:
         return None
-    comp = compare(leads[LARGE], leads[SMALL])
-    d = decide([Tested("Hex 7×7 lead − Hex 5×5 lead", comp)], ELO_DELTA)
+    comp = compare(leads[large], leads[small])
+    d = decide([Tested(f"{data[large].plan.title} lead − {data[small].plan.title} lead",
+                       comp)], design.elo_delta)
     words = {REPRODUCED: "grows", CONTRADICTED: "shrinks" if d.reason == "opposite"
-             else f"no growth ≥ {ELO_DELTA:g} Elo"}
+             else f"no growth ≥ {design.elo_delta:g} Elo"}
     text = words.get(d.verdict, NO_EVIDENCE)
     if d.verdict == UNRESOLVED and not math.isnan(d.effect80):
         text += f" (80% power needed {d.effect80:.0f} Elo)"
     return {"leads": {k: [num(x) for x in v] for k, v in leads.items()},
             **comparison_json(comp, None),
-            "verdict": _growth_floor(text, floors, incomplete)}
+            "verdict": _growth_floor(text, floors, incomplete, design)}
 
 
-def _growth_floor(text: str, floors, incomplete: bool) -> str:
+def _growth_floor(text: str, floors, incomplete: bool, design: Design) -> str:
     if incomplete:
         return INCOMPLETE
-    dead = [floors[n].family for n in (LARGE, SMALL) if floors[n] is not None
+    dead = [floors[n].family for n in design.growth if floors[n] is not None
             and not floors[n].learned]
     if dead:
         return f"no evidence either way: the baseline did not learn ({', '.join(dead)})"
     return text
 
 
-def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: bool
-                  ) -> dict | None:
-    """Hex 7×7's speed-up over Hex 5×5's at the first policy-head step, compute axis."""
+def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: bool,
+                  design: Design) -> dict | None:
+    """The larger board's speed-up over the smaller's at the first policy-head step, on the
+    compute axis."""
     boards, steps = [], {}
-    for name in (LARGE, SMALL):
+    for name in design.growth:
         family = data[name].family
         ladder = strength.ladder_for(family)
-        arms = roles(family)
+        arms = design.roles(family)
         if ladder is None or "adaptive" not in arms or "baseline" not in arms:
             return None
         step = ladder.policy[0]
@@ -309,12 +318,12 @@ def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: boo
     text = "grows" if g.ci[0] > 1 else "shrinks" if g.ci[1] < 1 else NO_EVIDENCE
     return {"steps": steps, "ratio": num(g.ratio), "ci": [num(x) for x in g.ci],
             "speedup_large": num(g.large), "speedup_small": num(g.small),
-            "verdict": _growth_floor(text, floors, incomplete)}
+            "verdict": _growth_floor(text, floors, incomplete, design)}
 
 
-def analyse(data: Sequence[StudyData], ledger: Mapping, measured: Mapping,
+def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured: Mapping,
             missing: Sequence[str] | None = None) -> dict:
-    """The registered analysis, as one record (`long_horizon.json`).
+    """The registered analysis, as one record.
 
     Args:
       data: the three studies as read (`StudyData`).
@@ -323,37 +332,38 @@ def analyse(data: Sequence[StudyData], ledger: Mapping, measured: Mapping,
       measured: the same from the measured wall seconds, reported beside.
       missing: the design's gaps (`gaps`); None: worked out here.
     """
-    missing = gaps(data) if missing is None else list(missing)
+    missing = gaps(data, design) if missing is None else list(missing)
     incomplete = bool(missing)
     by_name = {d.plan.name: d for d in data}
     floors = {n: strength.floor(d.family, d.random_rate) for n, d in by_name.items()}
     declines = {n: strength.decline(d.family, d.plan.decline_window)
                 for n, d in by_name.items()}
-    out: dict = {"registration": REGISTRATION, "complete": not incomplete, "gaps": missing,
+    out: dict = {"registration": design.registration, "complete": not incomplete, "gaps": missing,
                  "studies": {d.plan.name: {"title": d.plan.title, "seeds": list(d.plan.seeds),
                                            "iterations": d.plan.iterations,
                                            "family": d.family.title}
                              for d in data},
                  "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
                  "decline": {n: x.to_json() for n, x in declines.items() if x is not None},
-                 "deltas": {"elo": ELO_DELTA, "auc": AUC_DELTA}}
+                 "deltas": {"elo": design.elo_delta, "auc": design.auc_delta}}
     # (a) the final networks' Elo, and the earlier horizons beside it
-    out["elo"] = _decided(_paired(by_name, lambda a: a.by_seed("elo")), ELO_DELTA, "Elo",
-                          incomplete, floors, declines)
+    out["elo"] = _decided(_paired(by_name, lambda a: a.by_seed("elo"), design), design,
+                          design.elo_delta, "Elo", incomplete, floors, declines)
     out["elo_horizons"] = {}
-    for h in HORIZONS:
+    for h in design.horizons:
         at = {n: dataclasses.replace(d, family=d.horizons[h]) for n, d in by_name.items()
               if h in d.horizons}
         out["elo_horizons"][str(h)] = {k: comparison_json(c, None) for k, c in
-                                       _paired(at, lambda a: a.by_seed("elo")).items()}
-    # (c) the policy head's AUC over iterations 1-8, and over every window
-    out["auc"] = _decided(_paired(by_name, lambda a: _auc_by_seed(a, AUC_ITERATIONS)),
-                          AUC_DELTA, "points", incomplete, floors)
+                                       _paired(at, lambda a: a.by_seed("elo"), design).items()}
+    # (c) the policy head's AUC over the first iterations, and over every window
+    k0 = design.auc_iterations
+    out["auc"] = _decided(_paired(by_name, lambda a: _auc_by_seed(a, k0), design), design,
+                          design.auc_delta, "points", incomplete, floors)
     windows = _windows(by_name)
-    by_k = {c.key: {} for c in COMPARISONS}
+    by_k = {c.key: {} for c in design.comparisons}
     for k in windows:
-        rows = _decided(_paired(by_name, lambda a, k=k: _auc_by_seed(a, k)), AUC_DELTA,
-                        "points", incomplete, floors)
+        rows = _decided(_paired(by_name, lambda a, k=k: _auc_by_seed(a, k), design), design,
+                        design.auc_delta, "points", incomplete, floors)
         for key, row in rows.items():
             if row is not None:
                 by_k[key][k] = row["decided"]
@@ -380,25 +390,27 @@ def analyse(data: Sequence[StudyData], ledger: Mapping, measured: Mapping,
                             declines[d.plan.name])
         speed[name] = records
     out["speed"] = speed
-    out["growth"] = {"elo": _growth_elo(by_name, floors, incomplete)
-                     if {LARGE, SMALL} <= set(by_name) else None,
-                     "speedup": _growth_speed(by_name, ledger, floors, incomplete)
-                     if {LARGE, SMALL} <= set(by_name) else None}
+    grows = design.growth is not None and set(design.growth) <= set(by_name)
+    out["growth"] = {"elo": _growth_elo(by_name, floors, incomplete, design) if grows
+                     else None,
+                     "speedup": _growth_speed(by_name, ledger, floors, incomplete, design)
+                     if grows else None}
     return out
 
 
-# --- the record in Markdown (`long_horizon.md`) ----------------------------------------------
+# --- the record in Markdown ------------------------------------------------------------------
 
 
-def elo_leads(record: dict) -> dict[str, list[tuple[int, dict | None]]]:
+def elo_leads(record: dict, design: Design) -> dict[str, list[tuple[int, dict | None]]]:
     """Per comparison (its title): `(iteration, Elo comparison)` at each horizon and at the
     end (each study's last iteration), for `plots.plot_elo_leads`."""
     out = {}
-    for c in COMPARISONS:
+    for c in design.comparisons:
         if c.study not in record["studies"]:
             continue
         last = record["studies"][c.study]["iterations"]
-        out[c.title] = [*((h, record["elo_horizons"][str(h)].get(c.key)) for h in HORIZONS
+        out[c.title] = [*((h, record["elo_horizons"][str(h)].get(c.key))
+                          for h in design.horizons
                           if h < last), (last, record["elo"].get(c.key))]
     return out
 
@@ -419,7 +431,7 @@ def _p(x: float | None) -> str:
     return "—" if x is None else f"{x:.3g}"
 
 
-def _decided_table(rows: dict, unit: str) -> str:
+def _decided_table(rows: dict, unit: str, design: Design) -> str:
     scale, digits = (1.0, 0) if unit == "Elo" else (100.0, 1)
     body = [[r["comparison"], r["n"], _span(r, unit), _p(r["p"]), _p(r["p_adjusted"]),
              f"{_p(r.get('p_permutation'))} ({_p(r.get('p_permutation_adjusted'))})",
@@ -427,7 +439,8 @@ def _decided_table(rows: dict, unit: str) -> str:
              "—" if r["effect80"] is None else f"{scale * r['effect80']:.{digits}f}",
              _p(r["power_at_delta"]), f"**{r['verdict']}**"]
             for r in rows.values() if r is not None]
-    return table(["comparison", "pairs", f"Δ {unit}, paired [95% CI]", "p", "p (BH, the four)",
+    return table(["comparison", "pairs", f"Δ {unit}, paired [95% CI]", "p",
+                  f"p (BH, the {design.count})",
                   "exact sign-flip p (BH)", "Wilcoxon p", f"80%-power effect, {unit}",
                   "power at δ", "verdict"], body, "lrlrrrrrrl")
 
@@ -439,11 +452,12 @@ def _policy_speed(record: dict, axis: str = "compute") -> list[dict]:
             if c["measure"] == "policy"]
 
 
-def horizons_text(record: dict) -> str:
+def horizons_text(record: dict, design: Design) -> str:
     """Each study's last iteration, named: "Connect Four 6×6 at iteration 100, the papers'
     I; Hex 5×5 at iteration 60, the registered cut"."""
     return "; ".join(f"{s['title']} at iteration {s['iterations']}, "
-                     + ("the papers' I" if s["iterations"] == PAPERS_I else "the registered cut")
+                     + ("the papers' I" if s["iterations"] == design.full_iterations
+                        else "the registered cut")
                      for s in record["studies"].values())
 
 
@@ -470,19 +484,20 @@ def _step_note(record: dict, c: dict) -> str:
             "bound set by the budget")
 
 
-def _answers(record: dict) -> list[str]:
-    titles = {c.key: c.title for c in COMPARISONS}
+def _answers(record: dict, design: Design) -> list[str]:
+    titles = {c.key: c.title for c in design.comparisons}
+    k = design.auc_iterations
     elo, auc = record["elo"], record["auc"]
     lines = ["## The three questions, answered", "",
-             f"**1. At each study's horizon ({horizons_text(record)}), does warm start still "
-             f"lead?** (a) final Elo, δ = {record['deltas']['elo']:g} Elo; (c) AUC 1–8 "
+             f"**1. At each study's horizon ({horizons_text(record, design)}), does warm start "
+             f"still lead?** (a) final Elo, δ = {record['deltas']['elo']:g} Elo; (c) AUC 1–{k} "
              "beside it:", ""]
     for key, title in titles.items():
         a, c = elo.get(key), auc.get(key)
         if a is None and c is None:
             continue
         lines.append(f"- {title}: final Elo {_span(a, 'Elo')}, **{a['verdict'] if a else '—'}**;"
-                     f" AUC 1–8 {_span(c, 'points')} points, {c['verdict'] if c else '—'}.")
+                     f" AUC 1–{k} {_span(c, 'points')} points, {c['verdict'] if c else '—'}.")
     lines += ["", "**2. Does warm start save compute, and how much?** (b) the speed-up "
               "RMST(baseline) / RMST(arm) in estimated CPU-seconds, per step of the "
               "policy head's ladder:", ""]
@@ -496,26 +511,34 @@ def _answers(record: dict) -> list[str]:
               for (study, arm), parts in arms.items()]
     lines += ["", "An *open* step is not resolved either way: its ratio's interval and the "
               "log-rank test leave a speed-up and none both possible."]
+    if design.growth is None:
+        return lines + [""]
     g = record["growth"]
-    lines += ["", "**3. Does its effect grow with the board?** Hex 7×7 against Hex 5×5:", ""]
+    large, small = design.growth
+    big, little = (record["studies"][n]["title"] if n in record["studies"] else n
+                   for n in design.growth)
+    lines += ["", f"**3. Does its effect grow with the board?** {big} against {little}:", ""]
     if g["elo"] is not None:
-        lines.append(f"- The final-Elo lead, Hex 7×7 − Hex 5×5 (Welch): "
+        lines.append(f"- The final-Elo lead, {big} − {little} (Welch): "
                      f"{_span(g['elo'], 'Elo')} Elo, p {_p(g['elo']['p'])}: "
                      f"**{g['elo']['verdict']}**.")
     if g["speedup"] is not None:
         s = g["speedup"]
-        lines.append(f"- The speed-up at the first step (Hex 7×7 at "
-                     f"{percent(s['steps'][LARGE])}%: {s['speedup_large']:.2f}×; Hex 5×5 at "
-                     f"{percent(s['steps'][SMALL])}%: {s['speedup_small']:.2f}×): ratio "
+        lines.append(f"- The speed-up at the first step ({big} at "
+                     f"{percent(s['steps'][large])}%: {s['speedup_large']:.2f}×; {little} at "
+                     f"{percent(s['steps'][small])}%: {s['speedup_small']:.2f}×): ratio "
                      f"{s['ratio']:.2f} [{s['ci'][0]:.2f}, {s['ci'][1]:.2f}]: "
                      f"**{s['verdict']}**.")
     return lines + [""]
 
 
-def markdown(record: dict, command: str) -> str:
-    """`long_horizon.md`, read from the record alone."""
+def markdown(record: dict, design: Design, command: str) -> str:
+    """The report, read from the record and the design alone."""
     studies = record["studies"]
-    lines = ["# The long-horizon study: the registered analysis", "",
+    k = design.auc_iterations
+    seeds = min(len(s["seeds"]) for s in studies.values())
+    decline_windows = sorted({p.decline_window for p in design.plans})
+    lines = [f"# {design.title}", "",
              (f"Computed by `{command}` as {record['registration']} registers it: "
               + "; ".join(f"{s['title']} seeds {study_tables.seed_span(s['seeds'])}, "
                           f"{s['iterations']} iterations" for s in studies.values()) + "."),
@@ -523,12 +546,12 @@ def markdown(record: dict, command: str) -> str:
     if not record["complete"]:
         lines += ["**Incomplete: no verdict is claimed.** Missing: "
                   + "; ".join(record["gaps"]), ""]
-    lines += _answers(record)
+    lines += _answers(record, design)
     lines += ["## (a) The final networks' Elo (primary; the papers' measure)", "",
               ("Per seed, arm − baseline in Bayesian Elo from the round robin of the final "
                "networks, each seed's block centred; paired t over seeds, Benjamini–Hochberg "
-               f"over the four comparisons, δ = {record['deltas']['elo']:g} Elo."), "",
-              _decided_table(record["elo"], "Elo"), "",
+               f"over the {design.count} comparisons, δ = {record['deltas']['elo']:g} Elo."), "",
+              _decided_table(record["elo"], "Elo", design), "",
               ("**The Elo scale.** Each seed's final networks, one per arm, and the random "
                "player play one round robin; the seeds' blocks are linked only through the "
                "random player, whom every network beats nearly always, and each block is "
@@ -536,18 +559,20 @@ def markdown(record: dict, command: str) -> str:
                "difference from its own seed's baseline, resting on that pair's games, and "
                "it is not on the papers' scale, where the networks of one tournament are "
                "rated together. The exact sign-flip p is the share of the 2ⁿ sign patterns "
-               "of the n per-seed leads whose mean is at least as far from zero: with 6 "
-               "seeds its smallest value is 1/32."), "",
+               "of the n per-seed leads whose mean is at least as far from zero: with "
+               f"{seeds} seeds its smallest value is 1/{2 ** (seeds - 1)}."), "",
               "Elo against iterations: the same difference from each horizon's round robin "
               "(unadjusted; decides nothing).", ""]
     rows = []
-    for c in COMPARISONS:
-        cells = [_span(record["elo_horizons"][str(h)].get(c.key), "Elo") for h in HORIZONS]
+    for c in design.comparisons:
+        cells = [_span(record["elo_horizons"][str(h)].get(c.key), "Elo")
+                 for h in design.horizons]
         rows.append([c.title, *cells, _span(record["elo"].get(c.key), "Elo")])
-    lines += [table(["comparison", *(f"iteration {h}" for h in HORIZONS), "final"], rows,
-                    "lllll"), "", f"![Elo lead against the rated iteration]({FIGURE})", ""]
+    lines += [table(["comparison", *(f"iteration {h}" for h in design.horizons), "final"],
+                    rows, "ll" + "l" * len(design.horizons)), "",
+              f"![Elo lead against the rated iteration]({FIGURE})", ""]
     lines += ["## (b) Compute to strength (primary)", "",
-              study_tables.speed_intro(record["speed"]["ledger"], CALIBRATION)]
+              study_tables.speed_intro(record["speed"]["ledger"], design.calibration)]
     for r in record["speed"]["ledger"]:
         lines += [f"### {studies[r['study']]['title']}", "", study_tables.speed_markdown(r), ""]
     lines += ["### Beside it: against measured wall seconds (decides nothing)", "",
@@ -557,22 +582,22 @@ def markdown(record: dict, command: str) -> str:
     for r in record["speed"]["measured"]:
         lines += [f"#### {studies[r['study']]['title']}", "", study_tables.speed_markdown(r),
                   ""]
-    lines += ["## (c) Early learning: the policy head's AUC over iterations 1–8 (primary)", "",
-              ("Paired t over seeds, Benjamini–Hochberg over the four comparisons, "
+    lines += [f"## (c) Early learning: the policy head's AUC over iterations 1–{k} (primary)",
+              "", (f"Paired t over seeds, Benjamini–Hochberg over the {design.count} comparisons, "
                f"δ = {100 * record['deltas']['auc']:g} points."), "",
-              _decided_table(record["auc"], "points"), ""]
+              _decided_table(record["auc"], "points", design), ""]
     robust = record["auc_robustness"]
     windows = robust["windows"]
     lines += [f"How far each verdict holds: decided the same way for every window k in "
               f"{strength.holds_over({k: 0 for k in windows}, 0)}.", "",
-              table(["comparison", "verdict at k = 8", "holds over k", "elsewhere"],
+              table(["comparison", f"verdict at k = {k}", "holds over k", "elsewhere"],
                     [[c.title, record["auc"][c.key]["verdict"],
                       robust["verdicts"][c.key]["holds_over"].get(
                           record["auc"][c.key]["decided"], "none"),
                       "; ".join(f"{v} ({ks})" for v, ks in
                                 robust["verdicts"][c.key]["holds_over"].items()
                                 if v != record["auc"][c.key]["decided"]) or "—"]
-                     for c in COMPARISONS if record["auc"].get(c.key) is not None
+                     for c in design.comparisons if record["auc"].get(c.key) is not None
                      and c.key in robust["verdicts"]], "llll"), ""]
     floors = [strength.Floor(f["family"], f["random_rate"], f["iteration"],
                              tuple(f["baseline_rates"]), f["p"], f["learned"])
@@ -584,9 +609,12 @@ def markdown(record: dict, command: str) -> str:
               study_tables.floor_markdown(floors), ""]
     if record.get("decline"):
         lines += ["## The decline rule", "",
-                  ("Added after the data (the registration's departures): a study whose "
-                   "baseline's policy head is significantly lower over the last tenth of its "
-                   "iterations than over iterations 21–30 (the mean over each span per run, "
+                  (("Added after the data (the registration's departures): a study whose "
+                    if design.decline_after_data else "A study whose ")
+                   + "baseline's policy head is significantly lower over the last tenth of its "
+                   "iterations than over iterations "
+                   + ", ".join(f"{a}–{b}" for a, b in decline_windows)
+                   + " (the mean over each span per run, "
                    "paired by seed, one-sided t-test, α = 0.05) compares collapsing learners "
                    "at its horizon; every verdict of (a) and (b) of that study says so. The "
                    "verdicts themselves are unchanged."), "",
