@@ -50,6 +50,7 @@ from warmjax import cli
 from warmjax.games import make
 from warmjax.markdown import table
 from warmjax.matches import experiment_cli as common
+from warmjax.names import PAPERS_ENHANCEMENTS
 from warmjax.search.config import SearchConfig
 from warmjax.search.players import make_player
 from warmjax.search.variants import ENHANCEMENTS
@@ -86,7 +87,7 @@ class HeadToHeadConfig:
     seed: int = 0
     weight: float = 0.5
     networks: str = "pair"
-    enhancements: tuple[str, ...] = ENHANCEMENTS
+    enhancements: tuple[str, ...] = PAPERS_ENHANCEMENTS  # the papers' table's rows
     out: str | None = None
     max_batch: int = 256
     fast_compile: bool = False

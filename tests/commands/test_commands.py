@@ -23,9 +23,9 @@ from warmjax.cli import CONF_DIR
 from warmjax.headtohead import HeadToHeadConfig
 from warmjax.matches.experiment_cli import config_from_dict
 from warmjax.matches.pair_play import chunking
+from warmjax.names import PAPERS_ENHANCEMENTS as ENHANCEMENTS  # the table's rows
 from warmjax.orientation import OrientationConfig
 from warmjax.search.config import SearchConfig
-from warmjax.search.variants import ENHANCEMENTS
 from warmjax.train.run_config import GameConfig, ModelConfig
 
 from ..helpers import ROOT

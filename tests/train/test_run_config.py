@@ -303,3 +303,27 @@ def test_every_study_runs_at_smoke_size(study):
             *([f"+arm={arm}"] if arm else [])])
     config = to_run_config(job)
     assert config.train.iterations == 2 and config.profile_name == "smoke"
+
+
+def test_the_papers_five_stay_apart_from_what_warm_start_accepts(monkeypatch):
+    """SPEC §3 names five enhancements, Rollout, RAVE, RoRa, WRo and WRoRa: the claims and
+    the head-to-head table loop over those; warm start may accept more, after them, and
+    validates against that list, so a new enhancement widens nothing the papers fixed."""
+    from warmjax import names
+    from warmjax.headtohead import HeadToHeadConfig
+    from warmjax.train import run_config
+
+    assert names.PAPERS_ENHANCEMENTS == ("rollout", "rave", "rora", "wro", "wrora")
+    accepted = names.WARMSTART_ENHANCEMENTS
+    assert accepted[:5] == names.PAPERS_ENHANCEMENTS
+    assert HeadToHeadConfig.__dataclass_fields__["enhancements"].default == \
+        names.PAPERS_ENHANCEMENTS
+    config = RunConfig()
+    config = dataclasses.replace(config, warmstart=dataclasses.replace(
+        config.warmstart, mode="fixed", enhancement="novel"))
+    with pytest.raises(ConfigError, match="novel"):
+        run_config.validate(config)
+    monkeypatch.setattr(run_config, "WARMSTART_ENHANCEMENTS", (*accepted, "novel"))
+    run_config.validate(config)  # accepted once warm start lists it
+    assert names.PAPERS_ENHANCEMENTS == ("rollout", "rave", "rora", "wro", "wrora")
+

@@ -29,7 +29,7 @@ from warmjax.analysis.stats import (
     decide,
     friedman,
 )
-from warmjax.names import ENHANCEMENTS, enhancement_name
+from warmjax.names import PAPERS_ENHANCEMENTS, enhancement_name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,7 +158,7 @@ def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
     adaptive = {a.id.enhancement: a for a in family.arms if a.id.mode == "adaptive"}
     fixed = {a.id.enhancement: a for a in family.arms
              if a.id.mode == "fixed" and a.id.iprime == MAIN_IPRIME}
-    tested = [t for e in ENHANCEMENTS if e in adaptive and e in fixed
+    tested = [t for e in PAPERS_ENHANCEMENTS if e in adaptive and e in fixed
               if (t := _pair(adaptive[e], fixed[e])) is not None]
     if not tested:
         return _not_tested(name, family, "no enhancement in both modes with two seeds each")

@@ -41,7 +41,7 @@ from warmjax.matches.tournament_folder import (
     read_oracle,
     read_versus,
 )
-from warmjax.names import ENHANCEMENTS
+from warmjax.names import WARMSTART_ENHANCEMENTS
 from warmjax.train.run_folder import Run
 from warmjax.train.run_id import RunId, enhancement_name, game_name
 
@@ -98,7 +98,8 @@ def fmt_mean_std(mean: float, std: float, decimals: int = 1) -> str:
 
 
 def _enhancement_order(name: str | None) -> int:
-    return ENHANCEMENTS.index(name) if name in ENHANCEMENTS else len(ENHANCEMENTS)
+    known = WARMSTART_ENHANCEMENTS
+    return known.index(name) if name in known else len(known)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-from warmjax.names import ENHANCEMENTS
+from warmjax.names import WARMSTART_ENHANCEMENTS
 from warmjax.search import backup, leaf, selection
 from warmjax.search.config import SearchConfig
 from warmjax.search.search import make_search
@@ -46,7 +46,8 @@ SEARCH_VARIANTS: dict[str, Variant] = {
     "pure_mcts": Variant(selection.puct_rule, leaf.playout_leaf, backup.value_backup, False),
     "pure_rave": Variant(selection.uct_rave_rule, leaf.playout_leaf, backup.amaf_backup, False),
 }
-# The warm-start enhancements, in the papers' order (`warmjax.names`), each a variant above.
+# What warm start accepts (`warmjax.names`), the papers' five first: each a variant above.
+ENHANCEMENTS = WARMSTART_ENHANCEMENTS
 assert set(ENHANCEMENTS) <= set(SEARCH_VARIANTS)
 
 

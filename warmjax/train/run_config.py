@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from warmjax.games import make, registry
-from warmjax.names import ENHANCEMENTS, EXPLORE_RETURNS, MODES
+from warmjax.names import EXPLORE_RETURNS, MODES, WARMSTART_ENHANCEMENTS
 from warmjax.nets.presets import CONV_IMPLS, PRESETS
 from warmjax.search.config import SearchConfig
 from warmjax.settings import PER_RUN, RESUMABLE, ConfigError, from_mapping, marked, setting
@@ -332,9 +332,9 @@ def validate(config: RunConfig) -> None:
     problems = []
     if c.warmstart.mode not in MODES:
         problems.append(f"unknown warm-start mode {c.warmstart.mode!r} (choose from {MODES})")
-    if c.warmstart.mode != "none" and c.warmstart.enhancement not in ENHANCEMENTS:
+    if c.warmstart.mode != "none" and c.warmstart.enhancement not in WARMSTART_ENHANCEMENTS:
         problems.append(f"unknown enhancement {c.warmstart.enhancement!r} "
-                        f"(choose from {', '.join(ENHANCEMENTS)})")
+                        f"(choose from {', '.join(WARMSTART_ENHANCEMENTS)})")
     if c.seed < 0:
         problems.append(f"seed must be non-negative, got {c.seed}")
     if c.train.iterations < 1:

@@ -16,7 +16,7 @@ import dataclasses
 from typing import Any
 
 from warmjax.games import registry
-from warmjax.names import ENHANCEMENTS, enhancement_name
+from warmjax.names import WARMSTART_ENHANCEMENTS, enhancement_name
 from warmjax.settings import departures_of
 
 MODE_ORDER = {"none": 0, "fixed": 1, "adaptive": 2}
@@ -83,8 +83,9 @@ class RunId:
     def order(self) -> tuple:
         """A sort key: game, then the Baseline, then by enhancement (fixed by I′, then
         adaptive), departures after the papers' algorithm, then the seed."""
-        enhancement = (ENHANCEMENTS.index(self.enhancement) if self.enhancement in ENHANCEMENTS
-                       else len(ENHANCEMENTS))
+        known = WARMSTART_ENHANCEMENTS
+        enhancement = (known.index(self.enhancement) if self.enhancement in known
+                       else len(known))
         games = list(registry.names())
         return (games.index(self.game) if self.game in games else len(games), self.game,
                 self.mode != "none", enhancement, MODE_ORDER.get(self.mode, 3),
