@@ -3,7 +3,7 @@
 For every game (`--games`, default all registered ones plus Hex and Go at 7×7), on this
 device:
 
-- **playout**: ms per uniformly random playout from the first position (`search.rollout`,
+- **playout**: ms per uniformly random playout from the first position (`search.rollouts.rollout`,
   the playouts of the rollout variants), and the mean plies;
 - **search**: simulations per second of the baseline (`mcts`) and each warm-start
   enhancement (rollout, rave, rora, wro, wrora) at B = 256 root positions and m = 100
@@ -40,7 +40,7 @@ from warmjax.games import make, registry
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, variant_search
 from warmjax.search.leaf import Inputs
-from warmjax.search.rollout import rollout
+from warmjax.search.rollouts import rollout
 from warmjax.train.iteration import Trainer
 from warmjax.train.run_config import RunConfig
 from warmjax.train.update import make_update

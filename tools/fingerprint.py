@@ -158,7 +158,7 @@ def drop_times(value):
 
 def positions(env, batch: int, plies: int, key):
     """`batch` positions after `plies` random moves (games that ended stay ended)."""
-    from warmjax.search.rollout import random_legal_action
+    from warmjax.search.rollouts import random_legal_action
 
     states = jax.vmap(env.init)(jax.random.split(key, batch))
 

@@ -12,7 +12,7 @@ import numpy as np
 from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, random_legal_action, variant_search
-from warmjax.search.rollout import rollout
+from warmjax.search.rollouts import rollout
 
 from ..ref_search import reference_search
 

@@ -161,7 +161,7 @@ class GameEnv(pgx.core.Env):
         `NotImplementedError`. `warmjax.games.check_game` tests all of this."""
 
     # ----------------------------------------------------------------------------------
-    # Random playouts (`warmjax.search.rollout`).
+    # Random playouts (`warmjax.search.rollouts`).
 
     def playout_rules(self) -> PlayoutRules | None:
         """The game's rules for fast random playouts (`warmjax.games.playout`); None if it

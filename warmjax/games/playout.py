@@ -1,4 +1,4 @@
-"""A game's rules for fast random playouts (`warmjax.search.rollout`), and the move choice
+"""A game's rules for fast random playouts (`warmjax.search.rollouts`), and the move choice
 they share.
 
 A random playout needs only who wins, so a game may give rules that skip what `step` also

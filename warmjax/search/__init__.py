@@ -1,8 +1,8 @@
 """Batched tree search (PUCT, RAVE, rollouts), RHEA and the uniform player interface.
 
 Importing the package loads none of its modules (nor JAX): each name below is imported from
-its module when first used (`warmjax.search.config`, say, reads without JAX). The playout
-function is `warmjax.search.rollout.rollout`: in the package, `rollout` is its module.
+its module when first used (`warmjax.search.config`, say, reads without JAX), so
+`warmjax.search.rollout` is the playout function (`warmjax.search.rollouts.rollout`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ _LAZY = {
     "RheaResult": "rhea",
     "make_rhea": "rhea",
     "plan_score": "rhea",
-    "Rollout": "rollout",
-    "random_legal_action": "rollout",
+    "Rollout": "rollouts",
+    "random_legal_action": "rollouts",
+    "rollout": "rollouts",
     "SearchOutput": "search",
     "make_search": "search",
     "visit_policy": "search",

@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 
 from warmjax.search.config import SearchConfig
-from warmjax.search.rollout import Rollout
+from warmjax.search.rollouts import Rollout
 from warmjax.search.tree import Tree
 
 

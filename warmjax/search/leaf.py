@@ -24,7 +24,7 @@ from typing import Any, Callable, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from warmjax.search.rollout import Rollout, rollout
+from warmjax.search.rollouts import Rollout, rollout
 
 LEAF_KINDS = ("network", "rollout", "mix")
 

@@ -42,7 +42,7 @@ from warmjax.search.config import TIE_BREAKS, SearchConfig
 from warmjax.search.gumbel import make_gumbel_search
 from warmjax.search.leaf import Inputs
 from warmjax.search.rhea import RheaConfig, make_rhea
-from warmjax.search.rollout import random_legal_action
+from warmjax.search.rollouts import random_legal_action
 from warmjax.search.search import visit_policy
 from warmjax.search.tree import init_tree
 from warmjax.search.variants import SEARCH_VARIANTS, variant_search

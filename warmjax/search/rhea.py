@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from warmjax.search.rollout import random_legal_action
+from warmjax.search.rollouts import random_legal_action
 
 
 @dataclasses.dataclass(frozen=True)

@@ -33,7 +33,7 @@ from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search import SearchConfig, variant_search
 from warmjax.search.leaf import Inputs
-from warmjax.search.rollout import random_legal_action
+from warmjax.search.rollouts import random_legal_action
 from warmjax.train.buffer import ReplayBuffer
 from warmjax.train.update import make_update
 

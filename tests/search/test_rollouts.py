@@ -11,7 +11,7 @@ import pytest
 from warmjax.games import make
 from warmjax.games.playout import kth_legal_action, kth_set_bit
 from warmjax.search import random_legal_action
-from warmjax.search.rollout import rollout, rules_rollout, step_rollout
+from warmjax.search.rollouts import rollout, rules_rollout, step_rollout
 
 from ..game_helpers import NEAR_END
 from .search_helpers import GAMES, SIMS, jitted_search
