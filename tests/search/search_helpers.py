@@ -128,3 +128,18 @@ def reference_for(game, variant, states, b, key, sims, all_players=False):
                             all_players=all_players)
 
 
+def search_with(selection=None, backup=None):
+    """The PUCT search on Connect Four, one part replaced, run once on the first position."""
+    from warmjax.search import backup as backup_parts
+    from warmjax.search import leaf
+    from warmjax.search import selection as rules
+    from warmjax.search.search import make_search
+
+    env = make("connect_four")
+    config = SearchConfig(simulations=4)
+    search = make_search(env, config,
+                         selection=selection or rules.puct_rule(config),
+                         leaf=leaf.playout_leaf(env, None, 0),
+                         backup=backup or backup_parts.value_backup(config))
+    states = jax.vmap(env.init)(jax.random.split(jax.random.key(0), 2))
+    return jax.jit(search)(None, jax.random.key(1), states)

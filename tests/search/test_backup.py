@@ -10,6 +10,8 @@ import pytest
 from warmjax.games import make
 from warmjax.search import SearchConfig, variant_search
 
+from .search_helpers import search_with
+
 # --------------------------------------------------------------------------------------
 # (b) AMAF statistics after 1, 2 and 3 simulations, computed by hand.
 
@@ -114,3 +116,18 @@ def test_rora_counts_rollout_moves_by_hand():
     np.testing.assert_allclose(w[1], [-result_for_x, 0, 0, 0, 0, 0])
 
 
+
+
+def test_a_backup_must_keep_the_trees_shapes_and_dtypes():
+    """A backup that turns the visit counts into floats is named at its boundary."""
+    from warmjax.search import backup as backup_parts
+
+    plain = backup_parts.value_backup(SearchConfig(simulations=4))
+
+    def floats(tree, path, leaf, leaf_value, played):
+        tree = plain.update(tree, path, leaf, leaf_value, played)
+        return tree.replace(children_visits=tree.children_visits.astype(jnp.float32))
+
+    with pytest.raises(AssertionError, match="children_visits|dtype"):
+        search_with(backup=backup_parts.Backup(floats, plain.playout_moves))
+    assert search_with().visits.sum() == 2 * 4  # unchanged parts: every simulation counted

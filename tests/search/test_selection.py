@@ -12,7 +12,7 @@ from warmjax.games import make
 from warmjax.search import SearchConfig, variant_search
 
 from ..ref_search import pruned, reference_search
-from .search_helpers import SIMS, jitted_search, one, positions, setup
+from .search_helpers import SIMS, jitted_search, one, positions, search_with, setup
 
 
 @pytest.mark.slow
@@ -74,3 +74,11 @@ def test_pruning_by_hand():
     assert int(jnp.argmax(puct_rule(SearchConfig())(t, Tree.ROOT))) != 3
 
 
+def test_a_selection_rule_must_score_every_action_of_one_node():
+    """A rule that returns a score per action and one more (7 + 1 on Connect Four) is named
+    where it is called, not broadcast into a wrong argmax."""
+    def too_many(tree, node):
+        return jnp.zeros(tree.children_prior.shape[-1] + 1)
+
+    with pytest.raises(AssertionError, match=r"\(7,\)"):
+        search_with(selection=too_many)

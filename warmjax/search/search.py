@@ -93,7 +93,10 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
 
         def body(carry):
             node, depth, nodes, actions, expand, _ = carry
-            action = jnp.argmax(scores(tree, node)).astype(jnp.int32)
+            scored = scores(tree, node)
+            # A selection rule scores every action of one node: [A], nothing broadcast.
+            chex.assert_shape(scored, (env.num_actions,))
+            action = jnp.argmax(scored).astype(jnp.int32)
             child = tree.children_index[node, action]
             nodes = nodes.at[depth].set(node, mode="drop")
             actions = actions.at[depth].set(action, mode="drop")
@@ -110,7 +113,10 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
 
     def add_and_backup(tree, path, state, prior, value, played, index):
         tree, node, node_value = backup_lib.add_leaf(tree, path, state, prior, value, index)
-        return backup.update(tree, path, node, node_value, played)
+        updated = backup.update(tree, path, node, node_value, played)
+        # A backup returns the tree it was given, every field's shape and dtype kept.
+        chex.assert_trees_all_equal_shapes_and_dtypes(updated, tree)
+        return updated
 
     def search(inputs, key, states, memory=None) -> SearchOutput:
         if not isinstance(inputs, Inputs):  # bare network variables (or None)
