@@ -10,7 +10,10 @@ Leaf`:
 - `playout_leaf`: no network: a uniform prior over the legal actions and the playout's
   value (the pure players of §4).
 
-A terminal state's value is always the game result. `record` is how many playout moves to
+Each evaluator's value rule is one entry of `LEAF_VALUES` (a function of the network's
+value, the playout and w, and whether it needs a playout); the terminal value and the
+empty playout record all of them share are `with_terminal_values` and `no_playout`. A
+terminal state's value is always the game result. `record` is how many playout moves to
 keep for the AMAF backup (0: none).
 
 What changes from call to call — the network's variables and w — travels as one pytree,
@@ -25,8 +28,6 @@ import jax
 import jax.numpy as jnp
 
 from warmjax.search.rollouts import Rollout, rollout
-
-LEAF_KINDS = ("network", "rollout", "mix")
 
 
 class Inputs(NamedTuple):
@@ -53,6 +54,43 @@ class Leaf(NamedTuple):
 
     prior: Callable  # (inputs, states) -> logits [B, A] of the root states
     evaluate: Callable  # (inputs, key, states) -> LeafEvaluation
+
+
+class LeafValue(NamedTuple):
+    """One leaf evaluator's value rule: `value(net_value [B], played: Rollout, weight)` ->
+    [B] for the player to move, and whether it needs a random playout from the leaf."""
+
+    value: Callable
+    playout: bool
+
+
+def _mixed(net_value, played, weight):
+    return (1.0 - weight) * net_value + weight * played.value
+
+
+# Each leaf evaluator's value, by name (`network_leaf`, `rollout_leaf`, `mix_leaf` and the
+# network-free `playout_leaf` use them); a new evaluator is one entry.
+LEAF_VALUES: dict[str, LeafValue] = {
+    "network": LeafValue(lambda net_value, played, weight: net_value, False),
+    "rollout": LeafValue(lambda net_value, played, weight: played.value, True),
+    "mix": LeafValue(_mixed, True),
+}
+LEAF_KINDS = tuple(LEAF_VALUES)
+
+
+def no_playout(batch: int) -> Rollout:
+    """The playout record of leaves that play none: value 0, no moves."""
+    return Rollout(value=jnp.zeros((batch,), jnp.float32),
+                   actions=jnp.zeros((batch, 0), jnp.int32),
+                   players=jnp.zeros((batch, 0), jnp.int32),
+                   length=jnp.zeros((batch,), jnp.int32))
+
+
+def with_terminal_values(states: Any, value: jax.Array) -> jax.Array:
+    """`value` [B] with each terminal state's game result, for its player to move, in its
+    place (float32)."""
+    result = jnp.take_along_axis(states.rewards, states.current_player[:, None], axis=1)[:, 0]
+    return jnp.where(states.terminated, result, value).astype(jnp.float32)
 
 
 def network_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
@@ -102,47 +140,34 @@ def make_leaf_evaluator(
       env: the game environment.
       apply_fn: `apply(params, obs [B, H, W, C]) -> (logits [B, A], value [B])`; unused
         when `use_network` is False.
-      kind: one of LEAF_KINDS.
+      kind: a key of LEAF_VALUES.
       use_network: False for uniform priors and no network call.
       record: moves to record per playout (for RAVE); 0 records none.
 
     Returns:
       The evaluator. `states` are batched; `inputs.weight` is a float scalar (used by "mix").
     """
-    if kind not in LEAF_KINDS:
+    if kind not in LEAF_VALUES:
         raise ValueError(f"unknown leaf evaluator {kind!r}; choose from {LEAF_KINDS}")
+    rule = LEAF_VALUES[kind]
     if not use_network and kind != "rollout":
         raise ValueError("a search without a network needs rollout leaf values")
     if use_network and apply_fn is None:
         raise ValueError(f"leaf evaluator {kind!r} needs a network")
-    needs_rollout = kind in ("rollout", "mix")
 
     def evaluate(inputs, key, states) -> LeafEvaluation:
         batch = states.current_player.shape[0]
-        weight = inputs.weight
         if use_network:
             logits, net_value = apply_fn(inputs.params, states.observation)
         else:
             logits = jnp.zeros(states.legal_action_mask.shape, jnp.float32)
             net_value = jnp.zeros((batch,), jnp.float32)
-        if needs_rollout:
+        if rule.playout:
             keys = jax.random.split(key, batch)
             played = jax.vmap(lambda k, s: rollout(env, k, s, record))(keys, states)
         else:
-            played = Rollout(
-                value=jnp.zeros((batch,), jnp.float32),
-                actions=jnp.zeros((batch, 0), jnp.int32),
-                players=jnp.zeros((batch, 0), jnp.int32),
-                length=jnp.zeros((batch,), jnp.int32),
-            )
-        if kind == "network":
-            value = net_value
-        elif kind == "rollout":
-            value = played.value
-        else:
-            value = (1.0 - weight) * net_value + weight * played.value
-        result = jnp.take_along_axis(states.rewards, states.current_player[:, None], axis=1)[:, 0]
-        value = jnp.where(states.terminated, result, value).astype(jnp.float32)
+            played = no_playout(batch)
+        value = with_terminal_values(states, rule.value(net_value, played, inputs.weight))
         return LeafEvaluation(logits=logits.astype(jnp.float32), value=value, rollout=played)
 
     return evaluate
