@@ -22,7 +22,7 @@ from pgx import core
 
 from warmjax.games import EMPTY, FIRST, GameEnv
 from warmjax.games.registry import GameSpec, Labels, register
-from warmjax.perfect import search_labels
+from warmjax.probe import search_labels
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""How far labels made by search (`warmjax/perfect/search_labels.py`) can be trusted: the
+"""How far labels made by search (`warmjax/probe/search_labels.py`) can be trusted: the
 positions of solved sets labelled again by search and set against their exact labels.
 
     JAX_PLATFORMS=cpu python tools/search_label_check.py --positions 200 --simulations 1000 \
@@ -26,8 +26,9 @@ import jax
 import numpy as np
 
 from warmjax.games import make
-from warmjax.perfect import positions, score
-from warmjax.perfect.search_labels import labels_of, move_values
+from warmjax.perfect import positions
+from warmjax.probe import score
+from warmjax.probe.search_labels import labels_of, move_values
 from warmjax.search.players import make_player
 
 GAMES = ("tic_tac_toe", "connect_four", "hex")

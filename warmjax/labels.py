@@ -5,7 +5,7 @@
     python -m warmjax.labels --game gobang --count 1000 --seed 0         # plies 8–20
     python -m warmjax.labels --game hex --size 5 --count 1000 --seed 0   # 10–16 empty cells
 
-A game without an exact solver that registers search labels (`perfect/search_labels.py`)
+A game without an exact solver that registers search labels (`probe/search_labels.py`)
 is labelled by a deep network-free search of each move instead (`--simulations`, 1000 by
 default): estimates, whose agreement with perfect play `tools/search_label_check.py`
 measures on games that have a solver.

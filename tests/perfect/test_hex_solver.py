@@ -103,7 +103,7 @@ def test_shipped_hex_sets(size):
     assert path is not None and path.name == f"hex_{size}x{size}.json"
     shipped = positions.load(path)
     assert len(shipped) >= 1000 and shipped.game == {"name": "hex", "size": size}
-    from warmjax.perfect import score
+    from warmjax.probe import score
 
     small = shipped.subset(100)
     states = score.replay(env, small)

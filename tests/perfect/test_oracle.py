@@ -12,8 +12,9 @@ from hydra import compose, initialize_config_dir
 from warmjax import oracle as oracle_cmd
 from warmjax.games import make
 from warmjax.matches import perfect_play as oracle_body
-from warmjax.perfect import positions, score
+from warmjax.perfect import positions
 from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN, Solver
+from warmjax.probe import score
 from warmjax.run import CONF_DIR, to_run_config
 from warmjax.search import make_player
 from warmjax.train.iteration import Trainer

@@ -41,7 +41,8 @@ def test_generate_small_sets_and_round_trip(tmp_path, name, params, low, high):
 @pytest.mark.slow
 @pytest.mark.parametrize("name,depth", [("othello", (12, 20)), ("gobang", (8, 20))])
 def test_shipped_sets_replay_in_the_env(name, depth):
-    from warmjax.perfect import positions, score
+    from warmjax.perfect import positions
+    from warmjax.probe import score
 
     env = make(name)
     path = positions.path_for(env)
@@ -106,7 +107,8 @@ def test_quiet_positions_agree_with_the_env(name):
     # mover's winning moves in the position, the opponent's in the same board with the
     # opponent to move (`env.from_board`).
     from warmjax.games.playout import winning_moves
-    from warmjax.perfect import positions, score
+    from warmjax.perfect import positions
+    from warmjax.probe import score
 
     env = make(name)
     labelled = positions.load(positions.path_for(env)).subset(150)
@@ -130,7 +132,8 @@ def test_quiet_positions_agree_with_the_env(name):
 
 
 def test_judge_on_the_quiet_positions_by_hand():
-    from warmjax.perfect import positions, score
+    from warmjax.perfect import positions
+    from warmjax.probe import score
 
     labelled = positions.load(positions.path_for(make("connect_four"))).subset(6)
     best = labelled.best
@@ -156,7 +159,8 @@ def test_judge_on_the_quiet_positions_by_hand():
     ("othello", {"size": 8}, "othello_8x8.json", ("empties", 10, 16))])
 def test_standard_board_sets_replay_and_agree_with_a_fresh_solve(name, params, file, depth):
     # The larger boards' sets: found for the game by its size, replayed in the env.
-    from warmjax.perfect import positions, score
+    from warmjax.perfect import positions
+    from warmjax.probe import score
 
     env = make(name, **params)
     path = positions.path_for(env)

@@ -1,4 +1,4 @@
-"""Labels made by search for a game without a solver (`perfect/search_labels.py`): checked
+"""Labels made by search for a game without a solver (`probe/search_labels.py`): checked
 against the exact solver on tic-tac-toe, on positions worked out by hand, and end to end on
 the example game kept outside warmjax (labels command, oracle)."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from warmjax.games import make, registry
 from warmjax.perfect import positions
-from warmjax.perfect.search_labels import LOSS, WIN, labels_of, move_values
+from warmjax.probe.search_labels import LOSS, WIN, labels_of, move_values
 
 from ..games.test_registry import load_example
 

@@ -26,7 +26,8 @@ import numpy as np
 from warmjax import cli
 from warmjax.markdown import table
 from warmjax.matches.agent import load_agent
-from warmjax.perfect import positions, score
+from warmjax.perfect import positions
+from warmjax.probe import score
 from warmjax.search.players import make_player
 from warmjax.train import network_io
 

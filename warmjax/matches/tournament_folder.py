@@ -444,7 +444,7 @@ ORACLE_FILE, VERSUS_FILE = "oracle.json", "versus.json"
 
 @dataclasses.dataclass(frozen=True)
 class OracleScore:
-    """One player's rates on the labelled positions (`perfect.score.judge`'s, as the
+    """One player's rates on the labelled positions (`probe.score.judge`'s, as the
     oracle command writes them)."""
 
     optimal: float

@@ -7,7 +7,7 @@ mover's perfect-play value (win 1, draw 0, loss −1, a full column ILLEGAL), fr
 annotated copies: a column's annotated score is the position after the move, for the
 player then to move, so the mover's value is its negation. As AlphaZero.jl scores it, a
 move is a mistake when its sign is below the best move's (a slower win is no mistake): one
-minus the optimal-move rate of `perfect.score.judge`.
+minus the optimal-move rate of `probe.score.judge`.
 
     from warmjax.perfect import pons
     labelled = pons.load("beginning_hard")

@@ -27,7 +27,7 @@ from flax import struct
 
 from warmjax.games import make
 from warmjax.perfect import positions
-from warmjax.perfect.score import make_probe
+from warmjax.probe.score import make_probe
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import make_player
 from warmjax.train import warmstart

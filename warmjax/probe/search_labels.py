@@ -36,7 +36,7 @@ from warmjax.games import make
 from warmjax.perfect.positions import ILLEGAL, LabelledSet, _pack
 from warmjax.search.players import make_player
 
-GENERATE = "warmjax.perfect.search_labels:generate_by_search"
+GENERATE = "warmjax.probe.search_labels:generate_by_search"
 SIMULATIONS = 1000  # the default depth of each move's search
 WIN, DRAW, LOSS = 1, 0, -1
 THRESHOLD = 1 / 3  # |value| above it: a win or a loss; a draw between
