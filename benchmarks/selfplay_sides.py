@@ -25,7 +25,7 @@ from warmjax.nets import make_network
 from warmjax.search import game_loop
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import Move, make_player
-from warmjax.train.selfplay import make_selfplay
+from warmjax.train.selfplay import SelfPlayRules, make_selfplay
 from warmjax.train.warmstart import BASELINE, ENHANCED_VS_BASELINE
 
 
@@ -85,7 +85,7 @@ def main(argv=None):
     kwargs = dict(simulations=args.simulations, temperature_moves=15)
     baseline = make_player("mcts", env, net.apply, **kwargs)
     enhancement = make_player(args.enhancement, env, net.apply, **kwargs)
-    selfplay = jax.jit(make_selfplay(env, baseline, enhancement, args.games))
+    selfplay = jax.jit(make_selfplay(env, baseline, enhancement, SelfPlayRules(args.games)))
     reference = jax.jit(whole_batch_reference(env, baseline, enhancement, args.games))
     key = jax.random.PRNGKey(1)
 

@@ -91,14 +91,14 @@ class api:  # noqa: N801 - a namespace
     def selfplay(env, network, enhancement, variables, key, kind, weight):
         from warmjax.search.config import SearchConfig
         from warmjax.search.players import make_player
-        from warmjax.train.selfplay import make_selfplay
+        from warmjax.train.selfplay import SelfPlayRules, make_selfplay
 
         config = SearchConfig(simulations=8, temperature_moves=5)
         base = make_player("mcts", env, network.apply, config)
         enh = make_player(enhancement, env, network.apply, config)
         from warmjax.search.leaf import Inputs
 
-        play = jax.jit(make_selfplay(env, base, enh, 4), static_argnums=2)
+        play = jax.jit(make_selfplay(env, base, enh, SelfPlayRules(4)), static_argnums=2)
         return play(Inputs(variables, jnp.float32(weight)), key, kind)
 
     @staticmethod

@@ -71,13 +71,13 @@ def test_selfplay_health_matches_a_replay_of_the_games():
 
     from warmjax.search import Inputs
     from warmjax.train.health import selfplay_health
-    from warmjax.train.selfplay import make_selfplay
+    from warmjax.train.selfplay import SelfPlayRules, make_selfplay
     from warmjax.train.warmstart import ENHANCED_VS_BASELINE
 
     from .test_selfplay import c4_players
 
     env, strong, weak = c4_players()
-    games = jax.device_get(jax.jit(make_selfplay(env, weak, strong, 16))(
+    games = jax.device_get(jax.jit(make_selfplay(env, weak, strong, SelfPlayRules(16)))(
         Inputs(None, 0.5), jax.random.PRNGKey(0), ENHANCED_VS_BASELINE))
     k = 2  # short enough that some openings repeat between these games
     health = {name: float(v) for name, v in selfplay_health(games, k).items()}

@@ -14,7 +14,7 @@ from warmjax.games import make
 from warmjax.nets import make_network
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import make_player
-from warmjax.train.selfplay import make_selfplay
+from warmjax.train.selfplay import SelfPlayRules, make_selfplay
 from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -96,7 +96,7 @@ def test_selfplay_counts_every_searched_position(kind):
     baseline = make_player("mcts", env, network.apply, simulations=m, temperature_moves=2)
     enhancement = make_player("pure_mcts", env, None, simulations=m, temperature_moves=2)
     games = 6
-    selfplay = jax.jit(make_selfplay(env, baseline, enhancement, games))
+    selfplay = jax.jit(make_selfplay(env, baseline, enhancement, SelfPlayRules(games)))
     out = selfplay(Inputs(variables), jax.random.key(3), jnp.int32(kind))
     valid = np.asarray(out.valid)
     plies = np.arange(valid.shape[0])[:, None]

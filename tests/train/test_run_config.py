@@ -141,13 +141,13 @@ def test_one_converter_types_paths_and_defaults():
 def test_temperature_moves_is_held_by_the_players():
     from warmjax.games import make
     from warmjax.search import make_player
-    from warmjax.train.selfplay import make_selfplay
+    from warmjax.train.selfplay import SelfPlayRules, make_selfplay
 
     env = make("connect_four")
     base = make_player("pure_mcts", env, simulations=2, temperature_moves=3)
     assert base.config.temperature_moves == 3
     with pytest.raises(ValueError, match="T′"):
-        make_selfplay(env, base, make_player("pure_rave", env, simulations=2), 4)
+        make_selfplay(env, base, make_player("pure_rave", env, simulations=2), SelfPlayRules(4))
     with pytest.raises(ValueError, match="unknown search setting.*num_simulations"):
         make_player("mcts", env, lambda p, o: None, num_simulations=2)
 

@@ -17,6 +17,7 @@ from warmjax.train.selfplay import (
     EXPLORE_STREAM,
     GAMES_DRAW,
     PLAYOUT_CAP_STREAM,
+    SelfPlayRules,
     make_selfplay,
     watkins_returns,
 )
@@ -37,7 +38,7 @@ def c4_players():
 @pytest.mark.slow
 def test_selfplay_records_and_value_targets():
     env, strong, weak = c4_players()
-    selfplay = jax.jit(make_selfplay(env, weak, strong, 16))
+    selfplay = jax.jit(make_selfplay(env, weak, strong, SelfPlayRules(16)))
     games = jax.device_get(selfplay(Inputs(None, 0.5), jax.random.PRNGKey(0), ENHANCED_VS_BASELINE))
     valid = np.asarray(games.valid)
     plies = np.asarray(games.plies)
@@ -67,13 +68,13 @@ def test_selfplay_records_and_value_targets():
 def test_random_opening_is_unrecorded_and_off_means_unchanged():
     env, strong, weak = c4_players()
     key = jax.random.PRNGKey(2)
-    plain = jax.jit(make_selfplay(env, strong, weak, 16))
-    off = jax.jit(make_selfplay(env, strong, weak, 16, random_opening=0))
+    plain = jax.jit(make_selfplay(env, strong, weak, SelfPlayRules(16)))
+    off = jax.jit(make_selfplay(env, strong, weak, SelfPlayRules(16, random_opening=0)))
     a, b = plain(Inputs(None, 0.5), key, BASELINE), off(Inputs(None, 0.5), key, BASELINE)
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
         np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
 
-    opened = jax.jit(make_selfplay(env, strong, weak, 16, random_opening=6))
+    opened = jax.jit(make_selfplay(env, strong, weak, SelfPlayRules(16, random_opening=6)))
     games = jax.device_get(opened(Inputs(None, 0.5), key, BASELINE))
     valid, plies = np.asarray(games.valid), np.asarray(games.plies)
     lead = np.argmax(valid, axis=0)  # the first recorded ply of each game
@@ -101,7 +102,7 @@ def test_selfplay_balance_sign_follows_the_baseline_side():
     env, strong, weak = c4_players()
     strong = make_player("pure_mcts", env, strong.config, temperature_moves=0)
     weak = make_player("random", env, temperature_moves=0)
-    selfplay = jax.jit(make_selfplay(env, strong, weak, 16))
+    selfplay = jax.jit(make_selfplay(env, strong, weak, SelfPlayRules(16)))
     games = selfplay(Inputs(None, 0.5), jax.random.PRNGKey(1), ENHANCED_VS_BASELINE)
     assert float(games.baseline_balance) > 8  # the baseline is the strong side now
     games = selfplay(Inputs(None, 0.5), jax.random.PRNGKey(1), BASELINE)
@@ -122,7 +123,8 @@ def test_visit_targets_store_the_search_policy_at_every_ply():
     # move played one-hot; on, it is the search's π there too, which puts its argmax on
     # the move played (moves are the argmax of π after T′) and is not one-hot everywhere.
     env, strong, weak = c4_players()
-    runs = {on: jax.device_get(jax.jit(make_selfplay(env, strong, None, 8, visit_targets=on))(
+    runs = {on: jax.device_get(jax.jit(make_selfplay(
+        env, strong, None, SelfPlayRules(8, visit_targets=on)))(
         Inputs(None, 0.5), jax.random.PRNGKey(1), BASELINE)) for on in (False, True)}
     off, on = runs[False], runs[True]
     np.testing.assert_array_equal(on.actions, off.actions)
@@ -151,8 +153,8 @@ def test_value_mix_blends_z_with_the_movers_root_search_value():
     player = make_player("mcts", env, apply, simulations=12, temperature_moves=0)
     key = jax.random.PRNGKey(3)
     runs = {mix: jax.device_get(jax.jit(make_selfplay(
-        env, player, None, 6, random_opening=8, value_mix=mix))(Inputs(None, 0.5), key, BASELINE))
-            for mix in (0.0, 0.25, 1.0)}
+        env, player, None, SelfPlayRules(6, random_opening=8, value_mix=mix)))(
+        Inputs(None, 0.5), key, BASELINE)) for mix in (0.0, 0.25, 1.0)}
     z, q = runs[0.0].value, runs[1.0].value
     for mix in (0.25, 1.0):  # the same games, only the value target differs
         np.testing.assert_array_equal(runs[mix].actions, runs[0.0].actions)
@@ -175,7 +177,7 @@ def test_value_mix_blends_z_with_the_movers_root_search_value():
             state = step(state, int(runs[0.0].actions[t, g]))
     assert checked > 60 and np.abs(q[valid]).max() > 0.1 and len(set(q[valid].tolist())) > 20
     with pytest.raises(ValueError, match=r"value_mix must be in \[0, 1\], got 1.5"):
-        make_selfplay(env, player, None, 6, value_mix=1.5)
+        make_selfplay(env, player, None, SelfPlayRules(6, value_mix=1.5))
 
 
 @pytest.mark.slow
@@ -193,9 +195,9 @@ def test_the_playout_cap_records_only_the_full_searches():
                         simulations=2, temperature_moves=4)
     key = jax.random.PRNGKey(7)
     games, share = 6, 0.5
-    out = jax.device_get(jax.jit(make_selfplay(env, full, None, games, cheap=cheap,
-                                               full_share=share))(Inputs(None, 0.5), key,
-                                                                  BASELINE))
+    out = jax.device_get(jax.jit(make_selfplay(
+        env, full, None, SelfPlayRules(games, full_share=share), cheap=cheap))(
+        Inputs(None, 0.5), key, BASELINE))
     # selfplay splits the key once (for the first states) before folding off its stream
     loop_key, _ = jax.random.split(key)
     coin = jax.random.fold_in(loop_key, PLAYOUT_CAP_STREAM)
@@ -218,11 +220,11 @@ def test_a_playout_cap_of_one_is_the_papers_selfplay():
     env, strong, _ = c4_players()
     cheap = make_player("pure_mcts", env, simulations=4, temperature_moves=2)
     key = jax.random.PRNGKey(2)
-    plain = jax.device_get(jax.jit(make_selfplay(env, strong, None, 4))(
+    plain = jax.device_get(jax.jit(make_selfplay(env, strong, None, SelfPlayRules(4)))(
         Inputs(None, 0.5), key, BASELINE))
-    capped = jax.device_get(jax.jit(make_selfplay(env, strong, None, 4, cheap=cheap,
-                                                  full_share=1.0))(Inputs(None, 0.5), key,
-                                                                   BASELINE))
+    capped = jax.device_get(jax.jit(make_selfplay(
+        env, strong, None, SelfPlayRules(4, full_share=1.0), cheap=cheap))(
+        Inputs(None, 0.5), key, BASELINE))
     for a, b in zip(plain, capped):
         np.testing.assert_array_equal(a, b)
 
@@ -249,10 +251,10 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
     env = make("connect_four")
     player = make_player("mcts", env, _fixed_network, simulations=12, temperature_moves=0)
     key, games, share, first = jax.random.PRNGKey(6), 8, 0.3, 10
-    plain = jax.device_get(jax.jit(make_selfplay(env, player, None, games))(
+    plain = jax.device_get(jax.jit(make_selfplay(env, player, None, SelfPlayRules(games)))(
         Inputs(None, 0.5), key, BASELINE))
-    out = jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=share,
-                                               explore_games=0.5, explore_plies=first))(
+    rules = SelfPlayRules(games, explore=share, explore_games=0.5, explore_plies=first)
+    out = jax.device_get(jax.jit(make_selfplay(env, player, None, rules))(
         Inputs(None, 0.5), key, BASELINE))
     loop_key, init_key = jax.random.split(key)
     wander = jax.random.fold_in(loop_key, EXPLORE_STREAM)
@@ -308,7 +310,7 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
                          ({"explore": 0.1, "explore_plies": 0},
                           r"exploring plies must be at least 1, got 0")):
         with pytest.raises(ValueError, match=message):
-            make_selfplay(env, player, None, games, **bad)
+            make_selfplay(env, player, None, SelfPlayRules(games, **bad))
 
 
 def test_watkins_returns_by_hand():
@@ -340,8 +342,8 @@ def test_watkins_targets_bootstrap_at_the_first_explored_ply():
     env = make("connect_four")
     player = make_player("mcts", env, _fixed_network, simulations=12, temperature_moves=0)
     key, games, share = jax.random.PRNGKey(7), 6, 0.3
-    own, cut = (jax.device_get(jax.jit(make_selfplay(env, player, None, games, explore=share,
-                                                     explore_return=mode))(
+    own, cut = (jax.device_get(jax.jit(make_selfplay(
+        env, player, None, SelfPlayRules(games, explore=share, explore_return=mode)))(
         Inputs(None, 0.5), key, BASELINE)) for mode in ("q", "watkins"))
     for a, b in ((own.actions, cut.actions), (own.policy, cut.policy), (own.valid, cut.valid)):
         np.testing.assert_array_equal(a, b)
@@ -362,4 +364,4 @@ def test_watkins_targets_bootstrap_at_the_first_explored_ply():
                 assert cut.value[t, g] == own.value[t, g]  # z, in both
     assert bootstrapped > 0
     with pytest.raises(ValueError, match="explore_return must be one of q, watkins, got 'tree'"):
-        make_selfplay(env, player, None, games, explore=share, explore_return="tree")
+        make_selfplay(env, player, None, SelfPlayRules(games, explore=share, explore_return="tree"))

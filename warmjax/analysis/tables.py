@@ -42,7 +42,7 @@ from warmjax.matches.tournament_folder import (
     read_versus,
 )
 from warmjax.names import WARMSTART_ENHANCEMENTS
-from warmjax.train.run_folder import Run
+from warmjax.train.run_folder import Run, run_order
 from warmjax.train.run_id import RunId, enhancement_name, game_name
 
 __all__ = ["enhancement_name", "game_name"]
@@ -56,11 +56,11 @@ DDOF = 1
 def group_runs(runs: Sequence[Run], key: Callable[[Run], Any] | None = None,
                where: Callable[[Run], bool] | None = None) -> dict[Any, list[Run]]:
     """Runs grouped by `key` (default: the arm, the id without its seed), keys ordered by
-    game and arm (`RunId.order`), each group's runs by seed and folder; `where` keeps
+    game and arm (`run_folder.run_order`), each group's runs by seed and folder; `where` keeps
     only some runs."""
     key = key or (lambda run: run.id.arm())
     out: dict[Any, list[Run]] = {}
-    for run in sorted(runs, key=lambda r: (r.id.order(), str(r.path))):
+    for run in sorted(runs, key=run_order):
         if where is None or where(run):
             out.setdefault(key(run), []).append(run)
     return out

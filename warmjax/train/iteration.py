@@ -36,7 +36,7 @@ from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
 from warmjax.train.health import opening_plies, selfplay_health
 from warmjax.train.reanalyse import REANALYSE_STREAM, empty_moves, make_reanalyse, write_moves
 from warmjax.train.run_config import RunConfig, TrainConfig, cheap_simulations
-from warmjax.train.selfplay import make_selfplay
+from warmjax.train.selfplay import SelfPlayRules, make_selfplay
 from warmjax.train.update import make_update
 
 STAGES = ("selfplay", "train", "arena")
@@ -159,9 +159,7 @@ class Trainer:
 
     def _make_selfplay(self, baseline, enhancement):
         t = self.config.train
-        return make_selfplay(self.env, baseline, enhancement, t.games, t.random_opening,
-                             t.value_mix, t.visit_targets, self.cheap, t.playout_cap,
-                             t.explore, t.explore_games, t.explore_plies, t.explore_return)
+        return make_selfplay(self.env, baseline, enhancement, SelfPlayRules.of(t), self.cheap)
 
     def selfplay_stage(self, it: jax.Array | int) -> jax.Array | int:
         """The index into `staged_selfplay` of iteration `it` (from 1): its progressive

@@ -155,8 +155,15 @@ def read_run(run_dir: Path | str) -> Run:
     return Run(Path(run_dir), read_config(run_dir), read_metrics(run_dir))
 
 
+def run_order(run: Run) -> tuple:
+    """How runs sort: by variant (`RunId.order`), then by the name of the folder holding
+    them (a study's data folder), then by path, so the order does not depend on where
+    the study folders lie."""
+    return (run.id.order(), run.path.parent.name, str(run.path))
+
+
 def find_runs(folders: Iterable[Path | str]) -> list[Run]:
-    """The runs among `folders` and their sub-folders (any depth), sorted by variant."""
+    """The runs among `folders` and their sub-folders (any depth), sorted by `run_order`."""
     found: dict[Path, Run] = {}
     for folder in folders:
         folder = Path(folder)
@@ -166,7 +173,7 @@ def find_runs(folders: Iterable[Path | str]) -> list[Run]:
             key = candidate.resolve()
             if key not in found and is_run_folder(candidate):
                 found[key] = read_run(candidate)
-    return sorted(found.values(), key=lambda r: (r.id.order(), str(r.path)))
+    return sorted(found.values(), key=run_order)
 
 
 LOCK = ".lock"

@@ -36,6 +36,7 @@ games where it is to move (`game_loop.side_moves`), as in a match.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, NamedTuple
 
 import jax
@@ -112,40 +113,19 @@ class SelfPlayResult(NamedTuple):
     first_mover: Any = None  # [E] int32: the player id of each game's first mover
 
 
-def make_selfplay(
-    env: Any,
-    baseline: Player,
-    enhancement: Player | None,
-    games: int,
-    random_opening: int = 0,
-    value_mix: float = 0.0,
-    visit_targets: bool = False,
-    cheap: Player | None = None,
-    full_share: float = 1.0,
-    explore: float = 0.0,
-    explore_games: float = 1.0,
-    explore_plies: int | None = None,
-    explore_return: str = "q",
-):
-    """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
-    the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
-    players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE).
+@dataclasses.dataclass(frozen=True)
+class SelfPlayRules:
+    """How self-play plays and records its games (`SelfPlayRules.of(train_config)`).
 
-    Args:
-      env: the game.
-      baseline: the baseline MCTS player. Its `config.temperature_moves` is T′: both players
-        sample their first T′ moves, and the stored targets follow the same T′.
-      enhancement: the warm-start player (with the baseline's T′), or None when no warm
-        start is configured.
+    Attributes:
       games: E.
       random_opening: K, the most uniformly random opening moves of a game; 0: none.
       value_mix: λ, the weight of the root search value q in the value target
         (1 − λ)·z + λ·q; 0: z alone, the papers' target.
       visit_targets: the policy target is the search's π at every ply (AlphaZero's), not
         the move played one-hot after the first T′ plies (AlphaZero General's, the papers').
-      cheap: the playout cap's cheap search (the baseline's player with fewer simulations
-        and no root noise); None: every baseline ply is a full search, the papers' way.
-      full_share: p, the chance that a baseline ply is a full, recorded search, with `cheap`.
+      full_share: p, the chance that a baseline ply is a full, recorded search, where a
+        playout cap's cheap search is given (`make_selfplay`'s `cheap`).
       explore: ε, the chance that a searched ply plays a uniformly random legal move (its
         example keeps the search's π, and the value targets up to the game's last such ply
         are q); 0: never, the papers' way.
@@ -157,20 +137,65 @@ def make_selfplay(
       explore_return: the value target of a position before its game's last explored ply:
         "q", its own search value; "watkins", the search value of the first explored ply
         at or after it, seen from its mover (`watkins_returns`).
+
+    Raises:
+      ValueError: a setting out of its range, named.
     """
-    if not 0.0 <= value_mix <= 1.0:
-        raise ValueError(f"value_mix must be in [0, 1], got {value_mix}")
+
+    games: int
+    random_opening: int = 0
+    value_mix: float = 0.0
+    visit_targets: bool = False
+    full_share: float = 1.0
+    explore: float = 0.0
+    explore_games: float = 1.0
+    explore_plies: int | None = None
+    explore_return: str = "q"
+
+    def __post_init__(self):
+        if not 0.0 <= self.value_mix <= 1.0:
+            raise ValueError(f"value_mix must be in [0, 1], got {self.value_mix}")
+        if not 0.0 <= self.explore < 1.0:
+            raise ValueError(f"the exploration share must be in [0, 1), got {self.explore}")
+        if not 0.0 < self.explore_games <= 1.0:
+            raise ValueError("the share of exploring games must be in (0, 1], got "
+                             f"{self.explore_games}")
+        if self.explore_plies is not None and self.explore_plies < 1:
+            raise ValueError(f"the exploring plies must be at least 1, got {self.explore_plies}")
+        if self.explore_return not in EXPLORE_RETURNS:
+            raise ValueError(f"explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
+                             f"got {self.explore_return!r}")
+
+    @classmethod
+    def of(cls, train: Any) -> SelfPlayRules:
+        """The rules a run's `TrainConfig` sets."""
+        return cls(train.games, train.random_opening, train.value_mix, train.visit_targets,
+                   train.playout_cap, train.explore, train.explore_games,
+                   train.explore_plies, train.explore_return)
+
+
+def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
+                  rules: SelfPlayRules, cheap: Player | None = None):
+    """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
+    the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
+    players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE).
+
+    Args:
+      env: the game.
+      baseline: the baseline MCTS player. Its `config.temperature_moves` is T′: both players
+        sample their first T′ moves, and the stored targets follow the same T′.
+      enhancement: the warm-start player (with the baseline's T′), or None when no warm
+        start is configured.
+      rules: how the games are played and recorded (`SelfPlayRules`).
+      cheap: the playout cap's cheap search (the baseline's player with fewer simulations
+        and no root noise); None: every baseline ply is a full search, the papers' way.
+    """
+    games, random_opening, value_mix = rules.games, rules.random_opening, rules.value_mix
+    visit_targets, full_share, explore = rules.visit_targets, rules.full_share, rules.explore
+    explore_games, explore_plies = rules.explore_games, rules.explore_plies
+    explore_return = rules.explore_return
     if cheap is not None and not 0.0 < full_share <= 1.0:
         raise ValueError(f"the playout cap's full share must be in (0, 1], got {full_share}")
-    if not 0.0 <= explore < 1.0:
-        raise ValueError(f"the exploration share must be in [0, 1), got {explore}")
-    if not 0.0 < explore_games <= 1.0:
-        raise ValueError(f"the share of exploring games must be in (0, 1], got {explore_games}")
-    if explore_plies is not None and explore_plies < 1:
-        raise ValueError(f"the exploring plies must be at least 1, got {explore_plies}")
-    if explore_return not in EXPLORE_RETURNS:
-        raise ValueError(f"explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
-                         f"got {explore_return!r}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
