@@ -56,7 +56,7 @@ def whole_batch_reference(env, baseline, enhancement, num_games):
     def selfplay(params, key):
         key, init_key = jax.random.split(key)
         states = jax.vmap(env.init)(jax.random.split(init_key, num_games))
-        return game_loop.play_out(env, states, key, BothSearch(params), keep_examples=True)
+        return game_loop.play_games(env, states, key, BothSearch(params), keep_examples=True)
 
     return selfplay
 

@@ -347,7 +347,7 @@ def test_games_ended_by_the_step_cap_are_counted_as_truncated():
     tic-tac-toe, whose 9-ply bound is the full board, never truncates."""
     env = make("go", size=5, max_terminal_steps=12)
     states = jax.vmap(env.init)(jax.random.split(jax.random.key(3), 64))
-    played = game_loop.play_out(env, states, jax.random.key(4), _RandomTurn(), keep_actions=True)
+    played = game_loop.play_games(env, states, jax.random.key(4), _RandomTurn(), keep_actions=True)
     got = np.asarray(game_loop.truncated(env, played.states))
     actions = np.asarray(played.record.actions)
     live = np.asarray(played.record.live)
@@ -369,7 +369,7 @@ def test_games_ended_by_the_step_cap_are_counted_as_truncated():
 
     env = make("tic_tac_toe")
     states = jax.vmap(env.init)(jax.random.split(jax.random.key(5), 64))
-    played = game_loop.play_out(env, states, jax.random.key(6), _RandomTurn())
+    played = game_loop.play_games(env, states, jax.random.key(6), _RandomTurn())
     assert (np.asarray(played.states._step_count) == 9).any()
     assert not np.asarray(game_loop.truncated(env, played.states)).any()
 

@@ -35,7 +35,7 @@ from warmjax.analysis import model, record, stats, study
 from warmjax.analysis.model import Arm, Family
 from warmjax.analysis.stats import Comparison, Decision, Estimate, Tested
 from warmjax.analysis.tables import Tournament
-from warmjax.matches import run_games
+from warmjax.matches import run_settings
 from warmjax.train.run_id import game_name
 
 SWITCH_DELTA = 1.0  # iterations: the smallest delay of the switch worth finding
@@ -136,7 +136,7 @@ def board_curve_arms(group: BoardSteps) -> list[list[Arm]]:
 
 def board_shape(family: Family) -> tuple[int, int]:
     """The board of a family's runs."""
-    return run_games.board_shape(family.all_arms()[0].runs[0])
+    return run_settings.board_shape(family.all_arms()[0].runs[0])
 
 
 def _board_arm(arm: Arm, baseline: Arm | None, last: int) -> BoardArm:

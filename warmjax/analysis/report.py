@@ -37,7 +37,7 @@ from warmjax.analysis import (
     study_tables,
     tables,
 )
-from warmjax.matches import run_games
+from warmjax.matches import run_settings
 from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
 from warmjax.train.run_config import run_identity
@@ -208,9 +208,9 @@ def refuse_duplicates(runs, study_of) -> None:
 
 def random_rate(family: model.Family) -> float | None:
     """The optimal-move rate of a random legal move on the positions the family's probe
-    used (`run_games.random_rate`); None without a labelled set."""
+    used (`run_settings.random_rate`); None without a labelled set."""
     runs = [r for a in family.all_arms() for r in a.runs]
-    return run_games.random_rate(runs[0].config)
+    return run_settings.random_rate(runs[0].config)
 
 
 def compute_curves(runs, calibration: str | None, device: str | None, log
@@ -226,7 +226,7 @@ def compute_curves(runs, calibration: str | None, device: str | None, log
             c = run.config
             model = c.model.preset or f"{c.model.channels}ch"
             # the calibration's rows spell out every setting of the game
-            settings = run_games.settings(run)
+            settings = run_settings.settings(run)
             units = compute.unit_seconds_for(rows, c.game.name, settings, model, device)
             if units is None:
                 missing.add(f"{c.game.name} {settings} ({model})")

@@ -44,7 +44,7 @@ from warmjax.analysis.stats import (
     spearman,
 )
 from warmjax.analysis.tables import Tournament, group_runs
-from warmjax.matches.run_games import board_of, labelled_path, same_settings
+from warmjax.matches.run_settings import board_of, labelled_path, same_settings
 from warmjax.train.run_folder import Run
 from warmjax.train.run_id import RunId, game_name
 

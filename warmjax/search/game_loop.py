@@ -1,6 +1,6 @@
 """The one game loop: batched games between players, used by matches, the arena and self-play.
 
-`play_out` plays B games from their first states to the end, one ply per step of a
+`play_games` plays B games from their first states to the end, one ply per step of a
 `lax.while_loop`, and can record each ply. Who moves where is decided by a *turn*, an object
 with
 
@@ -33,7 +33,7 @@ NO_MOVE = -1
 
 
 class Record(NamedTuple):
-    """What `play_out` keeps per ply. T is the game's maximum number of plies, or 0 for what
+    """What `play_games` keeps per ply. T is the game's maximum number of plies, or 0 for what
     was not asked for."""
 
     actions: jax.Array  # [T, B] int32 moves (meaningless where not live)
@@ -46,7 +46,7 @@ class Record(NamedTuple):
 
 
 class Played(NamedTuple):
-    """The end of `play_out`."""
+    """The end of `play_games`."""
 
     states: Any  # final states, leaves [B, ...]
     results: jax.Array  # [B, 2] float32 summed rewards by player id
@@ -56,7 +56,7 @@ class Played(NamedTuple):
     playout_steps: jax.Array
 
 
-def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: bool = False,
+def play_games(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: bool = False,
              keep_examples: bool = False) -> Played:
     """Plays B games from `states` to the end (or the game's ply limit).
 
@@ -122,7 +122,7 @@ def play_out(env: Any, states: Any, key: jax.Array, turn: Any, *, keep_actions: 
 
 def truncated(env: Any, states: Any) -> jax.Array:
     """`[B]` bool: which finished games the step cap ended rather than the rules: still on
-    after `env.max_plies` plies (`play_out` stops there), or, in a game whose own step cap
+    after `env.max_plies` plies (`play_games` stops there), or, in a game whose own step cap
     ends games (`env.truncates`: pgx's Go and chess-like games), ended at the cap."""
     at_cap = states._step_count >= env.max_plies
     return ~states.terminated | (at_cap & bool(getattr(env, "truncates", False)))
@@ -245,7 +245,7 @@ def make_match(
         a_first = jnp.arange(games) < half
         a_id = jnp.where(a_first, states.current_player, 1 - states.current_player)
         turn = TwoSides(player_a, player_b, inputs_a, inputs_b)
-        played = play_out(env, states, key, turn, keep_actions=record)
+        played = play_games(env, states, key, turn, keep_actions=record)
         score = jnp.take_along_axis(played.results, a_id[:, None], axis=1)[:, 0]
         actions = jnp.where(played.record.live, played.record.actions, NO_MOVE)
         return MatchResult(

@@ -28,7 +28,7 @@ takes the search value q as its value target: its own search's, a cut at the pos
 (`explore_return` "watkins", `watkins_returns`: Watkins's Q(λ) cuts its return at the first
 exploratory action).
 
-The games are played by the one game loop, `warmjax.search.game_loop.play_out`. When one player
+The games are played by the one game loop, `warmjax.search.game_loop.play_games`. When one player
 plays every game, it searches the whole batch (under `lax.cond`, only when some game needs
 a search); when the enhancement plays the baseline, each side searches only the half of the
 games where it is to move (`game_loop.side_moves`), as in a match.
@@ -326,7 +326,7 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
         coin = jax.random.fold_in(key, PLAYOUT_CAP_STREAM) if cheap is not None else key
         wander = jax.random.fold_in(key, EXPLORE_STREAM) if explore > 0 else key
         turn = SelfPlayTurn(inputs, jnp.asarray(kind, jnp.int32), opening, coin, wander)
-        played = game_loop.play_out(env, states, key, turn, keep_examples=True)
+        played = game_loop.play_games(env, states, key, turn, keep_examples=True)
         record = played.record
         # The stored target is π while the moves are sampled (the first T′ plies), the move
         # played one-hot after; π throughout where the baseline moved and its target is
