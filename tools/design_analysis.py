@@ -40,8 +40,7 @@ def read(plan: designs.Design, root: Path) -> tuple[dict, dict, dict, dict, list
     families, rates, ledger, measured, absent = {}, {}, {}, {}, []
     for board in plan.boards:
         folder = root / board.name
-        runs = ([r for r in run_folder.find_runs([folder]) if r.id.seed in board.seeds]
-                if folder.is_dir() else [])
+        runs = run_folder.seed_runs(folder, board.seeds)
         if not runs:
             absent.append(f"{board.name}: no run under {folder}")
             continue

@@ -77,8 +77,7 @@ def read(root: Path, design: horizon.Design, calibration: str
     data, ledger, measured, absent = [], {}, {}, []
     for plan in design.plans:
         folder = root / plan.name
-        runs = ([r for r in run_folder.find_runs([folder]) if r.id.seed in plan.seeds]
-                if folder.is_dir() else [])
+        runs = run_folder.seed_runs(folder, plan.seeds)
         if not runs:
             absent.append(f"{plan.name}: no run under {folder}")
             continue

@@ -46,3 +46,17 @@ def write_run(root: Path, mode: str, enhancement: str, seed: int, shift: float,
                                if mode == "adaptive" and it >= switch else -1, **calm))
     run_folder.write_metrics(folder, rows)
     return folder
+
+
+def write_study_run(folder: Path, game: str, params: dict, mode: str, enhancement: str,
+                    seed: int, iterations: int, rows: list) -> Path:
+    """A fabricated run folder of a registered study: `config.yaml` (E = 50, I′ = 5) and
+    the given metrics rows."""
+    config = RunConfig(game=GameConfig(game, params),
+                       warmstart=WarmstartConfig(mode, enhancement, 5), seed=seed,
+                       train=TrainConfig(iterations=iterations, games=50), run_dir=str(folder))
+    folder.mkdir(parents=True)
+    run_folder.write_config(folder, config)
+    run_folder.write_metrics(folder, rows)
+    return folder
+

@@ -14,9 +14,9 @@ from statsmodels.stats.multitest import multipletests
 
 from warmjax.analysis import compute, design, strength, study
 from warmjax.train import run_folder
-from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
 
 from ..helpers import metric_row
+from .synthetic import write_study_run
 from .test_tools import load_tool
 
 ROOT = Path(__file__).parents[2]
@@ -59,14 +59,8 @@ def fabricate(root: Path, skip: tuple = ()) -> None:
             for seed in SEEDS:
                 if (board, arm, seed) in skip:
                     continue
-                folder = root / board / f"arm={arm},seed={seed}"
-                config = RunConfig(game=GameConfig("connect_four", params),
-                                   warmstart=WarmstartConfig(mode, enhancement, 5), seed=seed,
-                                   train=TrainConfig(iterations=ITERATIONS, games=50),
-                                   run_dir=str(folder))
-                folder.mkdir(parents=True)
-                run_folder.write_config(folder, config)
-                run_folder.write_metrics(folder, [
+                write_study_run(root / board / f"arm={arm},seed={seed}", "connect_four",
+                                params, mode, enhancement, seed, ITERATIONS, [
                     metric_row(iteration=it, oracle_policy=rate(board, arm, seed, it),
                                oracle_optimal=0.5 + rate(board, arm, seed, it) / 2,
                                selfplay_draws=(0.01 if arm == "baseline" else 0.02) * it,

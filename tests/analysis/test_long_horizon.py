@@ -27,9 +27,9 @@ from warmjax.matches.tournament_folder import (
     TournamentFolder,
 )
 from warmjax.train import run_folder
-from warmjax.train.run_config import GameConfig, RunConfig, TrainConfig, WarmstartConfig
 
 from ..helpers import metric_row
+from .synthetic import write_study_run
 from .test_tools import load_tool
 
 DESIGN = load_tool("studies/long_horizon/design").DESIGN  # the registered design
@@ -70,15 +70,9 @@ def fabricate(root: Path, skip: tuple = ()) -> None:
             for seed in SEEDS:
                 if (name, role, seed) in skip:
                     continue
-                folder = root / name / f"arm={role},seed={seed}"
                 mode, enhancement = WARMSTART[role]
-                config = RunConfig(game=GameConfig(game, params),
-                                   warmstart=WarmstartConfig(mode, enhancement, 5), seed=seed,
-                                   train=TrainConfig(iterations=ITERATIONS, games=50),
-                                   run_dir=str(folder))
-                folder.mkdir(parents=True)
-                run_folder.write_config(folder, config)
-                run_folder.write_metrics(folder, [
+                write_study_run(root / name / f"arm={role},seed={seed}", game, params, mode,
+                                enhancement, seed, ITERATIONS, [
                     metric_row(iteration=it, oracle_policy=rate(name, role, seed, it),
                                oracle_optimal=0.5 + rate(name, role, seed, it) / 2,
                                seconds_total=SECONDS[role], count_games_selfplay=50,

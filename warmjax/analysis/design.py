@@ -46,6 +46,7 @@ import numpy as np
 from warmjax.analysis import strength, study_tables
 from warmjax.analysis.model import METRICS, TITLES, Arm, Family, final
 from warmjax.analysis.record import comparison_json, num
+from warmjax.analysis.registered import arm_gaps
 from warmjax.analysis.stats import (
     CONTRADICTED,
     NOT_INFORMATIVE,
@@ -208,14 +209,7 @@ def gaps(design: Design, families: Mapping[str, Family]) -> list[str]:
             if arm is None:
                 out.append(f"{board.name}: no {role} arm")
                 continue
-            lacking = sorted(set(board.seeds) - set(arm.seeds))
-            if lacking:
-                out.append(f"{board.name} {role}: no run of seed(s) "
-                           f"{', '.join(map(str, lacking))}")
-            short = sorted(r.id.seed for r in arm.runs if r.iterations < design.iterations)
-            if short:
-                out.append(f"{board.name} {role}: seed(s) {', '.join(map(str, short))} short "
-                           f"of {design.iterations} iterations")
+            out += arm_gaps(f"{board.name} {role}", arm, board.seeds, design.iterations)
     return out
 
 

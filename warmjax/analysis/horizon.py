@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from warmjax.analysis import strength, study_tables, survival
 from warmjax.analysis.model import Arm, Family, area
 from warmjax.analysis.record import comparison_json, num
+from warmjax.analysis.registered import arm_gaps
 from warmjax.analysis.stats import (
     CONTRADICTED,
     NOT_INFORMATIVE,
@@ -164,14 +165,7 @@ def gaps(data: Sequence[StudyData], design: Design) -> list[str]:
             if arm is None:
                 out.append(f"{p.name}: no {role} arm")
                 continue
-            lacking = sorted(set(p.seeds) - set(arm.seeds))
-            if lacking:
-                out.append(f"{p.name} {role}: no run of seed(s) "
-                           f"{', '.join(map(str, lacking))}")
-            short = sorted(r.id.seed for r in arm.runs if r.iterations < p.iterations)
-            if short:
-                out.append(f"{p.name} {role}: seed(s) {', '.join(map(str, short))} "
-                           f"short of {p.iterations} iterations")
+            out += arm_gaps(f"{p.name} {role}", arm, p.seeds, p.iterations)
         for label, family in [("final", d.family),
                               *((f"iteration {h}", d.horizons.get(h)) for h in design.horizons
                                 if h < p.iterations)]:

@@ -89,6 +89,20 @@ class Roles:
         return out
 
 
+def arm_gaps(where: str, arm: Arm, seeds, iterations: int) -> list[str]:
+    """What one arm of a design lacks, each prefixed by `where` ("c4_long baseline"): the
+    registered seeds it has no run of, and its runs short of the registered iterations."""
+    out = []
+    lacking = sorted(set(seeds) - set(arm.seeds))
+    if lacking:
+        out.append(f"{where}: no run of seed(s) {', '.join(map(str, lacking))}")
+    short = sorted(r.id.seed for r in arm.runs if r.iterations < iterations)
+    if short:
+        out.append(f"{where}: seed(s) {', '.join(map(str, short))} short of {iterations} "
+                   "iterations")
+    return out
+
+
 def missing(arms: Mapping[str, Arm], seeds: tuple[int, ...], iterations: int) -> list[str]:
     """What the registered design lacks: per arm the missing seeds and unfinished runs."""
     gaps = []

@@ -162,6 +162,15 @@ def run_order(run: Run) -> tuple:
     return (run.id.order(), run.path.parent.name, str(run.path))
 
 
+def seed_runs(folder: Path | str, seeds: Iterable[int]) -> list[Run]:
+    """The runs under `folder` (`find_runs`) of the given seeds; none where the folder is
+    missing."""
+    seeds = set(seeds)
+    if not Path(folder).is_dir():
+        return []
+    return [r for r in find_runs([folder]) if r.id.seed in seeds]
+
+
 def find_runs(folders: Iterable[Path | str]) -> list[Run]:
     """The runs among `folders` and their sub-folders (any depth), sorted by `run_order`."""
     found: dict[Path, Run] = {}
