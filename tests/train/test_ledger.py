@@ -107,3 +107,49 @@ def test_selfplay_counts_every_searched_position(kind):
     assert int(out.evaluations) == (m + 1) * int(np.sum(valid & ~enhanced))
     steps = int(out.playout_steps)
     assert (steps > 0) == bool(np.any(valid & enhanced))
+
+
+def _lookahead_playout(env, key, state, record=0):
+    """A random playout that looks one ply ahead: before each move it steps every action
+    (`winning_moves`, A environment steps) and plays a winning one where there is one, so a
+    ply costs A + 1 steps, not 1."""
+    from warmjax.games.playout import winning_moves
+    from warmjax.search.rollouts import Rollout, random_legal_action
+
+    me = state.current_player
+    width = env.num_actions
+
+    def body(carry):
+        s, value, t, steps = carry
+        wins = winning_moves(env, jax.tree_util.tree_map(lambda x: x[None], s))[0]
+        chance = random_legal_action(jax.random.fold_in(key, t), s.legal_action_mask)
+        action = jnp.where(jnp.any(wins), jnp.argmax(wins), chance).astype(jnp.int32)
+        s = env.step(s, action)
+        return s, value + s.rewards[me], t + 1, steps + width + 1
+
+    _, value, length, steps = jax.lax.while_loop(
+        lambda c: ~c[0].terminated, body, (state, jnp.float32(0.0), jnp.int32(0), jnp.int32(0)))
+    empty = jnp.zeros(record, jnp.int32)
+    return Rollout(value=value, actions=empty, players=empty, length=length, steps=steps)
+
+
+@pytest.mark.parametrize("simulations, plies", [(1, 1), (2, 2)])
+def test_the_ledger_counts_a_look_ahead_playouts_real_steps(dead_draw, simulations, plies):
+    """The dead draw again: each of the first two simulations expands a child whose playout
+    fills the last cell, one ply. The plain playout counts 1 step a ply; the look-ahead one
+    9 + 1 on tic-tac-toe's 9 actions, and the search's ledger says so."""
+    from warmjax.search import backup, leaf, selection
+    from warmjax.search.config import SearchConfig
+    from warmjax.search.search import make_search
+
+    env, states = dead_draw
+    config = SearchConfig(simulations=simulations, temperature_moves=0)
+    counted = {}
+    for name, playout in (("plain", leaf.rollout), ("look-ahead", _lookahead_playout)):
+        evaluate = leaf.make_leaf_evaluator(env, None, "rollout", use_network=False,
+                                            playout=playout)
+        part = leaf.Leaf(lambda inputs, s: jnp.zeros(s.legal_action_mask.shape), evaluate)
+        search = make_search(env, config, selection=selection.puct_rule(config), leaf=part,
+                             backup=backup.value_backup(config))
+        counted[name] = int(search(None, jax.random.key(1), states).playout_steps[0])
+    assert counted == {"plain": plies, "look-ahead": plies * (env.num_actions + 1)}

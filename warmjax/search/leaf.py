@@ -83,7 +83,8 @@ def no_playout(batch: int) -> Rollout:
     return Rollout(value=jnp.zeros((batch,), jnp.float32),
                    actions=jnp.zeros((batch, 0), jnp.int32),
                    players=jnp.zeros((batch, 0), jnp.int32),
-                   length=jnp.zeros((batch,), jnp.int32))
+                   length=jnp.zeros((batch,), jnp.int32),
+                   steps=jnp.zeros((batch,), jnp.int32))
 
 
 def with_terminal_values(states: Any, value: jax.Array) -> jax.Array:
@@ -133,6 +134,7 @@ def make_leaf_evaluator(
     *,
     use_network: bool = True,
     record: int = 0,
+    playout: Callable = rollout,
 ) -> Callable:
     """Builds `evaluate(inputs, key, states) -> LeafEvaluation`.
 
@@ -143,6 +145,8 @@ def make_leaf_evaluator(
       kind: a key of LEAF_VALUES.
       use_network: False for uniform priors and no network call.
       record: moves to record per playout (for RAVE); 0 records none.
+      playout: `(env, key, state, record) -> Rollout` of one state, the random playout
+        (`rollouts.rollout`); its `steps` go to the compute ledger.
 
     Returns:
       The evaluator. `states` are batched; `inputs.weight` is a float scalar (used by "mix").
@@ -164,7 +168,7 @@ def make_leaf_evaluator(
             net_value = jnp.zeros((batch,), jnp.float32)
         if rule.playout:
             keys = jax.random.split(key, batch)
-            played = jax.vmap(lambda k, s: rollout(env, k, s, record))(keys, states)
+            played = jax.vmap(lambda k, s: playout(env, k, s, record))(keys, states)
         else:
             played = no_playout(batch)
         value = with_terminal_values(states, rule.value(net_value, played, inputs.weight))

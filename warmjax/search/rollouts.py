@@ -45,8 +45,9 @@ class Rollout(NamedTuple):
     value: jax.Array  # [] float32, result for the player to move at the start
     actions: jax.Array  # [R] int32, moves played (first `length` valid)
     players: jax.Array  # [R] int32, who played them
-    length: jax.Array  # [] int32, moves played (all of them, recorded or not): the
-    # playout's environment steps, which the compute ledger counts
+    length: jax.Array  # [] int32, moves played (all of them, recorded or not)
+    steps: jax.Array  # [] int32, the environment steps the playout took, which the compute
+    # ledger counts: its moves, and whatever a look-ahead playout steps besides
 
 
 def rollout(env: Any, key: jax.Array, state: Any, record: int = 0) -> Rollout:
@@ -96,7 +97,8 @@ def step_rollout(env: Any, key: jax.Array, state: Any, record: int = 0) -> Rollo
         jnp.int32(0),
     )
     _, value, actions, players, length = jax.lax.while_loop(cond, body, init)
-    return Rollout(value=value, actions=actions[:record], players=players[:record], length=length)
+    return Rollout(value=value, actions=actions[:record], players=players[:record], length=length,
+                   steps=length)
 
 
 def rules_rollout(env: Any, rules: Any, key: jax.Array, state: Any, record: int = 0
@@ -137,4 +139,5 @@ def rules_rollout(env: Any, rules: Any, key: jax.Array, state: Any, record: int 
                                    lambda c: (c[0] + 1, ply(c[0], c[1])),
                                    (jnp.int32(head), carry))[1]
     _, _, value, actions, players, length = carry
-    return Rollout(value=value, actions=actions[:record], players=players[:record], length=length)
+    return Rollout(value=value, actions=actions[:record], players=players[:record], length=length,
+                   steps=length)

@@ -39,6 +39,7 @@ class SearchOutput(NamedTuple):
     values: jax.Array  # [B, A] float32 Q(root, a)
     tree: Tree
     playout_steps: jax.Array  # [B] int32 environment steps of the leaves' random playouts
+    # (`Rollout.steps`), for the compute ledger
 
 
 def visit_policy(visits: jax.Array, legal: jax.Array) -> jax.Array:
@@ -167,7 +168,7 @@ def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Le
             tree = jax.vmap(add_and_backup)(
                 tree, path, new_states, prior, evaluated.value, evaluated.rollout, start + sim
             )
-            return tree, key, steps + evaluated.rollout.length
+            return tree, key, steps + evaluated.rollout.steps
 
         tree, _, steps = jax.lax.fori_loop(0, simulations, simulate,
                                            (tree, key, jnp.zeros(batch, jnp.int32)))
