@@ -1,8 +1,8 @@
 """The confirmatory Connect Four study's analysis exactly as registered
 (studies/c4_confirm/REGISTRATION.md), written into the study's folder beside its data.
 
-A thin client of `warmjax.analysis.registered`: this file holds the registration's design
-(`DESIGN`) and reads the study; the analysis and its Markdown are the module's. Three
+A thin client of `warmjax.analysis.registered`: `design.py` beside it holds the design
+and this file reads the study; the analysis and its Markdown are the library's. Three
 hypotheses on the policy head's optimal-move rate, each paired by seed (the paired t-test,
 two-sided):
 
@@ -33,46 +33,13 @@ import json
 from pathlib import Path
 
 from warmjax.analysis import registered, study, tables
-from warmjax.analysis.model import Arm, Family
 from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
 
-SEEDS = tuple(range(8, 40))
-ITERATIONS = 15
-AUC_ITERATIONS = 8
-DELTA = 0.02
-
-
-ROLES = registered.Roles({"baseline": {"mode": "none"},
-                          "fixed": {"mode": "fixed", "enhancement": "wrora", "iprime": 5},
-                          "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
-
-
-def arms_of(family: Family) -> dict[str, Arm]:
-    """The study's three arms by role."""
-    out = ROLES(family)
-    missing = {"baseline", "adaptive", "fixed"} - set(out)
-    if missing:
-        raise ValueError(f"the study has no {', '.join(sorted(missing))} arm")
-    return out
-
-
-def design(seeds: tuple[int, ...] = SEEDS, iterations: int = ITERATIONS,
-           delta: float = DELTA) -> registered.Design:
-    """The registration's design (studies/c4_confirm/REGISTRATION.md)."""
-    return registered.Design(
-        title="The confirmatory Connect Four study: the registered analysis",
-        registration="studies/c4_confirm/REGISTRATION.md", seeds=seeds,
-        iterations=iterations, delta=delta,
-        measures={"auc": "primary: policy head's AUC, iterations 1–8",
-                  "final": "secondary: policy head's rate at iteration 15"},
-        hypotheses=(
-            registered.Hypothesis("H1", "adaptive WRoRa − baseline", "adaptive", "baseline"),
-            registered.Hypothesis("H2", "fixed WRoRa I′ = 5 − baseline", "fixed", "baseline"),
-            registered.Hypothesis("H3", "adaptive WRoRa − fixed WRoRa I′ = 5", "adaptive",
-                                  "fixed")),
-        claims={"claim 1 (H1 and H2)": ("H1", "H2"), "claim 3 (H3)": ("H3",)},
-        roles=arms_of)
+_DESIGN = study.load_design(Path(__file__).with_name("design.py"))
+SEEDS, ITERATIONS, AUC_ITERATIONS, DELTA = (_DESIGN.SEEDS, _DESIGN.ITERATIONS,
+                                            _DESIGN.AUC_ITERATIONS, _DESIGN.DELTA)
+design = _DESIGN.design
 
 
 def analyse(folder: Path, seeds: tuple[int, ...] = SEEDS, iterations: int = ITERATIONS,

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -41,15 +40,7 @@ NOTE = ("the registered analysis, re-issued with the decline rule and the correc
         "(studies/long_horizon/analysis.py)")
 
 
-def _load_design() -> horizon.Design:
-    spec = importlib.util.spec_from_file_location("long_horizon_design",
-                                                  Path(__file__).with_name("design.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.DESIGN
-
-
-DESIGN = _load_design()
+DESIGN: horizon.Design = study.load_design(Path(__file__).with_name("design.py")).DESIGN
 
 
 def _log(text: str) -> None:

@@ -305,3 +305,16 @@ def record_look(folder: Path | str, look: dict) -> None:
     if not same:
         Path(folder).mkdir(parents=True, exist_ok=True)
         (Path(folder) / LOOKS).write_text(json.dumps([*looks, look], indent=1) + "\n")
+
+
+def load_design(path: Path | str):
+    """A study folder's design module (`studies/<name>/design.py`), loaded from its file:
+    a study folder is not a package."""
+    import importlib.util
+
+    path = Path(path)
+    spec = importlib.util.spec_from_file_location(f"{path.parent.name}_design", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
