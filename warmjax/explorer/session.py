@@ -11,8 +11,8 @@ perfect-play value with the choice marked optimal or a mistake.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
-import functools
 import threading
 from pathlib import Path
 from typing import Any
@@ -113,6 +113,9 @@ class Explorer:
         self.runs = runs
         self.replays = games or []
         self._lock = threading.Lock()
+        # (run, player, m, iteration) -> (value head, Analyser), the most recent last
+        self._analysers: collections.OrderedDict = collections.OrderedDict()
+        self._arena_games: dict[int, list[list[int]]] = {}
 
     # --- runs and positions -----------------------------------------------------------
 
@@ -178,8 +181,21 @@ class Explorer:
 
     # --- analysis -----------------------------------------------------------------------
 
-    @functools.lru_cache(maxsize=32)  # noqa: B019 - the explorer lives as long as its server
+    ANALYSERS = 32  # the analysers (compiled searches) an explorer keeps
+
     def _analyser(self, index: int, player: str, simulations: int, iteration: int | None):
+        """`(value head, Analyser)` for a run, player, m and network, compiled once and
+        kept (the least recently used dropped past ANALYSERS)."""
+        key = (index, player, simulations, iteration)
+        if key not in self._analysers:
+            self._analysers[key] = self._build_analyser(*key)
+            while len(self._analysers) > self.ANALYSERS:
+                self._analysers.popitem(last=False)
+        self._analysers.move_to_end(key)
+        return self._analysers[key]
+
+    def _build_analyser(self, index: int, player: str, simulations: int,
+                        iteration: int | None):
         run = self.run(index)
         if player not in PLAYERS or player == "random":
             raise ExplorerError(f"unknown player {player!r}; choose from "
@@ -190,13 +206,19 @@ class Explorer:
         agent = (run.agent if iteration is None else
                  warmjax.load_agent(run.path, iteration=iteration, temperature_moves=0,
                                     reuse_tree=False))
+        apply = jax.jit(agent.network.apply)
+        variables = agent.variables
+
+        def value_head(observation):
+            return apply(variables, observation[None])[1]
+
         if uses_network(player):
             config = dataclasses.replace(agent.search, simulations=simulations)
             built = warmjax.make_player(player, run.game, agent.network.apply, config)
-            return agent, warmjax.Analyser(built, agent.variables)
+            return value_head, warmjax.Analyser(built, agent.variables)
         built = warmjax.make_player(player, run.game, simulations=simulations,
                                     temperature_moves=0)
-        return agent, warmjax.Analyser(built)
+        return value_head, warmjax.Analyser(built)
 
     def analyse(self, index: int, moves: list[int], player: str | None = None,
                 simulations: int | None = None, iteration: int | None = None,
@@ -211,9 +233,9 @@ class Explorer:
         if bool(state.terminated):
             raise ExplorerError("the game is over: nothing to analyse")
         with self._lock:
-            agent, analyser = self._analyser(index, player, simulations, iteration)
+            value_head, analyser = self._analyser(index, player, simulations, iteration)
             look = analyser(state, seed=seed)
-            _, value = agent.network.apply(agent.variables, state.observation[None])
+            value = value_head(state.observation)
         perfect = solver_values(run.game, list(moves))
         legal = np.flatnonzero(np.asarray(state.legal_action_mask))
         choice = int(look.action)
@@ -261,9 +283,11 @@ class Explorer:
                  "title": f"arena-style game {k + 1}: the final network against itself"}
                 for k in range(2)]
 
-    @functools.lru_cache(maxsize=8)  # noqa: B019
     def _arena_moves(self, index: int) -> list[list[int]]:
-        return arena_games(self.run(index))
+        """The run's two arena-style games, played once and kept."""
+        if index not in self._arena_games:
+            self._arena_games[index] = arena_games(self.run(index))
+        return self._arena_games[index]
 
 
 def arena_games(run: Served, games: int = 2) -> list[list[int]]:
