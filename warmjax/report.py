@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from warmjax import cli
 from warmjax.analysis import model
-from warmjax.analysis.report import write_runs, write_study
+from warmjax.analysis.report import render_study, study_record, write_runs
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -40,13 +40,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--device", default=None,
                         help="the calibration table's device, e.g. 'cpu: 2 cores' (default: "
                              "its first row for the game)")
+    parser.add_argument("--measure", action="append", default=[], metavar="NAME",
+                        help="a further measure of the study's arms, e.g. selfplay_speed "
+                             "(warmjax.analysis.arm_measures; repeatable)")
     parser.add_argument("--out", default="report", help="output folder (default: report)")
     args = parser.parse_args(argv)
     try:
         if args.study:
-            written = write_study(args.study, args.out, args.tournaments,
-                                  args.auc_iterations, args.delta,
-                                  calibration=args.calibration, device=args.device)
+            written = render_study(study_record(
+                args.study, args.tournaments, args.auc_iterations, args.delta,
+                calibration=args.calibration, device=args.device,
+                measures=args.measure), args.out)
             start = "study.md"
         else:
             written = write_runs(args.runs, args.tournaments, args.out)

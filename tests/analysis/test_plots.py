@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from warmjax.analysis import plots
+from warmjax.analysis import plots, tables
 from warmjax.analysis.tables import BalanceSeries, IprimeElo, ProbeCurve
 from warmjax.train import run_folder
 
@@ -56,9 +56,9 @@ def study_arm(name, mode):
 def test_no_legend_covers_a_curve(drawn, tmp_path):
     plots.plot_oracle_curves([curve(f"{LONG} {k}", k) for k in range(6)], "connect_four",
                              tmp_path / "a.png")
-    plots.plot_balance([BalanceSeries("connect_four", "rollout",
-                                      {f"{LONG} seed {k}": [(1, 0.1 * k), (2, 0.2)]
-                                       for k in range(8)}, (1, 2), (0.3, 0.2), (8, 8))],
+    plots.plot_balance([tables.balance_json(BalanceSeries(
+        "connect_four", "rollout", {f"{LONG} seed {k}": [(1, 0.1 * k), (2, 0.2)]
+                                    for k in range(8)}, (1, 2), (0.3, 0.2), (8, 8)))],
                        "connect_four", tmp_path / "b.png")
     plots.plot_elo_by_iprime(IprimeElo({"rollout": [(1, 10.0, 5.0, 3), (5, 20.0, 4.0, 3)],
                                         "rave": [(1, 0.0, 5.0, 3), (5, 30.0, 4.0, 3)]}, ()),

@@ -251,7 +251,7 @@ def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
     # The sweep's table, on seeds 0-2: I′ = 1's final policy rate is base_curve(6) plus the
     # mean of those seeds' noise (0, 0.03, -0.02).
     rows = {line.split("|")[1].strip(): line.split("|")[2:-1]
-            for line in study_tables.iprime_markdown(family).splitlines()[2:]}
+            for line in study_tables.iprime_markdown(record.family_json(family)).splitlines()[2:]}
     assert list(rows) == ["Baseline", "WRoRa I′=1", "WRoRa I′=3", "WRoRa I′=5"]
     assert rows["WRoRa I′=5"][0].strip() == "3"  # seed 3 left out
     final = 100 * (base_curve(ITERATIONS) + 0.01 / 3)

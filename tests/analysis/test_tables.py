@@ -90,7 +90,7 @@ def test_balance_series(adaptive_runs):
     np.testing.assert_allclose(c4.mean, [-7 / 3, -1, -1 / 3, 0, -1, 0])
     assert c4.runs["s0"] == [(1, -2.0), (2, 0.0), (3, 2.0)]  # up to and including the switch
     assert series[("connect_four", "rave")].mean == (0.5, 0.0, 3.0)
-    assert "| 1 | -2.33 | 3 |" in tables.balance_markdown([c4])
+    assert "| 1 | -2.33 | 3 |" in tables.balance_markdown([tables.balance_json(c4)])
 
 
 def fake_elo(folder: Path) -> Path:

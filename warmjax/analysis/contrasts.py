@@ -317,7 +317,11 @@ def _adjust_rows(rows: list[Row], delta: float) -> tuple[Row, ...]:
 def _decision_json(d: Decision | None) -> dict | None:
     if d is None:
         return None
-    return {"verdict": d.verdict, "reason": d.reason, "effect80": record.num(d.effect80)}
+    return {"verdict": d.verdict, "reason": d.reason, "effect80": record.exact(d.effect80)}
+
+
+def _estimate_json(e: Estimate) -> dict:
+    return {"mean": record.exact(e.mean), "ci": [record.exact(x) for x in e.ci]}
 
 
 def steps_json(groups: Sequence[BoardSteps], delta: float) -> list[dict]:
@@ -326,18 +330,21 @@ def steps_json(groups: Sequence[BoardSteps], delta: float) -> list[dict]:
     out = []
     for g in groups:
         boards = [{"board": b.name, "cells": b.cells,
-                   "arms": {label: {"lead": record.comparison_json(a.lead, delta),
-                                    "leads": {str(s): record.num(v) for s, v in a.leads.items()},
-                                    "switches": list(a.switches), "never": a.never}
-                            for label, a in b.arms.items()}} for b in g.boards]
+                   "arms": {label: {"lead": record.comparison_json(a.lead, delta, True),
+                                    "leads": {str(s): record.exact(v) for s, v in a.leads.items()},
+                                    "switches": list(a.switches), "never": a.never,
+                                    "runs": len(a.arm.runs),
+                                    "switch": _estimate_json(a.switch) if a.switches else None}
+                            for label, a in b.arms.items()},
+                   "family": b.family.tag} for b in g.boards]
         steps = [{"arm": s.arm, "small": s.small.name, "large": s.large.name,
-                  "growth": record.comparison_json(s.growth, delta),
+                  "growth": record.comparison_json(s.growth, delta, True),
                   "growth_verdict": _decision_json(s.lead_decision),
-                  "delay": record.comparison_json(s.delay, SWITCH_DELTA),
-                  "p_mannwhitney": record.num(s.p_mannwhitney),
+                  "delay": record.comparison_json(s.delay, SWITCH_DELTA, True),
+                  "p_mannwhitney": record.exact(s.p_mannwhitney),
                   "delay_verdict": _decision_json(s.delay_decision)} for s in g.steps]
         out.append({"game": g.game, "departures": list(g.departures), "boards": boards,
-                    "steps": steps})
+                    "steps": steps, "title": g.title})
     return out
 
 
@@ -345,9 +352,11 @@ def contrasts_json(found: Sequence[Contrast], delta: float) -> list[dict]:
     """`departure_contrasts` for study.json."""
     return [{"family": c.family.title, "reference": c.reference.title, "added": list(c.added),
              "rows": [{"comparison": r.name,
-                       "auc": record.comparison_json(r.auc, delta),
-                       "final": record.comparison_json(r.final, delta),
-                       "elo": record.comparison_json(r.elo, None),
+                       "auc": record.comparison_json(r.auc, delta, True),
+                       "final": record.comparison_json(r.final, delta, True),
+                       "elo": record.comparison_json(r.elo, None, True),
                        "auc_verdict": _decision_json(r.auc_decision),
-                       "final_verdict": _decision_json(r.final_decision)} for r in c.rows]}
+                       "final_verdict": _decision_json(r.final_decision),
+                       "seeds": r.seeds} for r in c.rows],
+             "title": c.title, "auc_iterations": c.family.auc_iterations}
             for c in found]

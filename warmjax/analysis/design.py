@@ -470,12 +470,6 @@ def _health_markdown(record: dict, name: str) -> str:
                  "ll" + "r" * len(its))
 
 
-def _floors(record: dict) -> list[strength.Floor]:
-    return [strength.Floor(f["family"], f["random_rate"], f["iteration"],
-                           tuple(f["baseline_rates"]), f["p"], f["learned"])
-            for f in record["floor"].values()]
-
-
 def markdown(record: dict, command: str) -> str:
     """The design's report, read from the record alone."""
     boards = record["boards"]
@@ -522,7 +516,7 @@ def markdown(record: dict, command: str) -> str:
                   ("A board whose baseline did not learn decides nothing: its baseline's "
                    "policy head at the last iteration against a random legal move on the same "
                    "positions (one-sided one-sample t-test, α = 0.05)."), "",
-                  study_tables.floor_markdown(_floors(record)), ""]
+                  study_tables.floor_markdown(list(record["floor"].values())), ""]
     if record["decline"]:
         lines += ["## The decline rule", "",
                   ("A board whose baseline's policy head is significantly lower over the "

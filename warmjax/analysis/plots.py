@@ -33,7 +33,6 @@ from matplotlib.ticker import MaxNLocator
 
 from warmjax.analysis.tables import (
     ArmElo,
-    BalanceSeries,
     IprimeElo,
     ProbeCurve,
     enhancement_name,
@@ -90,20 +89,21 @@ def plot_elo_by_arm(rows: Sequence[ArmElo], title: str, path: Path | str) -> Pat
     return _save(fig, path)
 
 
-def plot_balance(series: Sequence[BalanceSeries], game: str, path: Path | str) -> Path:
-    """One panel per enhancement: r per iteration for each seed (thin) and the mean (thick)."""
-    series = [s for s in series if s.game == game]
+def plot_balance(series: Sequence[dict], game: str, path: Path | str) -> Path:
+    """One panel per enhancement: r per iteration for each seed (thin) and the mean (thick);
+    `series`: `tables.balance_json` entries."""
+    series = [s for s in series if s["game"] == game]
     cols = min(3, max(1, len(series)))
     rows = math.ceil(max(1, len(series)) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4.0 * cols, 3.0 * rows), squeeze=False,
                              sharey=True)
     for ax, s in zip(axes.flat, series):
-        for label, points in s.runs.items():
+        for label, points in s["runs"].items():
             its, r = zip(*points) if points else ((), ())
             ax.plot(its, r, marker=".", linewidth=0.8, alpha=0.5, label=label)
-        ax.plot(s.iterations, s.mean, color="black", linewidth=2.0, label="mean")
+        ax.plot(s["iterations"], s["mean"], color="black", linewidth=2.0, label="mean")
         ax.axhline(0.0, color="black", linewidth=0.5, linestyle=":")
-        ax.set_title(enhancement_name(s.enhancement))
+        ax.set_title(enhancement_name(s["enhancement"]))
         ax.set_xlabel("iteration")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
@@ -262,30 +262,29 @@ def plot_training(runs: Sequence, game: str, path: Path | str) -> Path:
     return _save(fig, path)
 
 
-def plot_against_compute(family, curves: dict, path: Path | str) -> Path:
+def plot_against_compute(title: str, arms: Sequence[dict], path: Path | str) -> Path:
     """A family's learning curves against compute: each run's policy head and search rates
     after each iteration at its cumulative compute (thin), per arm (colour); the x axis
-    is the compute source's seconds (`analysis.compute`)."""
+    is the compute source's seconds (`analysis.compute`). `arms`: the record's
+    `compute_curves` (`report.compute_json`)."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True)
     sources = set()
-    for index, arm in enumerate(family.all_arms()):
-        color = "black" if arm.id.is_baseline else f"C{index}"
-        for n, run in enumerate(arm.runs):
-            curve = curves[run.path]
-            sources.add(curve.source)
-            for ax, field in zip(axes, ("oracle_policy", "oracle_optimal")):
-                points = [(s, getattr(row, field)) for s, row in zip(curve.seconds, run.metrics)
-                          if getattr(row, field) is not None]
+    for index, arm in enumerate(arms):
+        color = "black" if arm["baseline"] else f"C{index}"
+        for n, run in enumerate(arm["runs"]):
+            sources.add(run["source"])
+            for ax, measure in zip(axes, ("policy", "search")):
+                points = run[measure]
                 if points:
                     x, y = zip(*points)
                     ax.plot(np.array(x) / 60, 100 * np.array(y), color=color, alpha=0.5,
-                            linewidth=0.8, label=arm.label if n == 0 else None)
+                            linewidth=0.8, label=arm["arm"] if n == 0 else None)
     for ax, what in zip(axes, ("policy head alone", "search (argmax)")):
         ax.set_xlabel(f"compute, minutes ({', '.join(sorted(sources))})")
         ax.set_ylabel(f"optimal moves, {what} (%)")
         ax.grid(alpha=0.3)
     _legend_below(fig, axes[1], ncol=3)
-    fig.suptitle(f"{family.title}: learning curves against compute (one line per run)")
+    fig.suptitle(f"{title}: learning curves against compute (one line per run)")
     return _save(fig, path)
 
 

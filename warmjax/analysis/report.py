@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from warmjax.analysis import (
+    arm_measures,
     claims,
     compute,
     contrasts,
@@ -138,12 +139,12 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
         lines += ["## Adaptive switch iteration", "", table,
                   "Per run: [switch_iterations.md](switch_iterations.md).", ""]
 
-    series = tables.balance_series(summaries)
+    series = [tables.balance_json(s) for s in tables.balance_series(summaries)]
     if series:
         write("r_balance.md", "# Baseline side's reward balance r before the switch\n\n"
               + tables.balance_markdown(series))
         lines += ["## Reward balance before the switch", ""]
-        for game in dict.fromkeys(s.game for s in series):
+        for game in dict.fromkeys(s["game"] for s in series):
             name = f"r_balance_{game}.png"
             written[name] = plots.plot_balance(series, game, out_dir / name)
             lines += [f"![{tables.game_name(game)}]({name})", ""]
@@ -248,27 +249,51 @@ def robustness(runs, found, study_of, delta: float, windows: Sequence[int],
         fams = study.families(runs, found, k, study_of, delta, tables=False)
         for c in strength.floored_claims(claims.claims(fams, delta), floors):
             out["claims"].setdefault(f"{c.claim} | {c.family}", {})[k] = \
-                strength.verdict_text(c.verdict, c.decision)
+                strength.verdict_text(c.verdict, _reason(c.decision))
         for group in contrasts.board_steps(fams, delta):
             for s in group.steps:
                 d = strength.floored_step(s, floors).lead_decision
                 key = f"{group.title}: {s.arm}, {s.large.name} vs {s.small.name}"
                 out["boards"].setdefault(key, {})[k] = (
-                    None if d is None else strength.verdict_text(d.verdict, d))
+                    None if d is None else strength.verdict_text(d.verdict, d.reason))
     return out
 
 
-def write_study(studies: Sequence[str], out: str = "report",
-                tournaments: Sequence[str] = (), auc_iterations: int | None = None,
-                delta: float = model.DELTA, log=None, calibration: str | None = None,
-                device: str | None = None) -> dict[str, Path]:
-    """A study's report (`warmjax.analysis.study`): `study.json`, `study.md` and figures.
+def _reason(decision) -> str:
+    return "" if decision is None else decision.reason
+
+
+def compute_json(family: model.Family, curves: dict[Path, compute.ComputeCurve]) -> list[dict]:
+    """A family's learning curves against compute, as the record keeps them: per arm, each
+    run's compute source and its `[seconds, rate]` points per measure (policy head and
+    search), drawn by `plots.plot_against_compute`."""
+    out = []
+    for arm in family.all_arms():
+        runs = []
+        for run in arm.runs:
+            curve = curves[run.path]
+            runs.append({"source": curve.source, **{
+                measure: [[s, getattr(row, field)] for s, row in zip(curve.seconds, run.metrics)
+                          if getattr(row, field) is not None]
+                for measure, field in (("policy", "oracle_policy"),
+                                       ("search", "oracle_optimal"))}})
+        out.append({"arm": arm.label, "baseline": arm.id.is_baseline, "runs": runs})
+    return out
+
+
+def study_record(studies: Sequence[str], tournaments: Sequence[str] = (),
+                 auc_iterations: int | None = None, delta: float = model.DELTA, log=None,
+                 calibration: str | None = None, device: str | None = None,
+                 measures: Sequence[str] = ()) -> dict:
+    """A study's analysis as one record (`warmjax.analysis.study`): the families, the
+    claims with the floor rule applied, the across-board steps, the contrasts, the floor,
+    time to strength, the verdicts' robustness, the reward balance and the compute curves:
+    everything `render_study` shows. Its summaries are kept whole (`record.exact`).
 
     Args:
       studies: study folders (their run folders at any depth); each one's round robin is
         rated from the games in `<folder>/tournament` (its journal: all games played there,
         also over several invocations).
-      out: the output folder.
       tournaments: further tournament folders.
       auc_iterations: k of the area under the learning curve (default: half the runs'
         iterations, rounded up).
@@ -277,15 +302,15 @@ def write_study(studies: Sequence[str], out: str = "report",
       calibration: a calibration table (`python -m warmjax.calibrate`): time to strength
         is then also drawn against the ledger's estimated seconds on `device` (None: the
         table's first row for the game); without one, against the measured seconds.
-
-    Returns:
-      `{artefact name: path}` of everything written.
+      measures: further measures of the arms (`arm_measures.MEASURES`), by name: each
+        family's entry `measures` holds them.
 
     Raises:
-      ValueError: no runs, a run without the perfect-play probe, or an unfinished
-        tournament named in `tournaments`.
+      ValueError: no runs, a run without the perfect-play probe, an unfinished
+        tournament named in `tournaments`, or an unknown measure.
     """
     log = log or (lambda s: print(s, file=sys.stderr))
+    extra = {name: arm_measures.measure(name) for name in measures}
     runs = run_folder.find_runs(studies)
     if not runs:
         raise ValueError(f"no run folders under {', '.join(studies)}")
@@ -309,10 +334,9 @@ def write_study(studies: Sequence[str], out: str = "report",
         if rate is not None:
             floors[family.title] = strength.floor(family, rate)
     verdicts = strength.floored_claims(claims.claims(measured, delta), floors)
-    boards = contrasts.board_steps(measured, delta)
     boards = [dataclasses.replace(group, steps=tuple(strength.floored_step(s, floors)
                                                      for s in group.steps))
-              for group in boards]
+              for group in contrasts.board_steps(measured, delta)]
     curves = compute_curves(runs, calibration, device, log)
     speed = [r for f in measured if (r := strength.time_to_strength(f, curves)) is not None]
     strength.adjust(speed)
@@ -324,114 +348,81 @@ def write_study(studies: Sequence[str], out: str = "report",
     against = contrasts.departure_contrasts(measured, found, delta)
     looks = {str(folder): study.read_looks(folder) for folder in studies}
     looks = {k: v for k, v in looks.items() if v}
+    out = record.study_json(measured, verdicts, delta, looks)
+    out["studies"] = [str(s) for s in studies]
+    out["tournaments"] = [t.path for t in found]
+    if boards:
+        out["boards"] = contrasts.steps_json(boards, delta)
+    if against:
+        out["contrasts"] = contrasts.contrasts_json(against, delta)
+    out["floor"] = [f.to_json() for f in floors.values()]
+    out["time_to_strength"] = speed
+    out["robustness"] = {"windows": windows, **robust}
+    timed = {entry["tag"] for entry in speed if "compute" in entry["axes"]}
+    for family, entry in zip(measured, out["families"]):
+        balance = tables.balance_series([r for a in family.all_arms() for r in a.runs])
+        if balance:
+            entry["balance"] = [tables.balance_json(s) for s in balance]
+        if family.tag in timed:
+            entry["compute_curves"] = compute_json(family, curves)
+        if extra:
+            entry["arm_measures"] = {name: m.of(family) for name, m in extra.items()}
+    out["runs"] = len(runs)
+    out["calibration"] = calibration
+    return out
+
+
+def render_study(study_record: dict, out: str = "report") -> dict[str, Path]:
+    """A study's report from its record alone (`study_record`): `study.json` (the record,
+    its summaries rounded to 6 decimals), `study.md` and the figures in `out`.
+
+    Returns:
+      `{artefact name: path}` of everything written.
+    """
+    rec = study_record
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
-    payload = record.study_json(measured, verdicts, delta, looks)
-    payload["studies"] = [str(s) for s in studies]
-    payload["tournaments"] = [t.path for t in found]
-    if boards:
-        payload["boards"] = contrasts.steps_json(boards, delta)
-    if against:
-        payload["contrasts"] = contrasts.contrasts_json(against, delta)
-    payload["floor"] = [f.to_json() for f in floors.values()]
-    payload["time_to_strength"] = speed
-    payload["robustness"] = {"windows": windows, **robust}
-    balances = {family.tag: tables.balance_series([r for a in family.all_arms() for r in a.runs])
-                for family in measured}
-    for family, entry in zip(measured, payload["families"]):
-        if balances[family.tag]:
-            entry["balance"] = [tables.balance_json(s) for s in balances[family.tag]]
-    (out_dir / "study.json").write_text(json.dumps(payload, indent=1) + "\n")
+    (out_dir / "study.json").write_text(json.dumps(record.jsonable(rec), indent=1) + "\n")
     written["study.json"] = out_dir / "study.json"
-    # The figures draw the record: each family's arm entries, by family tag and arm label.
-    records = {family.tag: {a["arm"]: a for a in ([entry["baseline"]] if entry["baseline"]
-                                                   else []) + entry["arms"]}
-               for family, entry in zip(measured, payload["families"])}
+    families = {f["tag"]: f for f in rec["families"]}
+    # The figures draw each family's arm entries, by family tag and arm label.
+    arms_of = {tag: {a["arm"]: a for a in study_tables.all_arms(f)}
+               for tag, f in families.items()}
+    delta, boards = rec["delta"], rec.get("boards", [])
 
     lines = ["# Warm-start study", "",
-             (f"{len(runs)} runs from {', '.join(map(str, studies))}; "
-              f"{len(found)} tournament(s). Optimal-move rates against perfect play, in "
-              "percent; AUC = the mean rate over the first k iterations; Δ = arm minus "
-              "baseline, paired by seed (a seed gives every arm the same initial network), "
-              "with the paired t-test's 95% interval and p; p (BH) = that p adjusted by "
-              "Benjamini–Hochberg over the family's warm-start arms (the main comparison's "
-              "and an I′ sweep's apart); Wilcoxon signed-rank and Welch's unpaired p as "
-              "secondary columns; 80%-power effect = the smallest true difference the paired "
-              f"test detects with 80% power at α = {stats.ALPHA}, from the observed SD. The "
-              "claims are decided by one rule (docs/experiments.md, \"The verdict rule\") on "
-              f"the policy head's AUC, δ = {100 * delta:.0f} points. Everything is also in "
-              "study.json."), "",
-             "## Claims", "", study_tables.claims_markdown(verdicts)]
+             (f"{rec['runs']} runs from {', '.join(rec['studies'])}; "
+              f"{len(rec['tournaments'])} tournament(s). Optimal-move rates against perfect "
+              "play, in percent; AUC = the mean rate over the first k iterations; Δ = arm "
+              "minus baseline, paired by seed (a seed gives every arm the same initial "
+              "network), with the paired t-test's 95% interval and p; p (BH) = that p "
+              "adjusted by Benjamini–Hochberg over the family's warm-start arms (the main "
+              "comparison's and an I′ sweep's apart); Wilcoxon signed-rank and Welch's "
+              "unpaired p as secondary columns; 80%-power effect = the smallest true "
+              "difference the paired test detects with 80% power at "
+              f"α = {stats.ALPHA}, from the observed SD. The claims are decided by one rule "
+              "(docs/experiments.md, \"The verdict rule\") on the policy head's AUC, "
+              f"δ = {100 * delta:.0f} points. Everything is also in study.json."), "",
+             "## Claims", "", study_tables.claims_markdown(rec["claims"])]
+    windows = rec["robustness"]["windows"]
     lines += ["### How far each verdict holds", "",
               ("The same claims decided with the AUC over the first k iterations, for every k "
                f"in {strength.holds_over({k: 0 for k in windows}, 0)}: the windows over "
                "which each verdict holds."), "",
-              study_tables.robustness_markdown(verdicts, boards, robust)]
-    if floors:
+              study_tables.robustness_markdown(rec["claims"], boards, rec["robustness"])]
+    if rec["floor"]:
         lines += ["### The floor rule", "",
                   ("A family whose baseline did not learn decides nothing: its baseline's "
                    "policy head at the last iteration against a random legal move on the same "
                    "positions (one-sided one-sample t-test, α = 0.05)."), "",
-                  study_tables.floor_markdown(floors.values())]
-    if looks:
+                  study_tables.floor_markdown(rec["floor"])]
+    if rec["looks"]:
         lines += ["## Looks", "", "Every analysis of these studies, oldest first "
                   "(`looks.json` in each study folder).", "",
-                  study_tables.looks_markdown(looks)]
-    for family in measured:
-        tag = family.tag
-        lines += [f"## {family.title}", "",
-                  (f"{sum(len(a.runs) for a in family.all_arms())} runs, "
-                   f"{family.final_iteration} iterations of {family.games_per_iteration} "
-                   f"self-play games; AUC over iterations 1-{family.auc_iterations}."), "",
-                  "### Summary (results.md §1)", "", study_tables.compact_markdown(family)]
-        power = study_tables.power_markdown(family)
-        if power:
-            lines += ["### Power", "", power]
-        sweep_enh, sweep_arms, sweep_seeds = claims.iprime_series(family)
-        modes = [("adaptive", [a for a in family.main if a.id.mode == "adaptive"]),
-                 ("fixed", [a for a in family.main if a.id.mode == "fixed"]),
-                 ("iprime", sweep_arms if family.sweep else [])]
-        for mode, arms in modes:
-            if not arms:
-                continue
-            name = f"curves_{tag}_{mode}.png"
-            shown = ([family.baseline] if family.baseline else []) + arms
-            written[name] = plots.plot_study_curves(
-                family.title, family.games_per_iteration,
-                [records[family.tag][a.label] for a in shown], out_dir / name)
-            lines += [f"![{family.title}, {mode} arms]({name})", ""]
-        for metric in family.measures:
-            lines += [f"### {model.TITLES[metric]}", "",
-                      study_tables.metric_markdown(family, metric)]
-        gaps = study_tables.gaps_markdown(family)
-        if gaps:
-            lines += ["### The policy head's gap to the baseline, per iteration", "",
-                      "Mean over seeds of arm − baseline, paired by seed, with the paired "
-                      "95% interval (* p < 0.05 unadjusted).", "", gaps]
-        if family.sweep:
-            lines += [f"### I′ sweep ({enhancement_name(sweep_enh)}, fixed)", "",
-                      (f"Claim 4's data: seeds {', '.join(map(str, sweep_seeds))}, the ones "
-                       "that ran at every I′; the sweep's arms are also in the tables above, "
-                       "their p (BH) adjusted among themselves."), "",
-                      study_tables.iprime_markdown(family)]
-        elo = study_tables.family_elo_markdown(family)
-        if elo:
-            lines += ["### Round-robin Bayesian Elo of the final networks", "",
-                      "Each network's rating minus the mean of its seed's networks in this "
-                      "family (the round robin meets within seeds); differences paired by "
-                      "seed.", "", elo]
-        if any(a.id.mode != "none" for a in family.arms):
-            lines += ["### Warm start", "", study_tables.warm_markdown(family.arms)]
-            spearman = study_tables.spearman_markdown(family.arms, family.final_iteration)
-            if spearman:
-                lines += [spearman]
-        series = balances[family.tag]
-        if series:
-            name = f"r_balance_{tag}.png"
-            written[name] = plots.plot_balance(series, family.game, out_dir / name)
-            lines += [f"![{game_name(family.game)}: r before the switch]({name})", "",
-                      tables.balance_markdown(series)]
+                  study_tables.looks_markdown(rec["looks"])]
+    for family in rec["families"]:
+        lines += _family_section(family, arms_of[family["tag"]], out_dir, written)
     if boards:
         lines += ["## Across boards", "",
                   ("One game on several boards, each probed on its own labelled set (so rates "
@@ -444,16 +435,21 @@ def write_study(studies: Sequence[str], out: str = "report",
                    f"{100 * delta:g} points for the lead and {contrasts.SWITCH_DELTA:g} "
                    "iteration for the switch."), ""]
         for group in boards:
-            name = f"boards_{group.game}.png"
-            written[name] = plots.plot_board_curves(group.title, [
-                (board.name, [records[board.family.tag][a.label] for a in shown])
-                for board, shown in zip(group.boards, contrasts.board_curve_arms(group))],
-                out_dir / name)
-            lines += [f"### {group.title}", "", study_tables.boards_markdown(group),
-                      f"![{group.title}]({name})", ""]
+            name = f"boards_{group['game']}.png"
+            compared = {s["arm"] for s in group["steps"]}
+            drawn = []  # per board: its baseline and the arms the steps compare across boards
+            for board in group["boards"]:
+                family = families[board["family"]]
+                shown = ([family["baseline"]["arm"]] if family["baseline"] else []) + [
+                    label for label in board["arms"] if not compared or label in compared]
+                drawn.append((board["board"], [arms_of[board["family"]][a] for a in shown]))
+            written[name] = plots.plot_board_curves(group["title"], drawn, out_dir / name)
+            lines += [f"### {group['title']}", "",
+                      study_tables.boards_markdown(group, families),
+                      f"![{group['title']}]({name})", ""]
         lines += ["### Does the lead grow, and does the switch come later?", "",
                   study_tables.steps_markdown(boards, delta)]
-    if against:
+    if rec.get("contrasts"):
         lines += ["## Against a reference family", "",
                   ("A family whose departures add to another's of the same game and board, "
                    "arm by arm against the reference's baseline and its arm of the same "
@@ -461,18 +457,86 @@ def write_study(studies: Sequence[str], out: str = "report",
                    "Elo from a round robin that rated both networks of a seed. p adjusted "
                    "by Benjamini–Hochberg over the rows of each measure; verdicts by the "
                    f"rule, δ = {100 * delta:g} points."), ""]
-        for c in against:
-            lines += [f"### {c.title}", "", study_tables.contrast_markdown(c, delta)]
+        for c in rec["contrasts"]:
+            lines += [f"### {c['title']}", "", study_tables.contrast_markdown(c, delta)]
+    speed = rec["time_to_strength"]
     if speed:
-        lines += ["## Time to strength", "", study_tables.speed_intro(speed, calibration)]
+        lines += ["## Time to strength", "",
+                  study_tables.speed_intro(speed, rec["calibration"])]
         for entry in speed:
-            family = next(f for f in measured if f.tag == entry["tag"])
             lines += [f"### {entry['family']}", ""]
             if "compute" in entry["axes"]:
                 name = f"compute_{entry['tag']}.png"
-                written[name] = plots.plot_against_compute(family, curves, out_dir / name)
+                written[name] = plots.plot_against_compute(
+                    entry["family"], families[entry["tag"]]["compute_curves"], out_dir / name)
                 lines += [f"![{entry['family']} against compute]({name})", ""]
             lines += [study_tables.speed_markdown(entry)]
     (out_dir / "study.md").write_text("\n".join(lines) + "\n")
     written["study.md"] = out_dir / "study.md"
     return written
+
+
+def _family_section(family: dict, arms: dict[str, dict], out_dir: Path,
+                    written: dict[str, Path]) -> list[str]:
+    """One family's part of study.md, its figures written into `out_dir` (and `written`)."""
+    tag, title = family["tag"], family["title"]
+    lines = [f"## {title}", "",
+             (f"{family['runs']} runs, {family['final_iteration']} iterations of "
+              f"{family['games_per_iteration']} self-play games; AUC over iterations "
+              f"1-{family['auc_iterations']}."), "",
+             "### Summary (results.md §1)", "", study_tables.compact_markdown(family)]
+    power = study_tables.power_markdown(family)
+    if power:
+        lines += ["### Power", "", power]
+    main = study_tables.main_arms(family)
+    sweep = family["sweep"]
+    modes = [("adaptive", [a["arm"] for a in main if a["mode"] == "adaptive"]),
+             ("fixed", [a["arm"] for a in main if a["mode"] == "fixed"]),
+             ("iprime", sweep["arms"] if len(main) < len(family["arms"]) else [])]
+    for mode, labels in modes:
+        if not labels:
+            continue
+        name = f"curves_{tag}_{mode}.png"
+        shown = ([family["baseline"]] if family["baseline"] else []) + [arms[a] for a in labels]
+        written[name] = plots.plot_study_curves(title, family["games_per_iteration"], shown,
+                                                out_dir / name)
+        lines += [f"![{title}, {mode} arms]({name})", ""]
+    for metric in family["measures"]:
+        lines += [f"### {model.TITLES[metric]}", "", study_tables.metric_markdown(family, metric)]
+    gaps = study_tables.gaps_markdown(family)
+    if gaps:
+        lines += ["### The policy head's gap to the baseline, per iteration", "",
+                  "Mean over seeds of arm − baseline, paired by seed, with the paired "
+                  "95% interval (* p < 0.05 unadjusted).", "", gaps]
+    if len(main) < len(family["arms"]):  # an I′ sweep
+        lines += [f"### I′ sweep ({enhancement_name(sweep['enhancement'])}, fixed)", "",
+                  (f"Claim 4's data: seeds {', '.join(map(str, sweep['seeds']))}, the ones "
+                   "that ran at every I′; the sweep's arms are also in the tables above, "
+                   "their p (BH) adjusted among themselves."), "",
+                  study_tables.iprime_markdown(family)]
+    elo = study_tables.family_elo_markdown(family)
+    if elo:
+        lines += ["### Round-robin Bayesian Elo of the final networks", "",
+                  "Each network's rating minus the mean of its seed's networks in this "
+                  "family (the round robin meets within seeds); differences paired by "
+                  "seed.", "", elo]
+    if any(a["mode"] != "none" for a in family["arms"]):
+        lines += ["### Warm start", "", study_tables.warm_markdown(family)]
+        spearman = study_tables.spearman_markdown(family)
+        if spearman:
+            lines += [spearman]
+    for name, entry in family.get("arm_measures", {}).items():
+        m = arm_measures.measure(name)
+        lines += [f"### {m.title}", "", m.markdown(entry)]
+    series = family.get("balance")
+    if series:
+        name = f"r_balance_{tag}.png"
+        written[name] = plots.plot_balance(series, family["game"], out_dir / name)
+        lines += [f"![{game_name(family['game'])}: r before the switch]({name})", "",
+                  tables.balance_markdown(series)]
+    return lines
+
+
+def write_study(studies: Sequence[str], out: str = "report", **options) -> dict[str, Path]:
+    """A study's report: `render_study(study_record(studies, **options), out)`."""
+    return render_study(study_record(studies, **options), out)

@@ -252,10 +252,9 @@ class Floor:
                 "p": self.p, "learned": self.learned}
 
 
-def verdict_text(verdict: str, decision: Decision | None) -> str:
-    """A verdict with the rule's reason where it has one that tells verdicts apart:
-    "contradicted (no gain)", "contradicted (opposite)"."""
-    reason = "" if decision is None else decision.reason
+def verdict_text(verdict: str, reason: str) -> str:
+    """A verdict with the rule's reason (`Decision.reason`) where it has one that tells
+    verdicts apart: "contradicted (no gain)", "contradicted (opposite)"."""
     if verdict == CONTRADICTED and reason in ("no gain", "opposite"):
         return f"{verdict} ({reason})"
     return verdict

@@ -6,8 +6,9 @@ robins of their networks. The flow runs one way: the runs and tournaments are re
 grouped into the model's families and arms (`families`, here), with the statistics of
 `stats` (per arm over seeds, and against the family's baseline, paired by seed, adjusted by
 Benjamini–Hochberg over a family's warm-start arms); the claims (`claims`) read the model;
-`record.study_json` writes the one record, `study.json`, which the Markdown tables and
-figures render.
+`report.study_record` gathers them into the one record (`record.study_json` and the
+other analyses' entries), and `report.render_study` renders the Markdown tables and figures
+from it alone, and writes it as `study.json`.
 """
 
 from __future__ import annotations

@@ -1,71 +1,117 @@
-"""A study's statistics (`warmjax.analysis.study`) as Markdown tables."""
+"""A study's tables, read from its record alone (`report.study_record`: the families',
+claims', boards', contrasts' and floors' entries of `study.json`), the way
+`registered.markdown` reads its own."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from warmjax.analysis import strength
-from warmjax.analysis.claims import Claim
-from warmjax.analysis.contrasts import SWITCH_DELTA, BoardSteps, Contrast
-from warmjax.analysis.model import Arm, Family, MetricSummary
-from warmjax.analysis.stats import (
-    CONTRADICTED,
-    NOT_INFORMATIVE,
-    REPRODUCED,
-    Comparison,
-    Decision,
-    Estimate,
-)
+from warmjax.analysis.contrasts import SWITCH_DELTA
+from warmjax.analysis.stats import CONTRADICTED, NOT_INFORMATIVE, REPRODUCED
 from warmjax.markdown import percent, table
 from warmjax.train.run_id import game_name
 
 
-def _estimate(e: Estimate, scale: float = 100, decimals: int = 1) -> str:
-    if math.isnan(e.mean):
+def _estimate(mean: float | None, ci, scale: float = 100, decimals: int = 1) -> str:
+    """A mean with its interval: "54.3 [51.0, 57.6]" ("—" for none)."""
+    if mean is None:
         return "—"
-    text = f"{scale * e.mean:.{decimals}f}"
-    if not math.isnan(e.ci[0]):
-        text += f" [{scale * e.ci[0]:.{decimals}f}, {scale * e.ci[1]:.{decimals}f}]"
+    text = f"{scale * mean:.{decimals}f}"
+    if ci[0] is not None:
+        text += f" [{scale * ci[0]:.{decimals}f}, {scale * ci[1]:.{decimals}f}]"
     return text
 
 
-def _p(x: float) -> str:
-    return "—" if math.isnan(x) else f"{x:.3g}"
+def _p(x: float | None) -> str:
+    return "—" if x is None else f"{x:.3g}"
 
 
-def _diff(c: Comparison | None, scale: float = 100, decimals: int = 1) -> list[str]:
+def _fixed(x: float | None, scale: float = 100, decimals: int = 1) -> str:
+    return "—" if x is None else f"{scale * x:.{decimals}f}"
+
+
+def _signed(x: float | None, scale: float = 100, decimals: int = 1) -> str:
+    return "—" if x is None else f"{scale * x:+.{decimals}f}"
+
+
+def _interval(c: Mapping, scale: float = 100, decimals: int = 1) -> str:
+    """A comparison's difference with its interval, signed: "+2.3 [−0.4, +5.0]" (points by
+    default)."""
+    return (f"{_signed(c['diff'], scale, decimals)} [{_signed(c['ci'][0], scale, decimals)}, "
+            f"{_signed(c['ci'][1], scale, decimals)}]")
+
+
+def _diff(c: Mapping | None, scale: float = 100, decimals: int = 1) -> list[str]:
     """Δ [CI] (paired by seed), p (paired t), p adjusted (Benjamini–Hochberg over the arms),
     p (Wilcoxon), p (Welch), 80%-power effect."""
     if c is None:
         return ["", "", "", "", "", ""]
-    welch = c.welch.p if c.welch is not None else (c.p if not c.paired else math.nan)
-    return [_interval(c, scale, decimals), _p(c.p), _p(c.p_adjusted),
-            _p(c.p_wilcoxon), _p(welch),
-            "—" if math.isnan(c.effect80) else f"{scale * c.effect80:.{decimals}f}"]
+    if c["test"] == "paired t":
+        welch = None if c["welch"] is None else c["welch"]["p"]
+    else:  # an unpaired comparison is Welch's itself
+        welch = c["p"]
+    return [_interval(c, scale, decimals), _p(c["p"]), _p(c["p_adjusted"]),
+            _p(c.get("p_wilcoxon")), _p(welch), _fixed(c["effect80"], scale, decimals)]
 
 
-def metric_markdown(family: Family, metric: str) -> str:
+def _pts(c: Mapping | None) -> str:
+    """A paired difference in points with its interval ("" for none)."""
+    return "" if c is None else _interval(c)
+
+
+def _padj(c: Mapping | None) -> str:
+    return "" if c is None else f"{_p(c['p'])} ({_p(c['p_adjusted'])})"
+
+
+def _span(c: Mapping | None, scale: float = 100, decimals: int = 1) -> str:
+    """"+2.3 [−0.4, +5.0], p 0.09 (adj. 0.12)" ("—" for none)."""
+    if c is None:
+        return "—"
+    text = f"{_interval(c, scale, decimals)}, p {_p(c['p'])}"
+    return text + ("" if c["p_adjusted"] is None else f" (adj. {_p(c['p_adjusted'])})")
+
+
+# --- one family (its entry of the record: `record.family_json`) ------------------------------
+
+
+def all_arms(family: Mapping) -> list[dict]:
+    """The family's arm entries, the baseline first."""
+    return ([family["baseline"]] if family["baseline"] else []) + family["arms"]
+
+
+def main_arms(family: Mapping) -> list[dict]:
+    """The main comparison's warm-start arms (those outside the I′ sweep)."""
+    return [a for a in family["arms"] if not a["sweep"]]
+
+
+def metric_markdown(family: Mapping, metric: str) -> str:
     """One measure's table: per arm the AUC and the final rate, each against the baseline
     (paired by seed)."""
     rows = []
-    for arm in family.all_arms():
-        m: MetricSummary = arm.metrics[metric]
-        final = _diff(m.final_vs_baseline)
-        rows.append([arm.label, len(arm.runs), _estimate(m.auc), *_diff(m.auc_vs_baseline),
-                     _estimate(m.final), final[0], final[1], final[2], final[5]])
-    k, last = family.auc_iterations, family.final_iteration
+    for arm in all_arms(family):
+        m = arm[metric]
+        final = _diff(m["final_vs_baseline"])
+        rows.append([arm["arm"], arm["runs"], _estimate(m["auc"], m["auc_ci"]),
+                     *_diff(m["vs_baseline"]), _estimate(m["final"], m["final_ci"]),
+                     final[0], final[1], final[2], final[5]])
+    k, last = family["auc_iterations"], family["final_iteration"]
     return table(["Arm", "Runs", f"AUC 1-{k} % [95% CI]", "Δ vs baseline, paired [95% CI]",
                   "p (paired t)", "p (BH)", "p (Wilcoxon)", "p (Welch)", "80%-power effect",
                   f"Final (it. {last}) %", "Δ final, paired", "p final", "p final (BH)",
                   "80%-power effect, final"], rows, "lrrrrrrrrrrrrr")
 
 
-def family_elo_markdown(family: Family) -> str:
+def family_elo_markdown(family: Mapping) -> str:
     """The final networks' Elo per arm, and against the baseline paired by seed."""
-    rows = [[arm.label, len(arm.elo.values), _estimate(arm.elo, 1, 0),
-             *_diff(arm.elo_vs_baseline, 1, 0)[:4], _diff(arm.elo_vs_baseline, 1, 0)[5]]
-            for arm in family.all_arms() if arm.elo is not None]
+    rows = []
+    for arm in all_arms(family):
+        elo = arm["elo"]
+        if elo is None:
+            continue
+        diff = _diff(elo["vs_baseline"], 1, 0)
+        rows.append([arm["arm"], len(elo["runs"]), _estimate(elo["mean"], elo["ci"], 1, 0),
+                     *diff[:4], diff[5]])
     if not rows:
         return ""
     return table(["Arm", "Runs", "Elo vs seed block [95% CI]", "Δ vs baseline, paired [95% CI]",
@@ -73,47 +119,30 @@ def family_elo_markdown(family: Family) -> str:
                  "lrrrrrrr")
 
 
-def _interval(c: Comparison, scale: float = 100, decimals: int = 1) -> str:
-    """A difference with its interval, signed: "+2.3 [−0.4, +5.0]" (points by default)."""
-    return (f"{scale * c.diff:+.{decimals}f} [{scale * c.ci[0]:+.{decimals}f}, "
-            f"{scale * c.ci[1]:+.{decimals}f}]")
-
-
-def _pts(c: Comparison | None) -> str:
-    """A paired difference in points with its interval ("" for none)."""
-    return "" if c is None else _interval(c)
-
-
-def _padj(c: Comparison | None) -> str:
-    return "" if c is None else f"{_p(c.p)} ({_p(c.p_adjusted)})"
-
-
-def compact_markdown(family: Family) -> str:
+def compact_markdown(family: Mapping) -> str:
     """results.md §1's table of a family: per arm the policy head's AUC and final rate
     against the baseline (paired by seed, p with its Benjamini–Hochberg adjustment), the
     search's differences, the warm-start iterations and Elo."""
     rows = []
-    for arm in ((family.baseline,) if family.baseline else ()) + family.main:
-        pol, sea = arm.metrics["policy"], arm.metrics["search"]
-        base = arm.id.is_baseline
-        warm = "" if base else f"{arm.warm_mean:.1f}"
+    for arm in ([family["baseline"]] if family["baseline"] else []) + main_arms(family):
+        pol, sea = arm["policy"], arm["search"]
+        base = arm["mode"] == "none"
+        elo = None if arm["elo"] is None else arm["elo"]["vs_baseline"]
         rows.append([
-            arm.label, len(arm.runs), f"{100 * pol.auc.mean:.1f}%", _pts(pol.auc_vs_baseline),
-            _padj(pol.auc_vs_baseline),
-            "" if pol.auc_vs_baseline is None else f"{100 * pol.auc_vs_baseline.effect80:.1f}",
-            f"{100 * pol.final.mean:.1f}%", _pts(pol.final_vs_baseline),
-            _padj(pol.final_vs_baseline),
-            f"({100 * sea.auc.mean:.1f}%)" if base else
-            f"{100 * sea.auc_vs_baseline.diff:+.1f}, {_padj(sea.auc_vs_baseline)}"
-            if sea.auc_vs_baseline else "",
-            f"({100 * sea.final.mean:.1f}%)" if base else
-            f"{100 * sea.final_vs_baseline.diff:+.1f}, {_padj(sea.final_vs_baseline)}"
-            if sea.final_vs_baseline else "",
-            warm,
-            "" if arm.elo_vs_baseline is None else
-            (f"{arm.elo_vs_baseline.diff:+.0f} [{arm.elo_vs_baseline.ci[0]:+.0f}, "
-             f"{arm.elo_vs_baseline.ci[1]:+.0f}]")])
-    k, last = family.auc_iterations, family.final_iteration
+            arm["arm"], arm["runs"], f"{_fixed(pol['auc'])}%", _pts(pol["vs_baseline"]),
+            _padj(pol["vs_baseline"]),
+            "" if pol["vs_baseline"] is None else _fixed(pol["vs_baseline"]["effect80"]),
+            f"{_fixed(pol['final'])}%", _pts(pol["final_vs_baseline"]),
+            _padj(pol["final_vs_baseline"]),
+            f"({_fixed(sea['auc'])}%)" if base else
+            f"{_signed(sea['vs_baseline']['diff'])}, {_padj(sea['vs_baseline'])}"
+            if sea["vs_baseline"] else "",
+            f"({_fixed(sea['final'])}%)" if base else
+            f"{_signed(sea['final_vs_baseline']['diff'])}, {_padj(sea['final_vs_baseline'])}"
+            if sea["final_vs_baseline"] else "",
+            "" if base else _fixed(arm["warm_iterations_mean"], 1),
+            "" if elo is None else _interval(elo, 1, 0)])
+    k, last = family["auc_iterations"], family["final_iteration"]
     return table(["arm", "runs", f"AUC 1–{k}", "Δ AUC, paired [95% CI]", "p (adj.)",
                   "80%-power effect", f"final (it. {last})", "Δ final, paired [95% CI]", "p (adj.)",
                   "search: Δ AUC, p (adj.)", "search: Δ final, p (adj.)",
@@ -121,93 +150,99 @@ def compact_markdown(family: Family) -> str:
                  "lrrrrrrrrrrrr")
 
 
-def gaps_markdown(family: Family) -> str:
+def gaps_markdown(family: Mapping) -> str:
     """Per iteration: the baseline's mean rate and each main arm's mean gap to it, paired by
     seed (its 95% interval where two or more seeds; `Family.gaps`)."""
-    if not family.gaps:
+    if not family["gaps"]:
         return ""
-    rows = [[g.iteration, f"{100 * g.baseline:.1f}%",
-             *("" if c is None else _pts(c) + ("*" if c.p < 0.05 else "") for c in g.arms)]
-            for g in family.gaps]
-    return table(["iteration", "baseline", *[f"{a.label} − baseline" for a in family.main]],
-                 rows, "r" * (2 + len(family.main)))
+    main = main_arms(family)
+    rows = [[g["iteration"], f"{_fixed(g['baseline'])}%",
+             *("" if c is None else _pts(c) + ("*" if c["p"] is not None and c["p"] < 0.05
+                                                else "") for c in g["arms"])]
+            for g in family["gaps"]]
+    return table(["iteration", "baseline", *[f"{a['arm']} − baseline" for a in main]],
+                 rows, "r" * (2 + len(main)))
 
 
-def spearman_markdown(arms: Sequence[Arm], iteration: int) -> str:
+def spearman_markdown(family: Mapping) -> str:
     """Per adaptive arm: does a run's warm-start length predict its final policy-head rate?
     Spearman's ρ over the arm's seeds (`Arm.spearman`)."""
     rows = []
-    for arm in arms:
-        if arm.spearman is None:
+    for arm in family["arms"]:
+        found = arm.get("spearman_warm_vs_final")
+        if found is None:
             continue
-        rho, p = arm.spearman
-        rows.append([arm.label, len(arm.runs), "—" if math.isnan(rho) else f"{rho:+.2f}",
-                     "—" if math.isnan(rho) else _p(p)])
+        rho = found["rho"]
+        rows.append([arm["arm"], arm["runs"], "—" if rho is None else f"{rho:+.2f}",
+                     "—" if rho is None else _p(found["p"])])
     if not rows:
         return ""
     return table(["Arm", "Runs", f"Spearman ρ (warm-start iterations, policy rate at it. "
-                  f"{iteration})", "p"], rows, "lrrr")
+                  f"{family['final_iteration']})", "p"], rows, "lrrr")
 
 
-def power_markdown(family: Family) -> str:
+def power_markdown(family: Mapping) -> str:
     """The main comparison's power (`Family.power`): per arm the SD of its paired
     differences from the baseline (policy AUC), the effect 80% power detects at its seeds,
     and the seeds 80% power at δ needs; last row the family's (root mean square of the
     SDs)."""
-    if not family.power:
+    if not family["power"]:
         return ""
-    rows = [[r.label, r.pairs or "", f"{100 * r.sd:.2f}",
-             "" if not r.pairs else f"{100 * r.effect80:.1f}", _n(r.seeds)]
-            for r in family.power]
+    rows = [[r["arm"], r["pairs"] or "", _fixed(r["sd"], 100, 2),
+             "" if not r["pairs"] else _fixed(r["effect80"]), _n(r["seeds_for_delta"])]
+            for r in family["power"]]
     return table(["Arm", "Pairs", "SD of paired differences (points)",
                   "80%-power effect (points)", f"seeds for 80% power at δ = "
-                  f"{100 * family.power_delta:.0f} points"], rows, "lrrrr")
+                  f"{100 * family['power_delta']:.0f} points"], rows, "lrrrr")
 
 
-def _n(x: float) -> str:
-    return "—" if math.isnan(x) else f"{x:.0f}"
+def _n(x: float | None) -> str:
+    return "—" if x is None else f"{x:.0f}"
 
 
-def iprime_markdown(family: Family) -> str:
+def iprime_markdown(family: Mapping) -> str:
     """Claim 4's data (`Family.iprime`): the fixed arms of the swept enhancement by I′, and
     the baseline, each on the seeds that ran at every I′ (means; Elo relative to the seed's
     round robin)."""
-    if not family.iprime:
+    if not family["iprime"]:
         return ""
-    rows = [[r.label, r.runs, percent(r.policy_auc), percent(r.policy_final),
-             percent(r.search_auc), percent(r.search_final),
-             "—" if r.elo is None else f"{r.elo:+.0f}"] for r in family.iprime]
-    k, last = family.auc_iterations, family.final_iteration
+    rows = [[r["arm"], r["runs"], percent(r["policy_auc"]), percent(r["policy_final"]),
+             percent(r["search_auc"]), percent(r["search_final"]),
+             "—" if r["elo"] is None else f"{r['elo']:+.0f}"] for r in family["iprime"]]
+    k, last = family["auc_iterations"], family["final_iteration"]
     return table(["Arm", "Runs", f"Policy AUC 1-{k} %", f"Policy final (it. {last}) %",
                   f"Search AUC 1-{k} %", "Search final %", "Elo vs seed block"], rows,
                  "lrrrrrr")
 
 
-def warm_markdown(arms: Sequence[Arm]) -> str:
+def warm_markdown(family: Mapping) -> str:
     """Iterations self-played with the enhancement and, for adaptive arms, the switch
     iteration (mean ± population std over the seeds that switched, as the papers give it)."""
     rows = []
-    for arm in arms:
-        if arm.id.is_baseline:
+    for arm in family["arms"]:
+        if arm["mode"] == "none":
             continue
-        summary = arm.switch_summary
         switch = "—"
-        if arm.id.mode == "adaptive":
-            switch = "never" if summary is None else f"{summary[0]:.1f} ± {summary[1]:.1f}"
-            switched = 0 if summary is None else summary[2]
-            if switched < len(arm.runs):
-                switch += f" ({switched}/{len(arm.runs)} switched)"
-        rows.append([arm.label, len(arm.runs), f"{arm.warm_mean:.1f}", switch,
-                     ", ".join(str(s) if s is not None else "—" for s in arm.switches)])
+        if arm["mode"] == "adaptive":
+            switches = arm["switch_iterations"]
+            switched = sum(s is not None for s in switches)
+            switch = ("never" if not switched else
+                      f"{arm['switch_mean']:.1f} ± {arm['switch_std']:.1f}")
+            if switched < arm["runs"]:
+                switch += f" ({switched}/{arm['runs']} switched)"
+        rows.append([arm["arm"], arm["runs"], _fixed(arm["warm_iterations_mean"], 1), switch,
+                     ", ".join(str(s) if s is not None else "—"
+                               for s in arm.get("switch_iterations", ()))])
     return table(["Arm", "Runs", "Warm-start iterations (mean)",
                   "Switch iteration (mean ± pop. std)", "Per seed"], rows, "lrrrl")
 
 
-def claims_markdown(found: Sequence[Claim]) -> str:
+def claims_markdown(claims: Sequence[Mapping]) -> str:
+    """The claims' verdicts (`record.claim_json`)."""
     return table(["Claim", "Family", "Verdict", "What decides it", "The papers' measure "
                   "(final Elo, paired by seed)"],
-                 [[c.claim, c.family, f"**{c.label}**", c.evidence, c.papers or "—"]
-                  for c in found], "lllll")
+                 [[c["claim"], c["family"], f"**{c['label']}**", c["evidence"],
+                   c["papers_measure"] or "—"] for c in claims], "lllll")
 
 
 def looks_markdown(looks: dict) -> str:
@@ -233,69 +268,60 @@ def seed_span(seeds: Sequence[int]) -> str:
     return ", ".join(map(str, seeds))
 
 
-# --- families set against each other (`warmjax.analysis.contrasts`) ------------------------
+# --- families set against each other (`contrasts.steps_json`, `contrasts_json`) -----------
 
 
-def verdict_words(d: Decision | None, delta: float, unit: str = "points",
+def verdict_words(d: Mapping | None, delta: float, unit: str = "points",
                   scale: float = 100.0) -> str:
-    """The rule's verdict (`stats.decide`) in a few words: "gain", "no gain ≥ 2 points",
-    "opposite" or "open (80%: 4.6 points)"."""
+    """The rule's verdict (a decision's record: verdict, reason, effect80) in a few words:
+    "gain", "no gain ≥ 2 points", "opposite" or "open (80%: 4.6 points)"."""
     if d is None:
         return "—"
-    if d.verdict == NOT_INFORMATIVE:
-        return f"not informative: {d.reason}"
-    if d.verdict == REPRODUCED:
+    if d["verdict"] == NOT_INFORMATIVE:
+        return f"not informative: {d['reason']}"
+    if d["verdict"] == REPRODUCED:
         return "gain"
-    if d.verdict == CONTRADICTED and d.reason == "opposite":
+    if d["verdict"] == CONTRADICTED and d["reason"] == "opposite":
         return "opposite"
-    if d.verdict == CONTRADICTED:
+    if d["verdict"] == CONTRADICTED:
         return f"no gain ≥ {scale * delta:g} {unit}"
-    need = "" if math.isnan(d.effect80) else f" (80%: {scale * d.effect80:.1f} {unit})"
+    need = "" if d["effect80"] is None else f" (80%: {scale * d['effect80']:.1f} {unit})"
     return f"open{need}"
 
 
-def _span(c: Comparison | None, scale: float = 100, decimals: int = 1) -> str:
-    """"+2.3 [−0.4, +5.0], p 0.09 (adj. 0.12)" ("—" for none)."""
-    if c is None:
-        return "—"
-    text = f"{_interval(c, scale, decimals)}, p {_p(c.p)}"
-    return text + ("" if math.isnan(c.p_adjusted) else f" (adj. {_p(c.p_adjusted)})")
-
-
-def boards_markdown(group: BoardSteps) -> str:
+def boards_markdown(group: Mapping, families: Mapping[str, Mapping]) -> str:
     """Per board: the baseline's policy-head AUC and final rate, and per warm-start arm its
-    lead (paired by seed) and its switch iterations."""
+    lead (paired by seed) and its switch iterations; `families`: the family entries by
+    tag."""
     rows = []
-    for board in group.boards:
-        f = board.family
-        base = f.baseline.primary if f.baseline else None
-        for label, arm in board.arms.items():
+    for board in group["boards"]:
+        base = families[board["family"]]["baseline"]
+        for label, arm in board["arms"].items():
             switch = "—"
-            if arm.switches:
-                switch = _estimate(arm.switch, 1)
-                if arm.never:
-                    switch += f" ({arm.never} never)"
-            rows.append([board.name, board.cells, len(arm.arm.runs),
-                         "—" if base is None else _estimate(base.auc),
-                         "—" if base is None else _estimate(base.final),
-                         label, _span(arm.lead), switch])
+            if arm["switches"]:
+                switch = _estimate(arm["switch"]["mean"], arm["switch"]["ci"], 1)
+                if arm["never"]:
+                    switch += f" ({arm['never']} never)"
+            rows.append([board["board"], board["cells"], arm["runs"],
+                         "—" if base is None else _estimate(base["auc"], base["auc_ci"]),
+                         "—" if base is None else _estimate(base["final"], base["final_ci"]),
+                         label, _span(arm["lead"]), switch])
     return table(["board", "cells", "seeds", "baseline AUC % [95% CI]",
                   "baseline final %", "arm", "lead: arm − baseline, AUC points, paired",
                   "switch iteration [95% CI]"], rows, "lrrrrlll")
 
 
-def steps_markdown(groups: Sequence[BoardSteps], delta: float) -> str:
+def steps_markdown(groups: Sequence[Mapping], delta: float) -> str:
     """Each larger board against the smallest: the growth of the lead and the delay of the
     switch (Welch; p adjusted over every step), with the rule's verdicts."""
     rows = []
     for group in groups:
-        for s in group.steps:
-            rows.append([game_name(group.game), f"{s.large.name} vs {s.small.name}",
-                         s.arm, _span(s.growth),
-                         verdict_words(s.lead_decision, delta),
-                         _span(s.delay, 1, 2),
-                         "—" if math.isnan(s.p_mannwhitney) else _p(s.p_mannwhitney),
-                         verdict_words(s.delay_decision, SWITCH_DELTA, "iterations", 1.0)])
+        for s in group["steps"]:
+            rows.append([game_name(group["game"]), f"{s['large']} vs {s['small']}",
+                         s["arm"], _span(s["growth"]),
+                         verdict_words(s["growth_verdict"], delta),
+                         _span(s["delay"], 1, 2), _p(s["p_mannwhitney"]),
+                         verdict_words(s["delay_verdict"], SWITCH_DELTA, "iterations", 1.0)])
     if not rows:
         return ""
     return table(["game", "boards", "arm", "growth of the lead, points (Welch)",
@@ -304,50 +330,60 @@ def steps_markdown(groups: Sequence[BoardSteps], delta: float) -> str:
                  rows, "llllllrl")
 
 
-def contrast_markdown(contrast: Contrast, delta: float) -> str:
+def contrast_markdown(contrast: Mapping, delta: float) -> str:
     """A family's arms against its reference family's, paired by seed."""
-    rows = [[r.name, r.seeds, _span(r.auc), verdict_words(r.auc_decision, delta),
-             _span(r.final), verdict_words(r.final_decision, delta), _span(r.elo, 1, 0)]
-            for r in contrast.rows]
-    k = contrast.family.auc_iterations
-    return table(["comparison", "seeds", f"Δ AUC 1–{k}, points", "verdict (AUC)",
-                  "Δ final, points", "verdict (final)", "Δ Elo, one round robin per seed"],
-                 rows, "lrlllll")
+    rows = [[r["comparison"], r["seeds"], _span(r["auc"]), verdict_words(r["auc_verdict"], delta),
+             _span(r["final"]), verdict_words(r["final_verdict"], delta), _span(r["elo"], 1, 0)]
+            for r in contrast["rows"]]
+    return table(["comparison", "seeds", f"Δ AUC 1–{contrast['auc_iterations']}, points",
+                  "verdict (AUC)", "Δ final, points", "verdict (final)",
+                  "Δ Elo, one round robin per seed"], rows, "lrlllll")
 
 
 # --- the floor rule, robustness and time to strength (`warmjax.analysis.strength`) --------
 
 
-def floor_markdown(floors) -> str:
-    """Each family's baseline against a random legal move (the floor rule)."""
-    rows = [[f.family, f.iteration, percent(f.mean), percent(f.random_rate),
-             _p(f.p), "learned" if f.learned else "**did not learn**"] for f in floors]
+def floor_markdown(floors: Sequence[Mapping]) -> str:
+    """Each family's baseline against a random legal move (the floor rule; `Floor.to_json`
+    entries)."""
+    rows = [[f["family"], f["iteration"], percent(f["baseline_mean"]),
+             percent(f["random_rate"]), _p(f["p"]),
+             "learned" if f["learned"] else "**did not learn**"] for f in floors]
     return table(["family", "last iteration", "baseline's policy head, %", "random move, %",
                   "p (one-sided)", "floor"], rows, "lrrrrl")
 
 
-def robustness_markdown(claims: Sequence[Claim], boards: Sequence[BoardSteps],
-                        robust: dict) -> str:
+def step_key(group: Mapping, step: Mapping) -> str:
+    """An across-board step's name in the robustness record."""
+    return f"{group['title']}: {step['arm']}, {step['large']} vs {step['small']}"
+
+
+def robustness_markdown(claims: Sequence[Mapping], boards: Sequence[Mapping],
+                        robust: Mapping) -> str:
     """Over which AUC windows k each claim's, and each across-board step's, verdict holds
     (`report.robustness`)."""
     rows = []
     for c in claims:
-        by_k = robust["claims"].get(f"{c.claim} | {c.family}", {})
-        verdict = strength.verdict_text(c.verdict, c.decision)
-        rows.append([c.claim, c.family, verdict, strength.holds_over(by_k, verdict),
+        by_k = _by_window(robust["claims"].get(f"{c['claim']} | {c['family']}", {}))
+        verdict = strength.verdict_text(c["verdict"], c.get("reason", ""))
+        rows.append([c["claim"], c["family"], verdict, strength.holds_over(by_k, verdict),
                      strength.elsewhere(by_k, verdict)])
     for group in boards:
-        for s in group.steps:
-            key = f"{group.title}: {s.arm}, {s.large.name} vs {s.small.name}"
-            by_k = robust["boards"].get(key, {})
-            d = s.lead_decision
-            verdict = None if d is None else strength.verdict_text(d.verdict, d)
-            rows.append([f"growth of the lead: {s.arm}", f"{group.title}", verdict or "—",
+        for s in group["steps"]:
+            by_k = _by_window(robust["boards"].get(step_key(group, s), {}))
+            d = s["growth_verdict"]
+            verdict = None if d is None else strength.verdict_text(d["verdict"], d["reason"])
+            rows.append([f"growth of the lead: {s['arm']}", group["title"], verdict or "—",
                          strength.holds_over(by_k, verdict), strength.elsewhere(by_k, verdict)])
     if not rows:
         return ""
     return table(["claim", "family", "verdict", "holds for k =", "other windows"], rows,
                  "lllll")
+
+
+def _by_window(verdicts: Mapping) -> dict[int, str | None]:
+    """`{k: verdict}` with the windows as numbers (study.json writes its keys as text)."""
+    return {int(k): v for k, v in verdicts.items()}
 
 
 POLICY_ADJUSTED = ("every arm and step of the policy head's ladder (the search's "

@@ -210,21 +210,23 @@ def balance_series(runs: Sequence[Run]) -> list[BalanceSeries]:
 
 def balance_json(s: BalanceSeries) -> dict:
     """A balance series' entry of `study.json`: per iteration the mean r of the runs still
-    in warm start and their number, and each run's series."""
+    in warm start and their number, and each run's series; what `balance_markdown` and
+    `plots.plot_balance` draw."""
     return {"enhancement": s.enhancement, "iterations": list(s.iterations),
             "mean": [round(m, 6) for m in s.mean], "count": list(s.count),
             "runs": {label: [[it, round(r, 6)] for it, r in points]
-                     for label, points in s.runs.items()}}
+                     for label, points in s.runs.items()}, "game": s.game}
 
 
-def balance_markdown(series: Sequence[BalanceSeries]) -> str:
-    """Mean r (and the number of seeds still in warm start) per iteration."""
+def balance_markdown(series: Sequence[Mapping]) -> str:
+    """Mean r (and the number of seeds still in warm start) per iteration (`balance_json`
+    entries)."""
     lines = []
     for s in series:
-        lines += [f"**{game_name(s.game)}, {enhancement_name(s.enhancement)}**", "",
+        lines += [f"**{game_name(s['game'])}, {enhancement_name(s['enhancement'])}**", "",
                   table(["Iteration", "mean r", "seeds in warm start"],
-                        [[i, f"{m:+.2f}", n] for i, m, n in zip(s.iterations, s.mean, s.count)],
-                        "rrr")]
+                        [[i, f"{m:+.2f}", n]
+                         for i, m, n in zip(s["iterations"], s["mean"], s["count"])], "rrr")]
     return "\n".join(lines)
 
 
