@@ -109,7 +109,7 @@ class api:  # noqa: N801 - a namespace
 
     @staticmethod
     def oracle(run_dir, count, playouts):
-        from warmjax.matches.perfect_play import oracle
+        from warmjax.matches.oracle_run import oracle
 
         return oracle(run_dir, count=count, playouts=playouts)
 

@@ -62,7 +62,7 @@ def markdown(result: dict) -> str:
 
 def main(argv=None) -> None:
     from warmjax import cli
-    from warmjax.matches.perfect_play import oracle
+    from warmjax.matches.oracle_run import oracle
 
     parser = cli.ArgumentParser("search_misses", description=__doc__.split("\n\n")[0])
     parser.add_argument("run_dir")

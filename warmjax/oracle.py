@@ -1,7 +1,7 @@
 """A trained agent against perfect play: `python -m warmjax.oracle RUN [options]`.
 
 Any game with a shipped labelled set (6×6 Connect Four, Othello and Gobang). See
-`warmjax.matches.perfect_play` for the settings and the output, and `warmjax.perfect` for
+`warmjax.matches.oracle_run` for the settings and the output, and `warmjax.perfect` for
 the solvers and the labelled sets.
 """
 
@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from warmjax import cli
-from warmjax.matches.perfect_play import PLAYERS, markdown, oracle
+from warmjax.matches.oracle_run import PLAYERS, markdown, oracle
 
 
 def main(argv=None) -> None:

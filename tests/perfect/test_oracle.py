@@ -11,7 +11,7 @@ from hydra import compose, initialize_config_dir
 
 from warmjax import oracle as oracle_cmd
 from warmjax.games import make
-from warmjax.matches import perfect_play as oracle_body
+from warmjax.matches import oracle_run as oracle_body
 from warmjax.perfect import positions
 from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN, Solver
 from warmjax.probe import score

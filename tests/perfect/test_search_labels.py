@@ -53,7 +53,7 @@ def toy():
 
 def test_a_game_without_a_solver_gets_a_labelled_set_and_an_oracle(toy, tmp_path, capsys):
     from warmjax import labels as labels_command
-    from warmjax.matches.perfect_play import oracle
+    from warmjax.matches.oracle_run import oracle
 
     from ..helpers import write_tiny_run
 
@@ -81,7 +81,7 @@ def test_a_game_without_a_solver_gets_a_labelled_set_and_an_oracle(toy, tmp_path
 def test_a_search_labelled_set_is_where_the_probe_and_the_oracle_look(toy, tmp_path,
                                                                       monkeypatch, capsys):
     from warmjax import labels as labels_command
-    from warmjax.matches.perfect_play import oracle
+    from warmjax.matches.oracle_run import oracle
 
     from ..helpers import write_tiny_run
 

@@ -8,6 +8,6 @@ perfect-play labels.
 - `entrants`, `batches`, `round_robin`: the tournament (`run_tournament`);
 - `tournament_folder`: the one reader and writer of a tournament's files, and of a run's
   `oracle.json` and `versus.json`;
-- `perfect_play`: players scored on the labelled positions (`python -m warmjax.oracle`);
+- `oracle_run`: a run's players scored on the labelled positions (`python -m warmjax.oracle`);
 - `experiment_cli`: what the orientation and head-to-head commands share.
 """

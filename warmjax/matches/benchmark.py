@@ -15,7 +15,7 @@ import dataclasses
 import numpy as np
 
 from warmjax.markdown import table
-from warmjax.matches.perfect_play import oracle
+from warmjax.matches.oracle_run import oracle
 from warmjax.perfect import pons, positions
 
 PLAYERS = (("search", "search, run's m"), ("deep_search", "search, m = {deep}"),
