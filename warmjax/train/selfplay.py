@@ -28,7 +28,9 @@ takes the search value q as its value target: its own search's, a cut at the pos
 (`explore_return` "watkins", `watkins_returns`: Watkins's Q(λ) cuts its return at the first
 exploratory action).
 
-The games are played by the one game loop, `warmjax.search.game_loop.play_games`. When one player
+Each ply's moves are chosen by a `SelfPlayTurn`; `examples` turns the played games into
+the recorded targets. The games are played by the one game loop,
+`warmjax.search.game_loop.play_games`. When one player
 plays every game, it searches the whole batch (under `lax.cond`, only when some game needs
 a search); when the enhancement plays the baseline, each side searches only the half of the
 games where it is to move (`game_loop.side_moves`), as in a match.
@@ -174,11 +176,224 @@ class SelfPlayRules:
                    train.explore_plies, train.explore_return)
 
 
+def enhancement_first(games: int) -> jax.Array:
+    """[E] bool: the games in which the enhancement moves first when it plays the baseline
+    (games [0, E/2))."""
+    return jnp.arange(games) < games // 2
+
+
+@dataclasses.dataclass(frozen=True)
+class SelfPlayTurn:
+    """The per-ply move choice of one batch of self-play games (`game_loop.play_games`'s
+    `turn`): who searches each game, the random opening moves, the playout cap's cheap plies
+    and the exploration moves. The recording is `examples`'s.
+
+    Attributes:
+      baseline, enhancement, cheap: the players (`make_selfplay`).
+      rules: the self-play rules.
+      inputs: the network's variables and w.
+      kind: which players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE), [] int32.
+      opening: [E] int32, the random moves before a game's first searched one.
+      coin: the playout cap's key: ply t is full where its draw says so.
+      wander: the exploration's key: ply t's draws (`explored`, `random_move`).
+    """
+
+    baseline: Player
+    enhancement: Player | None
+    cheap: Player | None
+    rules: SelfPlayRules
+    inputs: Inputs
+    kind: jax.Array
+    opening: jax.Array
+    coin: jax.Array
+    wander: jax.Array
+
+    def full(self, ply):
+        """Whether ply `ply` is a full, recorded search (always, without a playout cap)."""
+        if self.cheap is None:
+            return jnp.bool_(True)
+        return jax.random.bernoulli(jax.random.fold_in(self.coin, ply), self.rules.full_share)
+
+    def explored(self, ply):
+        """[E] bool: whether ply `ply` of each game plays a random move (never, at ε = 0)."""
+        rules = self.rules
+        drawn = jax.random.bernoulli(jax.random.fold_in(self.wander, 2 * ply), rules.explore,
+                                     (rules.games,))
+        if rules.explore_games < 1.0:  # the games that explore at all, drawn once
+            drawn = drawn & jax.random.bernoulli(jax.random.fold_in(self.wander, GAMES_DRAW),
+                                                 rules.explore_games, (rules.games,))
+        if rules.explore_plies is not None:  # only the game's first N plies explore
+            drawn = drawn & (ply < rules.explore_plies)
+        return drawn
+
+    def random_move(self, ply, legal):
+        """[E] int32: a uniformly random legal move at ply `ply` of each game."""
+        return uniform_legal(jax.random.fold_in(self.wander, 2 * ply + 1), legal)
+
+    def start(self, states):
+        return (self.baseline.start(states),
+                () if self.enhancement is None else self.enhancement.start(states))
+
+    def _nothing(self, memory, num_actions) -> Move:
+        games = self.rules.games
+        return Move(jnp.zeros(games, jnp.int32), jnp.zeros((games, num_actions), jnp.float32),
+                    jnp.zeros(games, jnp.float32), memory, jnp.zeros(games, jnp.int32))
+
+    def _one_player(self, player, key, states, memory, needed) -> Move:
+        """`player` on the whole batch, when some game needs a search."""
+        num_actions = states.legal_action_mask.shape[-1]
+        return jax.lax.cond(jnp.any(needed),
+                            lambda: player(self.inputs, key, states, memory),
+                            lambda: self._nothing(memory, num_actions))
+
+    def _baseline_move(self, inputs, key, states, memory, full):
+        """The baseline's search: full, or (with the playout cap, where `full` is false) the
+        cheap one."""
+        if self.cheap is None:
+            return self.baseline(inputs, key, states, memory)
+        return jax.lax.cond(full, lambda: self.baseline(inputs, key, states, memory),
+                            lambda: self.cheap(inputs, key, states, memory))
+
+    def move(self, key, states, ply, memories):
+        baseline, enhancement, cheap, rules = (self.baseline, self.enhancement, self.cheap,
+                                               self.rules)
+        mem_base, mem_enh = memories
+        key, k_enh, k_base = jax.random.split(key, 3)
+        live = ~states.terminated
+        searched = live
+        if rules.random_opening > 0:
+            searched = live & (states._step_count >= self.opening)
+        inputs = self.inputs
+        full = self.full(ply)
+        if enhancement is None:
+            move = self._baseline_move(inputs, k_base, states, mem_base, full)
+            action, policy, value, steps = game_loop.move_parts(move)
+            mem_base = move.memory
+        else:
+            def only(player, key, memory):
+                return self._one_player(player, key, states, memory, searched)
+
+            def enhanced():
+                move = only(enhancement, k_enh, mem_enh)
+                return (*game_loop.move_parts(move), mem_base, move.memory)
+
+            def base():
+                move = only(lambda *a: self._baseline_move(*a, full), k_base, mem_base)
+                return (*game_loop.move_parts(move), move.memory, mem_enh)
+
+            def versus():
+                # The enhancement moves first in games [0, E/2): at even plies it is to
+                # move there, and the baseline in the other half.
+                even = ply % 2 == 0
+                enh = game_loop.side_moves(enhancement, inputs, k_enh, states, mem_enh, even)
+                base = game_loop.side_moves(baseline, inputs, k_base, states, mem_base, ~even)
+                parts = game_loop.interleave(even, game_loop.move_parts(enh),
+                                             game_loop.move_parts(base))
+                return (*parts, base.memory, enh.memory)
+
+            branches = [None] * 3
+            branches[BASELINE], branches[ENHANCED] = base, enhanced
+            branches[ENHANCED_VS_BASELINE] = versus
+            action, policy, value, steps, mem_base, mem_enh = jax.lax.switch(self.kind,
+                                                                             branches)
+        if rules.random_opening > 0:
+            key, k_rand = jax.random.split(key)
+            uniform = uniform_legal(k_rand, states.legal_action_mask)
+            action = jnp.where(searched | ~live, action, uniform)
+        if rules.explore > 0:  # the search's π stays the target; the move played is random
+            wandering = searched & self.explored(ply)
+            action = jnp.where(wandering, self.random_move(ply, states.legal_action_mask),
+                               action)
+        if cheap is not None:  # a cheap baseline ply is played, not recorded
+            searched = searched & (full | (self.kind != BASELINE))
+        return key, Move(action, policy, value, (mem_base, mem_enh), steps), searched
+
+    def follow(self, memories, action):
+        mem_base, mem_enh = memories
+        mem_base = self.baseline.follow(mem_base, action)
+        if self.enhancement is not None:
+            mem_enh = self.enhancement.follow(mem_enh, action)
+        return mem_base, mem_enh
+
+
+def examples(env: Any, turn: SelfPlayTurn, played: game_loop.Played, init_keys: jax.Array,
+             first_mover: jax.Array) -> SelfPlayResult:
+    """The recording of played self-play games (`turn`'s, `game_loop.play_games` with
+    `keep_examples`): each recorded position's policy and value targets, the baseline side's
+    balance and the compute ledger's counts (the module docstring)."""
+    baseline, enhancement, cheap, rules = turn.baseline, turn.enhancement, turn.cheap, turn.rules
+    kind, opening, explore = turn.kind, turn.opening, rules.explore
+    first_half = enhancement_first(rules.games)
+    record = played.record
+    # The stored target is π while the moves are sampled (the first T′ plies), the move
+    # played one-hot after; π throughout where the baseline moved and its target is
+    # always its policy.
+    plies = jnp.arange(record.policy.shape[0])[:, None]
+    sampled = (plies < baseline.config.temperature_moves)[..., None]
+    if baseline.policy_target:  # only then, so the papers' players stay bit-identical
+        # With the enhancement against the baseline, the baseline moves at odd plies
+        # of games [0, E/2) and at even plies of the others.
+        versus = (plies % 2 == 0) != first_half[None, :]
+        moved = jnp.where(kind == BASELINE, True,
+                          jnp.where(kind == ENHANCED_VS_BASELINE, versus, False))
+        sampled = sampled | moved[..., None]
+    if rules.visit_targets:  # only when on, so off stays bit-identical
+        targets = record.policy
+    else:
+        targets = jnp.where(sampled, record.policy,
+                            jax.nn.one_hot(record.actions, env.num_actions, dtype=jnp.float32))
+    if explore > 0:  # the explored plies (searched and live) keep the search's π
+        drawn = jax.vmap(turn.explored)(plies[:, 0])
+        explored = drawn & record.valid
+        targets = jnp.where(explored[..., None], record.policy, targets)
+        wandered = drawn & record.live  # cheap plies too, where a playout cap skips them
+    results = played.results
+    value = jnp.take_along_axis(results[None], record.movers[..., None], axis=2)[..., 0]
+    if explore > 0 and rules.explore_return == "watkins":
+        # The return up to the first explored ply, bootstrapped there; z after the last.
+        value = watkins_returns(wandered, record.values, record.movers, value)
+    if rules.value_mix > 0:  # only when on, so off stays bit-identical
+        value = (1.0 - rules.value_mix) * value + rules.value_mix * record.values
+    if explore > 0 and rules.explore_return == "q":
+        # q up to a game's last explored ply: its result is off-policy there.
+        value = jnp.where(explored_at_or_after(wandered), record.values, value)
+    # The baseline side: second mover where the enhancement went first, and vice versa.
+    baseline_id = jnp.where(first_half, 1 - first_mover, first_mover)
+    balance = jnp.sum(jnp.take_along_axis(results, baseline_id[:, None], axis=1))
+    balance = jnp.where(kind == ENHANCED_VS_BASELINE, balance, 0.0)
+    # Who searched each recorded position: the enhancement where it moved.
+    enhancement_moved = jnp.where(
+        kind == ENHANCED, True,
+        jnp.where(kind == ENHANCED_VS_BASELINE, (plies % 2 == 0) == first_half[None, :],
+                  False))
+    per_search = jnp.where(enhancement_moved,
+                           0 if enhancement is None else enhancement.evaluations_per_search,
+                           baseline.evaluations_per_search)
+    evaluations = jnp.sum(jnp.where(record.valid, per_search, 0), dtype=jnp.int32)
+    if cheap is not None:  # the cheap searches: searched (past the opening), unrecorded
+        past_opening = plies >= opening[None, :]
+        cheap_plies = record.live & past_opening & ~record.valid
+        evaluations = evaluations + cheap.evaluations_per_search * jnp.sum(
+            cheap_plies, dtype=jnp.int32)
+    return SelfPlayResult(
+        obs=record.obs, policy=jnp.where(record.valid[..., None], targets, 0.0),
+        value=jnp.where(record.valid, value, 0.0),
+        valid=record.valid, actions=record.actions, results=results,
+        baseline_balance=balance, plies=played.states._step_count,
+        truncated=game_loop.truncated(env, played.states),
+        evaluations=evaluations,
+        playout_steps=jnp.sum(played.playout_steps, dtype=jnp.int32),
+        init_keys=init_keys,
+        first_mover=first_mover,
+    )
+
+
 def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
                   rules: SelfPlayRules, cheap: Player | None = None):
     """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
     the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
-    players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE).
+    players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE). Each ply's moves are chosen by
+    a `SelfPlayTurn`, and the played games recorded by `examples`.
 
     Args:
       env: the game.
@@ -190,128 +405,13 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
       cheap: the playout cap's cheap search (the baseline's player with fewer simulations
         and no root noise); None: every baseline ply is a full search, the papers' way.
     """
-    games, random_opening, value_mix = rules.games, rules.random_opening, rules.value_mix
-    visit_targets, full_share, explore = rules.visit_targets, rules.full_share, rules.explore
-    explore_games, explore_plies = rules.explore_games, rules.explore_plies
-    explore_return = rules.explore_return
+    games, random_opening, full_share = rules.games, rules.random_opening, rules.full_share
     if cheap is not None and not 0.0 < full_share <= 1.0:
         raise ValueError(f"the playout cap's full share must be in (0, 1], got {full_share}")
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
                          f"differs from the baseline's ({temperature_moves})")
-    half = games // 2
-    num_actions = env.num_actions
-    first_half = jnp.arange(games) < half
-
-    def nothing(memory) -> Move:
-        return Move(jnp.zeros(games, jnp.int32), jnp.zeros((games, num_actions), jnp.float32),
-                    jnp.zeros(games, jnp.float32), memory, jnp.zeros(games, jnp.int32))
-
-    def one_player(player, inputs, key, states, memory, needed) -> Move:
-        """`player` on the whole batch, when some game needs a search."""
-        return jax.lax.cond(jnp.any(needed),
-                            lambda: player(inputs, key, states, memory),
-                            lambda: nothing(memory))
-
-    def baseline_move(inputs, key, states, memory, full):
-        """The baseline's search: full, or (with the playout cap, where `full` is false) the
-        cheap one."""
-        if cheap is None:
-            return baseline(inputs, key, states, memory)
-        return jax.lax.cond(full, lambda: baseline(inputs, key, states, memory),
-                            lambda: cheap(inputs, key, states, memory))
-
-    class SelfPlayTurn(NamedTuple):
-        inputs: Inputs  # the network's variables and w
-        kind: jax.Array
-        opening: jax.Array  # [E] int32 random moves before the first searched one
-        coin: jax.Array  # the playout cap's key: ply t is full where its draw says so
-        wander: jax.Array  # the exploration's key: ply t's draws (`explored`, `random_move`)
-
-        def full(self, ply):
-            """Whether ply `ply` is a full, recorded search (always, without a playout cap)."""
-            if cheap is None:
-                return jnp.bool_(True)
-            return jax.random.bernoulli(jax.random.fold_in(self.coin, ply), full_share)
-
-        def explored(self, ply):
-            """[E] bool: whether ply `ply` of each game plays a random move (never, at ε = 0)."""
-            drawn = jax.random.bernoulli(jax.random.fold_in(self.wander, 2 * ply), explore,
-                                         (games,))
-            if explore_games < 1.0:  # the games that explore at all, drawn once
-                drawn = drawn & jax.random.bernoulli(jax.random.fold_in(self.wander, GAMES_DRAW),
-                                                     explore_games, (games,))
-            if explore_plies is not None:  # only the game's first N plies explore
-                drawn = drawn & (ply < explore_plies)
-            return drawn
-
-        def random_move(self, ply, legal):
-            """[E] int32: a uniformly random legal move at ply `ply` of each game."""
-            return uniform_legal(jax.random.fold_in(self.wander, 2 * ply + 1), legal)
-
-        def start(self, states):
-            return (baseline.start(states),
-                    () if enhancement is None else enhancement.start(states))
-
-        def move(self, key, states, ply, memories):
-            mem_base, mem_enh = memories
-            key, k_enh, k_base = jax.random.split(key, 3)
-            live = ~states.terminated
-            searched = live
-            if random_opening > 0:
-                searched = live & (states._step_count >= self.opening)
-            inputs = self.inputs
-            full = self.full(ply)
-            if enhancement is None:
-                move = baseline_move(inputs, k_base, states, mem_base, full)
-                action, policy, value, steps = game_loop.move_parts(move)
-                mem_base = move.memory
-            else:
-                def only(player, key, memory):
-                    return one_player(player, inputs, key, states, memory, searched)
-
-                def enhanced():
-                    move = only(enhancement, k_enh, mem_enh)
-                    return (*game_loop.move_parts(move), mem_base, move.memory)
-
-                def base():
-                    move = only(lambda *a: baseline_move(*a, full), k_base, mem_base)
-                    return (*game_loop.move_parts(move), move.memory, mem_enh)
-
-                def versus():
-                    # The enhancement moves first in games [0, E/2): at even plies it is to
-                    # move there, and the baseline in the other half.
-                    even = ply % 2 == 0
-                    enh = game_loop.side_moves(enhancement, inputs, k_enh, states, mem_enh, even)
-                    base = game_loop.side_moves(baseline, inputs, k_base, states, mem_base, ~even)
-                    parts = game_loop.interleave(even, game_loop.move_parts(enh),
-                                             game_loop.move_parts(base))
-                    return (*parts, base.memory, enh.memory)
-
-                branches = [None] * 3
-                branches[BASELINE], branches[ENHANCED] = base, enhanced
-                branches[ENHANCED_VS_BASELINE] = versus
-                action, policy, value, steps, mem_base, mem_enh = jax.lax.switch(self.kind,
-                                                                                 branches)
-            if random_opening > 0:
-                key, k_rand = jax.random.split(key)
-                uniform = uniform_legal(k_rand, states.legal_action_mask)
-                action = jnp.where(searched | ~live, action, uniform)
-            if explore > 0:  # the search's π stays the target; the move played is random
-                wandering = searched & self.explored(ply)
-                action = jnp.where(wandering, self.random_move(ply, states.legal_action_mask),
-                                   action)
-            if cheap is not None:  # a cheap baseline ply is played, not recorded
-                searched = searched & (full | (self.kind != BASELINE))
-            return key, Move(action, policy, value, (mem_base, mem_enh), steps), searched
-
-        def follow(self, memories, action):
-            mem_base, mem_enh = memories
-            mem_base = baseline.follow(mem_base, action)
-            if enhancement is not None:
-                mem_enh = enhancement.follow(mem_enh, action)
-            return mem_base, mem_enh
 
     def selfplay(inputs, key, kind) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
@@ -324,70 +424,10 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
             opening = jax.random.randint(k_open, (games,), 0, random_opening + 1)
         # The playout cap's own stream (unused without one).
         coin = jax.random.fold_in(key, PLAYOUT_CAP_STREAM) if cheap is not None else key
-        wander = jax.random.fold_in(key, EXPLORE_STREAM) if explore > 0 else key
-        turn = SelfPlayTurn(inputs, jnp.asarray(kind, jnp.int32), opening, coin, wander)
+        wander = jax.random.fold_in(key, EXPLORE_STREAM) if rules.explore > 0 else key
+        turn = SelfPlayTurn(baseline, enhancement, cheap, rules, inputs,
+                            jnp.asarray(kind, jnp.int32), opening, coin, wander)
         played = game_loop.play_games(env, states, key, turn, keep_examples=True)
-        record = played.record
-        # The stored target is π while the moves are sampled (the first T′ plies), the move
-        # played one-hot after; π throughout where the baseline moved and its target is
-        # always its policy.
-        plies = jnp.arange(record.policy.shape[0])[:, None]
-        sampled = (plies < temperature_moves)[..., None]
-        if baseline.policy_target:  # only then, so the papers' players stay bit-identical
-            # With the enhancement against the baseline, the baseline moves at odd plies
-            # of games [0, E/2) and at even plies of the others.
-            versus = (plies % 2 == 0) != first_half[None, :]
-            moved = jnp.where(kind == BASELINE, True,
-                              jnp.where(kind == ENHANCED_VS_BASELINE, versus, False))
-            sampled = sampled | moved[..., None]
-        if visit_targets:  # only when on, so off stays bit-identical
-            targets = record.policy
-        else:
-            targets = jnp.where(sampled, record.policy,
-                                jax.nn.one_hot(record.actions, num_actions, dtype=jnp.float32))
-        if explore > 0:  # the explored plies (searched and live) keep the search's π
-            drawn = jax.vmap(turn.explored)(plies[:, 0])
-            explored = drawn & record.valid
-            targets = jnp.where(explored[..., None], record.policy, targets)
-            wandered = drawn & record.live  # cheap plies too, where a playout cap skips them
-        results = played.results
-        value = jnp.take_along_axis(results[None], record.movers[..., None], axis=2)[..., 0]
-        if explore > 0 and explore_return == "watkins":
-            # The return up to the first explored ply, bootstrapped there; z after the last.
-            value = watkins_returns(wandered, record.values, record.movers, value)
-        if value_mix > 0:  # only when on, so off stays bit-identical
-            value = (1.0 - value_mix) * value + value_mix * record.values
-        if explore > 0 and explore_return == "q":
-            # q up to a game's last explored ply: its result is off-policy there.
-            value = jnp.where(explored_at_or_after(wandered), record.values, value)
-        # The baseline side: second mover where the enhancement went first, and vice versa.
-        baseline_id = jnp.where(first_half, 1 - first_mover, first_mover)
-        balance = jnp.sum(jnp.take_along_axis(results, baseline_id[:, None], axis=1))
-        balance = jnp.where(kind == ENHANCED_VS_BASELINE, balance, 0.0)
-        # Who searched each recorded position: the enhancement where it moved.
-        enhancement_moved = jnp.where(
-            kind == ENHANCED, True,
-            jnp.where(kind == ENHANCED_VS_BASELINE, (plies % 2 == 0) == first_half[None, :],
-                      False))
-        per_search = jnp.where(enhancement_moved,
-                               0 if enhancement is None else enhancement.evaluations_per_search,
-                               baseline.evaluations_per_search)
-        evaluations = jnp.sum(jnp.where(record.valid, per_search, 0), dtype=jnp.int32)
-        if cheap is not None:  # the cheap searches: searched (past the opening), unrecorded
-            past_opening = plies >= opening[None, :]
-            cheap_plies = record.live & past_opening & ~record.valid
-            evaluations = evaluations + cheap.evaluations_per_search * jnp.sum(
-                cheap_plies, dtype=jnp.int32)
-        return SelfPlayResult(
-            obs=record.obs, policy=jnp.where(record.valid[..., None], targets, 0.0),
-            value=jnp.where(record.valid, value, 0.0),
-            valid=record.valid, actions=record.actions, results=results,
-            baseline_balance=balance, plies=played.states._step_count,
-            truncated=game_loop.truncated(env, played.states),
-            evaluations=evaluations,
-            playout_steps=jnp.sum(played.playout_steps, dtype=jnp.int32),
-            init_keys=init_keys,
-            first_mover=first_mover,
-        )
+        return examples(env, turn, played, init_keys, first_mover)
 
     return selfplay
