@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from warmjax.analysis import record, stats
 from warmjax.analysis.model import Family
 from warmjax.analysis.stats import Estimate
+from warmjax.analysis.study_tables import estimate_text, interval_text
 from warmjax.markdown import table
 
 
@@ -66,21 +67,12 @@ def selfplay_speed_json(family: Family) -> dict:
     return {"unit": "self-play moves per second", "arms": arms}
 
 
-def _number(x: float | None, signed: bool = False) -> str:
-    return "—" if x is None else (f"{x:+.0f}" if signed else f"{x:.0f}")
-
-
 def selfplay_speed_markdown(entry: Mapping) -> str:
     """Per arm: self-play moves per second [95% CI], and against the baseline."""
-    rows = []
-    for a in entry["arms"]:
-        c = a["vs_baseline"]
-        rows.append([a["arm"], len(a["runs"]),
-                     f"{_number(a['mean'])} [{_number(a['ci'][0])}, {_number(a['ci'][1])}]",
-                     "" if c is None else (f"{_number(c['diff'], True)} "
-                                           f"[{_number(c['ci'][0], True)}, "
-                                           f"{_number(c['ci'][1], True)}]"),
-                     "" if c is None or c["p"] is None else f"{c['p']:.3g}"])
+    rows = [[a["arm"], len(a["runs"]), estimate_text(a["mean"], a["ci"], 1, 0),
+             "" if a["vs_baseline"] is None else interval_text(a["vs_baseline"], 1, 0),
+             "" if a["vs_baseline"] is None or a["vs_baseline"]["p"] is None
+             else f"{a['vs_baseline']['p']:.3g}"] for a in entry["arms"]]
     return table(["arm", "runs", "moves per second [95% CI]", "Δ vs baseline, paired [95% CI]",
                   "p (paired t)"], rows, "lrrrr")
 

@@ -330,7 +330,7 @@ def steps_json(groups: Sequence[BoardSteps], delta: float) -> list[dict]:
     out = []
     for g in groups:
         boards = [{"board": b.name, "cells": b.cells,
-                   "arms": {label: {"lead": record.comparison_json(a.lead, delta, True),
+                   "arms": {label: {"lead": record.comparison_json(a.lead, delta, whole=True),
                                     "leads": {str(s): record.exact(v) for s, v in a.leads.items()},
                                     "switches": list(a.switches), "never": a.never,
                                     "runs": len(a.arm.runs),
@@ -338,9 +338,9 @@ def steps_json(groups: Sequence[BoardSteps], delta: float) -> list[dict]:
                             for label, a in b.arms.items()},
                    "family": b.family.tag} for b in g.boards]
         steps = [{"arm": s.arm, "small": s.small.name, "large": s.large.name,
-                  "growth": record.comparison_json(s.growth, delta, True),
+                  "growth": record.comparison_json(s.growth, delta, whole=True),
                   "growth_verdict": _decision_json(s.lead_decision),
-                  "delay": record.comparison_json(s.delay, SWITCH_DELTA, True),
+                  "delay": record.comparison_json(s.delay, SWITCH_DELTA, whole=True),
                   "p_mannwhitney": record.exact(s.p_mannwhitney),
                   "delay_verdict": _decision_json(s.delay_decision)} for s in g.steps]
         out.append({"game": g.game, "departures": list(g.departures), "boards": boards,
@@ -352,9 +352,9 @@ def contrasts_json(found: Sequence[Contrast], delta: float) -> list[dict]:
     """`departure_contrasts` for study.json."""
     return [{"family": c.family.title, "reference": c.reference.title, "added": list(c.added),
              "rows": [{"comparison": r.name,
-                       "auc": record.comparison_json(r.auc, delta, True),
-                       "final": record.comparison_json(r.final, delta, True),
-                       "elo": record.comparison_json(r.elo, None, True),
+                       "auc": record.comparison_json(r.auc, delta, whole=True),
+                       "final": record.comparison_json(r.final, delta, whole=True),
+                       "elo": record.comparison_json(r.elo, None, whole=True),
                        "auc_verdict": _decision_json(r.auc_decision),
                        "final_verdict": _decision_json(r.final_decision),
                        "seeds": r.seeds} for r in c.rows],

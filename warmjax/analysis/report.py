@@ -303,7 +303,7 @@ def study_record(studies: Sequence[str], tournaments: Sequence[str] = (),
         is then also drawn against the ledger's estimated seconds on `device` (None: the
         table's first row for the game); without one, against the measured seconds.
       measures: further measures of the arms (`arm_measures.MEASURES`), by name: each
-        family's entry `measures` holds them.
+        family's entry `arm_measures` holds them.
 
     Raises:
       ValueError: no runs, a run without the perfect-play probe, an unfinished
@@ -372,14 +372,13 @@ def study_record(studies: Sequence[str], tournaments: Sequence[str] = (),
     return out
 
 
-def render_study(study_record: dict, out: str = "report") -> dict[str, Path]:
-    """A study's report from its record alone (`study_record`): `study.json` (the record,
-    its summaries rounded to 6 decimals), `study.md` and the figures in `out`.
+def render_study(rec: dict, out: str = "report") -> dict[str, Path]:
+    """A study's report from its record alone (`rec`, made by `study_record`): `study.json`
+    (the record, its summaries rounded to 6 decimals), `study.md` and the figures in `out`.
 
     Returns:
       `{artefact name: path}` of everything written.
     """
-    rec = study_record
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
@@ -490,9 +489,10 @@ def _family_section(family: dict, arms: dict[str, dict], out_dir: Path,
         lines += ["### Power", "", power]
     main = study_tables.main_arms(family)
     sweep = family["sweep"]
+    swept = any(a["sweep"] for a in family["arms"])  # the family has an I′ sweep
     modes = [("adaptive", [a["arm"] for a in main if a["mode"] == "adaptive"]),
              ("fixed", [a["arm"] for a in main if a["mode"] == "fixed"]),
-             ("iprime", sweep["arms"] if len(main) < len(family["arms"]) else [])]
+             ("iprime", sweep["arms"] if swept else [])]
     for mode, labels in modes:
         if not labels:
             continue
@@ -508,7 +508,7 @@ def _family_section(family: dict, arms: dict[str, dict], out_dir: Path,
         lines += ["### The policy head's gap to the baseline, per iteration", "",
                   "Mean over seeds of arm − baseline, paired by seed, with the paired "
                   "95% interval (* p < 0.05 unadjusted).", "", gaps]
-    if len(main) < len(family["arms"]):  # an I′ sweep
+    if swept:
         lines += [f"### I′ sweep ({enhancement_name(sweep['enhancement'])}, fixed)", "",
                   (f"Claim 4's data: seeds {', '.join(map(str, sweep['seeds']))}, the ones "
                    "that ran at every I′; the sweep's arms are also in the tables above, "

@@ -13,8 +13,8 @@ from warmjax.markdown import percent, table
 from warmjax.train.run_id import game_name
 
 
-def _estimate(mean: float | None, ci, scale: float = 100, decimals: int = 1) -> str:
-    """A mean with its interval: "54.3 [51.0, 57.6]" ("—" for none)."""
+def estimate_text(mean: float | None, ci, scale: float = 100, decimals: int = 1) -> str:
+    """A mean with its interval: "54.3 [51.0, 57.6]" (points by default; "—" for none)."""
     if mean is None:
         return "—"
     text = f"{scale * mean:.{decimals}f}"
@@ -35,7 +35,7 @@ def _signed(x: float | None, scale: float = 100, decimals: int = 1) -> str:
     return "—" if x is None else f"{scale * x:+.{decimals}f}"
 
 
-def _interval(c: Mapping, scale: float = 100, decimals: int = 1) -> str:
+def interval_text(c: Mapping, scale: float = 100, decimals: int = 1) -> str:
     """A comparison's difference with its interval, signed: "+2.3 [−0.4, +5.0]" (points by
     default)."""
     return (f"{_signed(c['diff'], scale, decimals)} [{_signed(c['ci'][0], scale, decimals)}, "
@@ -51,13 +51,13 @@ def _diff(c: Mapping | None, scale: float = 100, decimals: int = 1) -> list[str]
         welch = None if c["welch"] is None else c["welch"]["p"]
     else:  # an unpaired comparison is Welch's itself
         welch = c["p"]
-    return [_interval(c, scale, decimals), _p(c["p"]), _p(c["p_adjusted"]),
+    return [interval_text(c, scale, decimals), _p(c["p"]), _p(c["p_adjusted"]),
             _p(c.get("p_wilcoxon")), _p(welch), _fixed(c["effect80"], scale, decimals)]
 
 
 def _pts(c: Mapping | None) -> str:
     """A paired difference in points with its interval ("" for none)."""
-    return "" if c is None else _interval(c)
+    return "" if c is None else interval_text(c)
 
 
 def _padj(c: Mapping | None) -> str:
@@ -68,7 +68,7 @@ def _span(c: Mapping | None, scale: float = 100, decimals: int = 1) -> str:
     """"+2.3 [−0.4, +5.0], p 0.09 (adj. 0.12)" ("—" for none)."""
     if c is None:
         return "—"
-    text = f"{_interval(c, scale, decimals)}, p {_p(c['p'])}"
+    text = f"{interval_text(c, scale, decimals)}, p {_p(c['p'])}"
     return text + ("" if c["p_adjusted"] is None else f" (adj. {_p(c['p_adjusted'])})")
 
 
@@ -92,8 +92,8 @@ def metric_markdown(family: Mapping, metric: str) -> str:
     for arm in all_arms(family):
         m = arm[metric]
         final = _diff(m["final_vs_baseline"])
-        rows.append([arm["arm"], arm["runs"], _estimate(m["auc"], m["auc_ci"]),
-                     *_diff(m["vs_baseline"]), _estimate(m["final"], m["final_ci"]),
+        rows.append([arm["arm"], arm["runs"], estimate_text(m["auc"], m["auc_ci"]),
+                     *_diff(m["vs_baseline"]), estimate_text(m["final"], m["final_ci"]),
                      final[0], final[1], final[2], final[5]])
     k, last = family["auc_iterations"], family["final_iteration"]
     return table(["Arm", "Runs", f"AUC 1-{k} % [95% CI]", "Δ vs baseline, paired [95% CI]",
@@ -110,7 +110,7 @@ def family_elo_markdown(family: Mapping) -> str:
         if elo is None:
             continue
         diff = _diff(elo["vs_baseline"], 1, 0)
-        rows.append([arm["arm"], len(elo["runs"]), _estimate(elo["mean"], elo["ci"], 1, 0),
+        rows.append([arm["arm"], len(elo["runs"]), estimate_text(elo["mean"], elo["ci"], 1, 0),
                      *diff[:4], diff[5]])
     if not rows:
         return ""
@@ -141,7 +141,7 @@ def compact_markdown(family: Mapping) -> str:
             f"{_signed(sea['final_vs_baseline']['diff'])}, {_padj(sea['final_vs_baseline'])}"
             if sea["final_vs_baseline"] else "",
             "" if base else _fixed(arm["warm_iterations_mean"], 1),
-            "" if elo is None else _interval(elo, 1, 0)])
+            "" if elo is None else interval_text(elo, 1, 0)])
     k, last = family["auc_iterations"], family["final_iteration"]
     return table(["arm", "runs", f"AUC 1–{k}", "Δ AUC, paired [95% CI]", "p (adj.)",
                   "80%-power effect", f"final (it. {last})", "Δ final, paired [95% CI]", "p (adj.)",
@@ -299,12 +299,12 @@ def boards_markdown(group: Mapping, families: Mapping[str, Mapping]) -> str:
         for label, arm in board["arms"].items():
             switch = "—"
             if arm["switches"]:
-                switch = _estimate(arm["switch"]["mean"], arm["switch"]["ci"], 1)
+                switch = estimate_text(arm["switch"]["mean"], arm["switch"]["ci"], 1)
                 if arm["never"]:
                     switch += f" ({arm['never']} never)"
             rows.append([board["board"], board["cells"], arm["runs"],
-                         "—" if base is None else _estimate(base["auc"], base["auc_ci"]),
-                         "—" if base is None else _estimate(base["final"], base["final_ci"]),
+                         "—" if base is None else estimate_text(base["auc"], base["auc_ci"]),
+                         "—" if base is None else estimate_text(base["final"], base["final_ci"]),
                          label, _span(arm["lead"]), switch])
     return table(["board", "cells", "seeds", "baseline AUC % [95% CI]",
                   "baseline final %", "arm", "lead: arm − baseline, AUC points, paired",
