@@ -36,31 +36,33 @@ from warmjax.analysis import registered, study, tables
 from warmjax.matches.tournament_folder import TournamentFolder
 from warmjax.train import run_folder
 
-_DESIGN = study.load_design(Path(__file__).with_name("design.py"))
-SEEDS, ITERATIONS, AUC_ITERATIONS, DELTA = (_DESIGN.SEEDS, _DESIGN.ITERATIONS,
-                                            _DESIGN.AUC_ITERATIONS, _DESIGN.DELTA)
-design = _DESIGN.design
+DESIGN: registered.Design = study.load_design(Path(__file__).with_name("design.py")).DESIGN
+SEEDS, ITERATIONS = DESIGN.board.seeds, DESIGN.board.iterations
+AUC_ITERATIONS = DESIGN.measures["auc"].iterations
 
 
 def analyse(folder: Path, seeds: tuple[int, ...] = SEEDS, iterations: int = ITERATIONS,
-            allow_incomplete: bool = False, delta: float = DELTA) -> dict:
-    """The registered analysis of the study in `folder` (its runs and `tournament/`)."""
+            allow_incomplete: bool = False) -> dict:
+    """The registered analysis of the study in `folder` (its runs and `tournament/`), on
+    the registered seeds and iterations or, for a dry run, on others."""
     runs = [r for r in run_folder.find_runs([folder]) if r.id.seed in seeds]
     found = []
     if TournamentFolder(folder / "tournament").has_header():
         found.append(tables.journal_tournament(folder / "tournament"))
     (family,) = study.families(runs, found, AUC_ITERATIONS)
-    plan = design(seeds, iterations, delta)
-    gaps = registered.missing(plan.roles(family), seeds, iterations)
+    design = DESIGN.runs(seeds, iterations)
+    missing = {"baseline", "adaptive", "fixed"} - set(design.roles(family))
+    if missing:
+        raise SystemExit(f"the study has no {', '.join(sorted(missing))} arm")
+    gaps = registered.missing(design.roles(family), seeds, iterations)
     if gaps and not allow_incomplete:
         raise SystemExit("the registered analysis needs every run of every seed (no interim "
                          "look); missing: " + "; ".join(gaps))
-    return registered.analyse(family, plan, gaps, folder=str(folder))
+    return registered.analyse(family, design, gaps, folder=str(folder))
 
 
 def markdown(result: dict) -> str:
-    plan = design(tuple(result["seeds"]), ITERATIONS, result["delta"])
-    return registered.markdown(result, plan,
+    return registered.markdown(result, DESIGN,
                                f"python studies/c4_confirm/analysis.py {result['folder']}")
 
 

@@ -27,7 +27,7 @@ import json
 import sys
 from pathlib import Path
 
-from warmjax.analysis import horizon, plots, study, tables
+from warmjax.analysis import horizon, plots, registered, study, tables
 from warmjax.analysis.report import compute_curves, random_rate
 from warmjax.matches.tournament_folder import AnchorEntry, TournamentFolder
 from warmjax.train import run_folder
@@ -40,7 +40,7 @@ NOTE = ("the registered analysis, re-issued with the decline rule and the correc
         "(studies/long_horizon/analysis.py)")
 
 
-DESIGN: horizon.Design = study.load_design(Path(__file__).with_name("design.py")).DESIGN
+DESIGN: registered.Design = study.load_design(Path(__file__).with_name("design.py")).DESIGN
 
 
 def _log(text: str) -> None:
@@ -61,27 +61,27 @@ def in_plan(entry, seeds) -> bool:
     return isinstance(entry, AnchorEntry) or entry.seed in seeds
 
 
-def read(root: Path, design: horizon.Design, calibration: str
+def read(root: Path, design: registered.Design, calibration: str
          ) -> tuple[list, dict, dict, list[str]]:
     """The studies under `root` as `horizon.StudyData`, their compute curves (the
     ledger's on the calibration, and measured) and the studies that have no run at all."""
     data, ledger, measured, absent = [], {}, {}, []
-    for plan in design.plans:
-        folder = root / plan.name
-        runs = run_folder.seed_runs(folder, plan.seeds)
+    for board in design.boards:
+        folder = root / board.name
+        runs = run_folder.seed_runs(folder, board.seeds)
         if not runs:
-            absent.append(f"{plan.name}: no run under {folder}")
+            absent.append(f"{board.name}: no run under {folder}")
             continue
-        final = _tournament(folder / "tournament", plan.seeds)
+        final = _tournament(folder / "tournament", board.seeds)
         (family,) = study.families(runs, [final] if final else [],
-                                   design.auc_iterations, tables=False)
+                                   design.measures["auc"].iterations, tables=False)
         horizons = {}
         for h in design.horizons:
-            found = _tournament(folder / f"tournament_at{h:03d}", plan.seeds)
-            if found is not None and h < plan.iterations:
-                (horizons[h],) = study.families(runs, [found], design.auc_iterations,
+            found = _tournament(folder / f"tournament_at{h:03d}", board.seeds)
+            if found is not None and h < board.iterations:
+                (horizons[h],) = study.families(runs, [found], design.measures["auc"].iterations,
                                                 tables=False)
-        data.append(horizon.StudyData(plan, family, horizons, random_rate(family)))
+        data.append(horizon.StudyData(board, family, horizons, random_rate(family)))
         ledger.update(compute_curves(runs, calibration, design.device, _log))
         measured.update(compute_curves(runs, None, None, _log))
     return data, ledger, measured, absent
@@ -109,11 +109,11 @@ def main(argv=None) -> None:
                          "of the three studies (no interim look); missing: " + "; ".join(gaps))
     note = NOTE + (" — incomplete, no verdict" if gaps else "")
     for d in data:
-        study.record_look(args.root / d.plan.name, {
+        study.record_look(args.root / d.board.name, {
             "date": datetime.date.today().isoformat(), "commit": study.head_commit(),
-            "seeds": list(d.plan.seeds), "iterations": d.plan.iterations, "note": note})
+            "seeds": list(d.board.seeds), "iterations": d.board.iterations, "note": note})
     result = horizon.analyse(data, design, ledger, measured, gaps)
-    result["looks"] = {str(args.root / d.plan.name): study.read_looks(args.root / d.plan.name)
+    result["looks"] = {str(args.root / d.board.name): study.read_looks(args.root / d.board.name)
                        for d in data}
     out = args.out or OUT
     out.mkdir(parents=True, exist_ok=True)

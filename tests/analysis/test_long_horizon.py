@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import compute, horizon, strength, study, survival
+from warmjax.analysis import compute, horizon, registered, strength, study, survival
 from warmjax.analysis.stats import CONTRADICTED, REPRODUCED, UNRESOLVED, Decision
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.tournament_folder import (
@@ -82,16 +82,16 @@ def fabricate(root: Path, skip: tuple = ()) -> None:
                     for it in range(1, ITERATIONS + 1)])
 
 
-def plans():
-    """The registered plans on the fabricated seeds and iterations; the decline rule's
+def boards():
+    """The registered boards on the fabricated seeds and iterations; the decline rule's
     window before the late iterations 19–20 of 20."""
     return tuple(dataclasses.replace(p, seeds=SEEDS, iterations=ITERATIONS,
-                                     decline_window=(5, 8)) for p in DESIGN.plans)
+                                     decline_window=(5, 8)) for p in DESIGN.boards)
 
 
-def fabricated() -> horizon.Design:
-    """The study's design on the fabricated plans."""
-    return dataclasses.replace(DESIGN, plans=plans())
+def fabricated() -> registered.Design:
+    """The study's design on the fabricated boards."""
+    return dataclasses.replace(DESIGN, boards=boards())
 
 
 def players(name: str, elo: dict) -> tuple[dict, dict[str, float]]:
@@ -121,13 +121,13 @@ def read(root: Path, skip_tournament: tuple = ()) -> tuple[list, dict]:
     """The fabricated studies as `StudyData`, and their compute curves (SECONDS per
     iteration)."""
     data, curves = [], {}
-    for plan in plans():
-        runs = run_folder.find_runs([root / plan.name])
-        final = [] if plan.name in skip_tournament else [tournament(plan.name, ELO)]
-        (family,) = study.families(runs, final, DESIGN.auc_iterations, tables=False)
-        (at15,) = study.families(runs, [tournament(plan.name, ELO_15)],
-                                 DESIGN.auc_iterations, tables=False)
-        data.append(horizon.StudyData(plan, family, {15: at15}, RANDOM[plan.name]))
+    for board in boards():
+        runs = run_folder.find_runs([root / board.name])
+        final = [] if board.name in skip_tournament else [tournament(board.name, ELO)]
+        (family,) = study.families(runs, final, DESIGN.measures["auc"].iterations, tables=False)
+        (at15,) = study.families(runs, [tournament(board.name, ELO_15)],
+                                 DESIGN.measures["auc"].iterations, tables=False)
+        data.append(horizon.StudyData(board, family, {15: at15}, RANDOM[board.name]))
         for r in runs:
             per = SECONDS[next(k for k, v in WARMSTART.items() if v[0] == r.id.mode)]
             curves[r.path] = compute.ComputeCurve(
@@ -407,14 +407,13 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
             "--calibration", str(Path(__file__).parents[2] / DESIGN.calibration)]
     with pytest.raises(SystemExit, match="c4_long: no run under"):  # seeds 40-47 there
         tool.main(args)
-    monkeypatch.setattr(tool, "DESIGN", dataclasses.replace(tool.DESIGN, plans=tuple(
-        dataclasses.replace(p, seeds=SEEDS) for p in DESIGN.plans)))
+    monkeypatch.setattr(tool, "DESIGN", tool.DESIGN.runs(seeds=SEEDS))
     with pytest.raises(SystemExit, match="the final round robin rated no network"):
         tool.main(args)
     for name in STUDIES:
         _write_tournament(tmp_path / name / "tournament", name, ELO)
         _write_tournament(tmp_path / name / "tournament_at015", name, ELO_15)
-    # the runs are 20 iterations long, the plan's 100
+    # the runs are 20 iterations long, the board's 100
     with pytest.raises(SystemExit, match="seed.s. 0, 1, 2, 3 short of 100 iterations"):
         tool.main(args)
     assert not (tmp_path / "out").exists() and not study.read_looks(tmp_path / "c4_long")

@@ -38,12 +38,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from warmjax.analysis import strength, study_tables, survival
 from warmjax.analysis.model import Arm, Family, area
 from warmjax.analysis.record import comparison_json, num
-from warmjax.analysis.registered import arm_gaps
+from warmjax.analysis.registered import Board, Design, arm_gaps
 from warmjax.analysis.stats import (
     CONTRADICTED,
     NOT_INFORMATIVE,
@@ -62,84 +62,9 @@ from warmjax.markdown import percent, table
 
 INCOMPLETE = "incomplete: no verdict"
 NO_EVIDENCE = "no evidence either way"  # growth with the board, neither way resolved
+# The registered measures (`registered.Measure`) a horizon design decides on: (a), (b), (c).
+MEASURES = ("elo", "compute", "auc")
 FIGURE = "elo_leads.png"  # `elo_leads` drawn by `plots.plot_elo_leads`
-
-
-@dataclasses.dataclass(frozen=True)
-class Plan:
-    """One registered study: its name (and folder's), seeds, iterations per run, arms by
-    role, and whether the registered cut applies to it (`Design.cut`)."""
-
-    name: str
-    title: str
-    seeds: tuple[int, ...]
-    iterations: int
-    roles: tuple[str, ...]
-    # The decline rule's reference window (first, last iteration), fixed before the data
-    # (or, where the registration records it, as a departure).
-    decline_window: tuple[int, int] = (21, 30)
-    cut: bool = False
-
-
-@dataclasses.dataclass(frozen=True)
-class Contrast:
-    """One registered comparison: the arm of `role` in study `study` against that study's
-    baseline."""
-
-    key: str
-    study: str
-    role: str
-    title: str
-
-
-NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-
-
-@dataclasses.dataclass(frozen=True)
-class Design:
-    """What a horizon study's registration fixes.
-
-    Attributes:
-      title: the report's heading.
-      registration, calibration: the registration's and the calibration table's paths, as
-        the output cites them; device: the table's row.
-      plans: the studies; comparisons: the arms each is compared by.
-      roles: `Family -> {role: Arm}`, the arms the plans' roles name.
-      growth: `(larger, smaller)` study names for growth with the board, or None.
-      elo_delta: (a)'s δ in Elo; auc_delta: (c)'s in rates; auc_iterations: (c)'s k.
-      horizons: the earlier iterations whose networks were rated.
-      full_iterations: the papers' I, which a plan at that length is named by.
-      decline_after_data: the decline rule was added after the data, as a departure the
-        registration records (the report says so).
-    """
-
-    title: str
-    registration: str
-    calibration: str
-    device: str
-    plans: tuple[Plan, ...]
-    comparisons: tuple[Contrast, ...]
-    roles: Callable[[Family], dict[str, Arm]]
-    growth: tuple[str, str] | None = None
-    elo_delta: float = 50.0
-    auc_delta: float = 0.02
-    auc_iterations: int = 8
-    horizons: tuple[int, ...] = (15, 30, 60)
-    full_iterations: int = 100
-    decline_after_data: bool = False  # the decline rule came as a recorded departure
-
-    def cut(self, iterations: int | None = None, seeds: int | None = None) -> Design:
-        """The design under the registered cut: the plans it applies to at `iterations`
-        and on their first `seeds` seeds; None leaves that part uncut."""
-        plans = tuple(dataclasses.replace(p, iterations=iterations or p.iterations,
-                                          seeds=p.seeds[:seeds] if seeds else p.seeds)
-                      if p.cut else p for p in self.plans)
-        return dataclasses.replace(self, plans=plans)
-
-    @property
-    def count(self) -> str:
-        """The comparisons' number in words ("four")."""
-        return NUMBERS.get(len(self.comparisons), str(len(self.comparisons)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,7 +73,7 @@ class StudyData:
     with each earlier horizon's Elo (`{horizon: Family}`, absent where that round robin is
     missing), and the random move's rate on its probe positions (the floor rule)."""
 
-    plan: Plan
+    board: Board
     family: Family
     horizons: Mapping[int, Family]
     random_rate: float
@@ -159,7 +84,7 @@ def gaps(data: Sequence[StudyData], design: Design) -> list[str]:
     unfinished runs, and networks the final or a horizon's round robin did not rate."""
     out = []
     for d in data:
-        p, arms = d.plan, design.roles(d.family)
+        p, arms = d.board, design.roles(d.family)
         for role in p.roles:
             arm = arms.get(role)
             if arm is None:
@@ -205,10 +130,10 @@ def _paired(data: Mapping[str, StudyData], values, design: Design
     """Per registered comparison: `values(arm)` (`{seed: value}`) of the arm against its
     study's baseline, paired by seed."""
     out = {}
-    for c in design.comparisons:
-        arms = design.roles(data[c.study].family) if c.study in data else {}
-        arm, base = arms.get(c.role), arms.get("baseline")
-        out[c.key] = (None if arm is None or base is None
+    for c in design.hypotheses:
+        arms = design.roles(data[c.board].family) if c.board in data else {}
+        arm, base = arms.get(c.arm), arms.get("baseline")
+        out[c.name] = (None if arm is None or base is None
                       else compare_by_seed(values(arm), values(base)))
     return out
 
@@ -223,22 +148,22 @@ def _decided(comps: Mapping[str, Comparison | None], design: Design, delta: floa
     p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
     flips = dict(zip(keys, adjusted([comps[k].p_permutation for k in keys])))
     rows = {}
-    for c in design.comparisons:
-        comp = comps.get(c.key)
+    for c in design.hypotheses:
+        comp = comps.get(c.name)
         if comp is None:
-            rows[c.key] = None
+            rows[c.name] = None
             continue
-        d = decide([Tested(c.title, comp)], delta, p_adjusted=[p_adj[c.key]])
-        verdict = _floored(_verdict(d, incomplete, unit), floors[c.study])
+        d = decide([Tested(c.comparison, comp)], delta, p_adjusted=[p_adj[c.name]])
+        verdict = _floored(_verdict(d, incomplete, unit), floors[c.board])
         if declines is not None and verdict != INCOMPLETE:
-            verdict = strength.declined(verdict, declines.get(c.study))
-        rows[c.key] = {"comparison": c.title,
+            verdict = strength.declined(verdict, declines.get(c.board))
+        rows[c.name] = {"comparison": c.comparison,
                        **comparison_json(comp, delta if unit == "points" else None),
-                       "p_adjusted": num(p_adj[c.key]),
-                       "p_permutation_adjusted": num(flips[c.key]),
+                       "p_adjusted": num(p_adj[c.name]),
+                       "p_permutation_adjusted": num(flips[c.name]),
                        "power_at_delta": num(power_at(comp, delta)),
                        "verdict": verdict,
-                       "decided": _floored(_verdict(d, incomplete, None), floors[c.study])}
+                       "decided": _floored(_verdict(d, incomplete, None), floors[c.board])}
     return rows
 
 
@@ -267,10 +192,10 @@ def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool, design:
     if min(len(v) for v in leads.values()) < 2:
         return None
     comp = compare(leads[large], leads[small])
-    d = decide([Tested(f"{data[large].plan.title} lead − {data[small].plan.title} lead",
-                       comp)], design.elo_delta)
+    d = decide([Tested(f"{data[large].board.title} lead − {data[small].board.title} lead",
+                       comp)], design.delta("elo"))
     words = {REPRODUCED: "grows", CONTRADICTED: "shrinks" if d.reason == "opposite"
-             else f"no growth ≥ {design.elo_delta:g} Elo"}
+             else f"no growth ≥ {design.delta('elo'):g} Elo"}
     text = words.get(d.verdict, NO_EVIDENCE)
     if d.verdict == UNRESOLVED and not math.isnan(d.effect80):
         text += f" (80% power needed {d.effect80:.0f} Elo)"
@@ -326,23 +251,27 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
       measured: the same from the measured wall seconds, reported beside.
       missing: the design's gaps (`gaps`); None: worked out here.
     """
+    lacking = [m for m in MEASURES if m not in design.measures]
+    if lacking:
+        raise ValueError(f"{design.title}: a horizon design needs the measures "
+                         f"{', '.join(MEASURES)}; it lacks {', '.join(lacking)}")
     missing = gaps(data, design) if missing is None else list(missing)
     incomplete = bool(missing)
-    by_name = {d.plan.name: d for d in data}
+    by_name = {d.board.name: d for d in data}
     floors = {n: strength.floor(d.family, d.random_rate) for n, d in by_name.items()}
-    declines = {n: strength.decline(d.family, d.plan.decline_window)
+    declines = {n: strength.decline(d.family, d.board.decline_window)
                 for n, d in by_name.items()}
     out: dict = {"registration": design.registration, "complete": not incomplete, "gaps": missing,
-                 "studies": {d.plan.name: {"title": d.plan.title, "seeds": list(d.plan.seeds),
-                                           "iterations": d.plan.iterations,
+                 "studies": {d.board.name: {"title": d.board.title, "seeds": list(d.board.seeds),
+                                           "iterations": d.board.iterations,
                                            "family": d.family.title}
                              for d in data},
                  "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
                  "decline": {n: x.to_json() for n, x in declines.items() if x is not None},
-                 "deltas": {"elo": design.elo_delta, "auc": design.auc_delta}}
+                 "deltas": {"elo": design.delta("elo"), "auc": design.delta("auc")}}
     # (a) the final networks' Elo, and the earlier horizons beside it
     out["elo"] = _decided(_paired(by_name, lambda a: a.by_seed("elo"), design), design,
-                          design.elo_delta, "Elo", incomplete, floors, declines)
+                          design.delta("elo"), "Elo", incomplete, floors, declines)
     out["elo_horizons"] = {}
     for h in design.horizons:
         at = {n: dataclasses.replace(d, family=d.horizons[h]) for n, d in by_name.items()
@@ -350,14 +279,14 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
         out["elo_horizons"][str(h)] = {k: comparison_json(c, None) for k, c in
                                        _paired(at, lambda a: a.by_seed("elo"), design).items()}
     # (c) the policy head's AUC over the first iterations, and over every window
-    k0 = design.auc_iterations
+    k0 = design.measures["auc"].iterations
     out["auc"] = _decided(_paired(by_name, lambda a: _auc_by_seed(a, k0), design), design,
-                          design.auc_delta, "points", incomplete, floors)
+                          design.delta("auc"), "points", incomplete, floors)
     windows = _windows(by_name)
-    by_k = {c.key: {} for c in design.comparisons}
+    by_k = {c.name: {} for c in design.hypotheses}
     for k in windows:
         rows = _decided(_paired(by_name, lambda a, k=k: _auc_by_seed(a, k), design), design,
-                        design.auc_delta, "points", incomplete, floors)
+                        design.delta("auc"), "points", incomplete, floors)
         for key, row in rows.items():
             if row is not None:
                 by_k[key][k] = row["decided"]
@@ -373,15 +302,15 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
         records = [r for r, _ in pairs]
         strength.adjust(records)
         for r, d in pairs:
-            r["study"] = d.plan.name
+            r["study"] = d.board.name
             for block in r["axes"].values():
                 for c in block["comparisons"]:
                     if incomplete:
                         c["verdict"] = c["verdict_registered"] = INCOMPLETE
                     else:
                         c["verdict"] = strength.declined(
-                            _floored(c["verdict"], floors[d.plan.name]),
-                            declines[d.plan.name])
+                            _floored(c["verdict"], floors[d.board.name]),
+                            declines[d.board.name])
         speed[name] = records
     out["speed"] = speed
     grows = design.growth is not None and set(design.growth) <= set(by_name)
@@ -399,13 +328,13 @@ def elo_leads(record: dict, design: Design) -> dict[str, list[tuple[int, dict | 
     """Per comparison (its title): `(iteration, Elo comparison)` at each horizon and at the
     end (each study's last iteration), for `plots.plot_elo_leads`."""
     out = {}
-    for c in design.comparisons:
-        if c.study not in record["studies"]:
+    for c in design.hypotheses:
+        if c.board not in record["studies"]:
             continue
-        last = record["studies"][c.study]["iterations"]
-        out[c.title] = [*((h, record["elo_horizons"][str(h)].get(c.key))
+        last = record["studies"][c.board]["iterations"]
+        out[c.comparison] = [*((h, record["elo_horizons"][str(h)].get(c.name))
                           for h in design.horizons
-                          if h < last), (last, record["elo"].get(c.key))]
+                          if h < last), (last, record["elo"].get(c.name))]
     return out
 
 
@@ -479,8 +408,8 @@ def _step_note(record: dict, c: dict) -> str:
 
 
 def _answers(record: dict, design: Design) -> list[str]:
-    titles = {c.key: c.title for c in design.comparisons}
-    k = design.auc_iterations
+    titles = {c.name: c.comparison for c in design.hypotheses}
+    k = design.measures["auc"].iterations
     elo, auc = record["elo"], record["auc"]
     lines = ["## The three questions, answered", "",
              f"**1. At each study's horizon ({horizons_text(record, design)}), does warm start "
@@ -529,9 +458,9 @@ def _answers(record: dict, design: Design) -> list[str]:
 def markdown(record: dict, design: Design, command: str) -> str:
     """The report, read from the record and the design alone."""
     studies = record["studies"]
-    k = design.auc_iterations
+    k = design.measures["auc"].iterations
     seeds = min(len(s["seeds"]) for s in studies.values())
-    decline_windows = sorted({p.decline_window for p in design.plans})
+    decline_windows = sorted({p.decline_window for p in design.boards})
     lines = [f"# {design.title}", "",
              (f"Computed by `{command}` as {record['registration']} registers it: "
               + "; ".join(f"{s['title']} seeds {study_tables.seed_span(s['seeds'])}, "
@@ -558,10 +487,10 @@ def markdown(record: dict, design: Design, command: str) -> str:
               "Elo against iterations: the same difference from each horizon's round robin "
               "(unadjusted; decides nothing).", ""]
     rows = []
-    for c in design.comparisons:
-        cells = [_span(record["elo_horizons"][str(h)].get(c.key), "Elo")
+    for c in design.hypotheses:
+        cells = [_span(record["elo_horizons"][str(h)].get(c.name), "Elo")
                  for h in design.horizons]
-        rows.append([c.title, *cells, _span(record["elo"].get(c.key), "Elo")])
+        rows.append([c.comparison, *cells, _span(record["elo"].get(c.name), "Elo")])
     lines += [table(["comparison", *(f"iteration {h}" for h in design.horizons), "final"],
                     rows, "ll" + "l" * len(design.horizons)), "",
               f"![Elo lead against the rated iteration]({FIGURE})", ""]
@@ -585,14 +514,14 @@ def markdown(record: dict, design: Design, command: str) -> str:
     lines += [f"How far each verdict holds: decided the same way for every window k in "
               f"{strength.holds_over({k: 0 for k in windows}, 0)}.", "",
               table(["comparison", f"verdict at k = {k}", "holds over k", "elsewhere"],
-                    [[c.title, record["auc"][c.key]["verdict"],
-                      robust["verdicts"][c.key]["holds_over"].get(
-                          record["auc"][c.key]["decided"], "none"),
+                    [[c.comparison, record["auc"][c.name]["verdict"],
+                      robust["verdicts"][c.name]["holds_over"].get(
+                          record["auc"][c.name]["decided"], "none"),
                       "; ".join(f"{v} ({ks})" for v, ks in
-                                robust["verdicts"][c.key]["holds_over"].items()
-                                if v != record["auc"][c.key]["decided"]) or "—"]
-                     for c in design.comparisons if record["auc"].get(c.key) is not None
-                     and c.key in robust["verdicts"]], "llll"), ""]
+                                robust["verdicts"][c.name]["holds_over"].items()
+                                if v != record["auc"][c.name]["decided"]) or "—"]
+                     for c in design.hypotheses if record["auc"].get(c.name) is not None
+                     and c.name in robust["verdicts"]], "llll"), ""]
     lines += ["## The floor rule", "",
               ("A study whose baseline did not learn decides nothing: its baseline's policy "
                "head at the last iteration against a random legal move on the same positions "

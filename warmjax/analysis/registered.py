@@ -34,41 +34,126 @@ from warmjax.analysis.stats import (
 )
 from warmjax.markdown import table
 
+NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """One study folder of a design: the runs of the arms `roles` on `seeds`, each
+    `iterations` long.
+
+    Attributes:
+      decline_window: the decline rule's reference window (first, last iteration), fixed
+        before the data (or, where the registration records it, as a departure).
+      cut: whether the registered cut applies to it (`Design.cut`).
+    """
+
+    name: str
+    title: str
+    seeds: tuple[int, ...]
+    iterations: int
+    roles: tuple[str, ...] = ()
+    decline_window: tuple[int, int] = (21, 30)
+    cut: bool = False
+
 
 @dataclasses.dataclass(frozen=True)
 class Hypothesis:
-    """`name` ("H1"): the arm of role `arm` minus the arm of role `reference`."""
+    """`name` ("H1"): on board `board`, the arm of role `arm` minus the arm of role
+    `reference`, paired by seed; `comparison` says so in words. `board` "": the design's
+    only board."""
 
     name: str
     comparison: str
     arm: str
-    reference: str
+    reference: str = "baseline"
+    board: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Measure:
+    """A registered measure: what it is, its δ (the smallest difference that matters, in
+    `unit`: "points" for rates, "Elo", or "speed-up" for compute to strength, None where
+    the analysis's own rule holds), and for an area under the curve its iterations."""
+
+    title: str
+    delta: float | None = None
+    unit: str = "points"
+    iterations: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
 class Design:
-    """What a registration fixes.
+    """What a registration fixes: one type for every registered study, built in the study's
+    own `design.py` (`studies/<name>/design.py`, a module-level `DESIGN`).
 
     Attributes:
       title: the analysis's heading.
       registration: the registration's path, as the output cites it.
-      seeds: the registered seeds; iterations: each run's.
-      delta: δ, the smallest gain that matters, in the measures' unit (rates).
-      measures: `{summary name (model.SUMMARIES): its description}`, primary first.
+      boards: the study folders, each with its seeds and iterations.
       hypotheses: the comparisons, adjusted together per measure.
+      measures: `{name: Measure}`, primary first: the rates' summaries (model.SUMMARIES:
+        "auc", "final"), "elo" (the final networks' Bayesian Elo) or "compute" (estimated
+        CPU-seconds to each step of the ladder).
+      roles: `Family -> {role: Arm}`, the arms the hypotheses name (`Roles`).
       claims: `{claim: hypothesis names decided together}`.
-      roles: `Family -> {role: Arm}`, the arms the hypotheses name.
+      calibration, device: the registered calibration table and its row (compute).
+      growth: `(larger, smaller)` board names for growth with the board, or None.
+      horizons: the earlier iterations whose networks were rated (Elo).
+      full_iterations: the papers' I, which a board at that length is named by.
+      decline_after_data: the decline rule came as a departure the registration records
+        (the report says so).
     """
 
     title: str
     registration: str
-    seeds: tuple[int, ...]
-    iterations: int
-    delta: float
-    measures: Mapping[str, str]
+    boards: tuple[Board, ...]
     hypotheses: tuple[Hypothesis, ...]
-    claims: Mapping[str, tuple[str, ...]]
+    measures: Mapping[str, Measure]
     roles: Callable[[Family], dict[str, Arm]]
+    claims: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    calibration: str = ""
+    device: str = ""
+    growth: tuple[str, str] | None = None
+    horizons: tuple[int, ...] = ()
+    full_iterations: int | None = None
+    decline_after_data: bool = False
+
+    @property
+    def board(self) -> Board:
+        """The design's one board.
+
+        Raises:
+          ValueError: it has several.
+        """
+        if len(self.boards) != 1:
+            raise ValueError(f"{self.title} has {len(self.boards)} boards, not one")
+        return self.boards[0]
+
+    def delta(self, measure: str) -> float | None:
+        """The measure's δ, in its unit."""
+        return self.measures[measure].delta
+
+    def runs(self, seeds: tuple[int, ...] | None = None, iterations: int | None = None
+             ) -> Design:
+        """The design on other seeds or iterations, every board (a dry run on fabricated
+        folders); None keeps the registered ones."""
+        return dataclasses.replace(self, boards=tuple(
+            dataclasses.replace(b, seeds=b.seeds if seeds is None else tuple(seeds),
+                                iterations=iterations or b.iterations) for b in self.boards))
+
+    def cut(self, iterations: int | None = None, seeds: int | None = None) -> Design:
+        """The design under the registered cut: the boards it applies to at `iterations`
+        and on their first `seeds` seeds; None leaves that part uncut."""
+        boards = tuple(dataclasses.replace(b, iterations=iterations or b.iterations,
+                                           seeds=b.seeds[:seeds] if seeds else b.seeds)
+                       if b.cut else b for b in self.boards)
+        return dataclasses.replace(self, boards=boards)
+
+    @property
+    def count(self) -> str:
+        """The hypotheses' number in words ("four")."""
+        return NUMBERS.get(len(self.hypotheses), str(len(self.hypotheses)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,12 +217,14 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
             folder: str = "") -> dict:
     """The registered analysis of `family`, as a record (`registered.json`). `gaps`: what
     the design lacks (`missing`); None: worked out here."""
-    arms = design.roles(family)
-    gaps = missing(arms, design.seeds, design.iterations) if gaps is None else gaps
-    delta = design.delta
-    out = {"folder": folder, "seeds": list(design.seeds), "complete": not gaps, "gaps": gaps,
+    arms, board = design.roles(family), design.board
+    gaps = missing(arms, board.seeds, board.iterations) if gaps is None else gaps
+    rates = rate_measures(design)
+    delta = design.delta(rates[0])
+    out = {"folder": folder, "seeds": list(board.seeds), "complete": not gaps, "gaps": gaps,
            "delta": delta, "measures": {}, "claims": {}, "elo": {}}
-    for measure in design.measures:
+    for measure in rates:
+        delta = design.delta(measure)
         comps: list[Comparison] = [
             compare_by_seed(arms[h.arm].by_seed("policy", measure),
                             arms[h.reference].by_seed("policy", measure))
@@ -163,6 +250,18 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
     return out
 
 
+def rate_measures(design: Design) -> list[str]:
+    """The design's measures of the policy head's rates (unit "points"), primary first.
+
+    Raises:
+      ValueError: it has none, or they do not share one δ (the record states one).
+    """
+    rates = [m for m, x in design.measures.items() if x.unit == "points"]
+    if not rates or len({design.delta(m) for m in rates}) != 1:
+        raise ValueError(f"{design.title}: the rate measures need one δ between them")
+    return rates
+
+
 def _pts(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:+.1f}"
 
@@ -176,7 +275,8 @@ def markdown(record: dict, design: Design, command: str) -> str:
     if not record["complete"]:
         lines += ["**Incomplete: no verdict is claimed.** Missing: "
                   + "; ".join(record["gaps"]), ""]
-    for measure, title in design.measures.items():
+    for measure in rate_measures(design):
+        title = design.measures[measure].title
         rows = []
         for h, r in record["measures"][measure].items():
             rows.append([h, r["comparison"], r["n"],
