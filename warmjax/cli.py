@@ -140,17 +140,33 @@ class ArgumentParser(argparse.ArgumentParser):
 # --- Ctrl-C ---------------------------------------------------------------------------------
 
 _CLEANUPS: list[Callable[[], None]] = []  # what an interrupt undoes first (`interrupt_cleanup`)
+# Held by the Ctrl-C watcher from its first cleanup to the process's end, and by the main
+# thread while it makes a run folder's files (`uninterrupted`): a Ctrl-C's cleanups see the
+# folder before those files or after them, never half way, and never race the main thread.
+_EXITING = threading.Lock()
+_COMMAND: list[str] = []  # the command `exit_quietly_on_interrupt` was installed for
 
 
-def interrupted(command: str) -> NoReturn:
+def interrupted(command: str | None = None) -> NoReturn:
     """Ctrl-C's end of a command: the registered cleanups (a run folder the command made and
-    left empty), one `<command>: interrupted` line on stderr, exit status 2."""
+    left empty), one `<command>: interrupted` line on stderr, exit status 2. Without a
+    command, the one this process runs (`exit_quietly_on_interrupt`), else plain
+    `interrupted`."""
+    _EXITING.acquire()  # never released: the process ends below
+    command = command or (_COMMAND[0] if _COMMAND else None)
     for cleanup in reversed(_CLEANUPS):
         with contextlib.suppress(Exception):
             cleanup()
     sys.stdout.flush()
-    print(f"{command}: interrupted", file=sys.stderr, flush=True)
+    print(f"{command}: interrupted" if command else "interrupted", file=sys.stderr, flush=True)
     os._exit(USER_ERROR)
+
+
+@contextlib.contextmanager
+def uninterrupted():
+    """Inside, a Ctrl-C waits: its cleanups run after the block, not during it."""
+    with _EXITING:
+        yield
 
 
 def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
@@ -199,6 +215,7 @@ def exit_quietly_on_interrupt(command: str) -> None:
     (where signals cannot be set), a no-op."""
     if threading.current_thread() is threading.main_thread():
         # Kept: its sockets must stay open for the process's life.
+        _COMMAND[:] = [command]
         _WATCHING.append(watch_interrupts(lambda: interrupted(command)))
 
 
@@ -208,7 +225,7 @@ _WATCHING: list[Callable[[], None]] = []
 @contextlib.contextmanager
 def interrupt_cleanup(cleanup: Callable[[], None]):
     """Inside, a Ctrl-C first calls `cleanup` (e.g. removes the run folder Hydra made while
-    it is still empty)."""
+    it is still empty). Cleanups registered later run first."""
     _CLEANUPS.append(cleanup)
     try:
         yield

@@ -110,11 +110,16 @@ def check_job(cfg: DictConfig, keys: list[str]) -> RunConfig:
 
 @hydra.main(version_base="1.3", config_path=CONF_DIR, config_name="config")
 def main(cfg: DictConfig) -> None:
+    # A Ctrl-C anywhere in the job (the paper-scale question, compiling, before the first
+    # checkpoint) leaves no empty run folder: the folder Hydra made goes with it.
+    with cli.interrupt_cleanup(lambda: _remove_if_empty(cfg)):
+        _job(cfg)
+
+
+def _job(cfg: DictConfig) -> None:
     try:
         config = check_job(cfg, override_keys())
-        # Ctrl-C at the paper-scale question leaves no empty run folder.
-        with cli.interrupt_cleanup(lambda: _remove_if_empty(cfg)):
-            go_on = warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True)))
+        go_on = warn_paper_on_cpu(config, bool(cfg.get("confirm_paper_on_cpu", True)))
     except ConfigError as err:
         _remove_if_empty(cfg)
         cli.fail(err)
@@ -128,8 +133,7 @@ def main(cfg: DictConfig) -> None:
 
     print(f"run folder: {config.run_dir}")
     try:
-        with cli.interrupt_cleanup(lambda: _remove_if_empty(cfg)):  # Ctrl-C while compiling
-            train(config)
+        train(config)
     except ConfigError as err:  # a folder another process is training, another run's
         cli.fail(err)
     folder = config.run_dir

@@ -234,9 +234,9 @@ def test_the_smoke_profile_trains_the_fixed_experiments(tmp_path, name):
 
 
 def test_ctrl_c_anywhere_is_one_line_exit_2_and_leaves_no_empty_folder(tmp_path):
-    """Ctrl-C at play's prompt, and in a run's first seconds (compiling, before its folder
-    holds anything): one `<command>: interrupted` line, exit 2, no traceback, and the run
-    folder Hydra made is gone."""
+    """Ctrl-C at play's prompt, and in a run's first seconds (compiling, before its first
+    checkpoint): one `<command>: interrupted` line, exit 2, no traceback, and the run folder
+    Hydra made is gone with the files the run wrote into it."""
     from ..helpers import write_tiny_run
 
     env = dict(os.environ, JAX_PLATFORMS="cpu")
@@ -249,15 +249,24 @@ def test_ctrl_c_anywhere_is_one_line_exit_2_and_leaves_no_empty_folder(tmp_path)
     _, err = proc.communicate(timeout=60)
     assert (proc.returncode, err) == (2, "play: interrupted\n")
 
-    # No compilation cache, so that the signal meets the compiling run.
+    # No compilation cache, so that the signal meets the compiling run: once at once after
+    # the run's first line (building the trainer, or already taking the folder: which one
+    # depends on the machine's load), once when the folder holds the new run's files (the
+    # iteration compiling). Both leave nothing behind.
     uncached = {k: v for k, v in env.items() if k != "JAX_COMPILATION_CACHE_DIR"}
-    proc = subprocess.Popen([sys.executable, "-m", "warmjax.run", "+experiment=adaptive_c4",
-                             "profile=smoke", "tensorboard=false", "compilation_cache=null",
-                             "train.iterations=400", f"run_root={tmp_path / 'runs'}"],
-                            cwd=ROOT, env=uncached, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().startswith("run folder: ")  # compiling now
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert (proc.returncode, err) == (2, "run: interrupted\n")
-    assert not (tmp_path / "runs" / "adaptive_c4").exists()
+    runs = tmp_path / "runs"
+    for wait_for_files in (False, True):
+        proc = subprocess.Popen([sys.executable, "-m", "warmjax.run", "+experiment=adaptive_c4",
+                                 "profile=smoke", "tensorboard=false", "compilation_cache=null",
+                                 "train.iterations=400", f"run_root={runs}"],
+                                cwd=ROOT, env=uncached, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().startswith("run folder: ")
+        deadline = time.time() + 300
+        while wait_for_files and not list(runs.glob("adaptive_c4/*/config.yaml")):
+            assert time.time() < deadline and proc.poll() is None, "the run took no folder"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert (proc.returncode, err) == (2, "run: interrupted\n")
+        assert not (runs / "adaptive_c4").exists()

@@ -128,6 +128,7 @@ class RunOutputs:
         # The length the folder's run had before this call: a longer train.iterations
         # extends it, which the resume line says.
         self.planned = None if previous is None else previous.train.iterations
+        self.fresh = previous is None  # a new run: this call made the folder's files
         self.network = network
         self.checkpoints = CheckpointDir(self.dir / "checkpoints", config.keep_checkpoints)
         self.history: list[MetricRow] = []
@@ -158,6 +159,27 @@ class RunOutputs:
         run_folder.write_metrics(self.dir, self.history)
         return state
 
+    def unsaved(self) -> bool:
+        """A new run with no checkpoint on disk yet: its folder holds nothing but the files
+        this call made (lock, configuration, empty metrics, TensorBoard's first file)."""
+        folder = self.checkpoints.path
+        return self.fresh and not (folder.is_dir() and any(folder.iterdir()))
+
+    def discard(self) -> None:
+        """Removes a new run's files while `unsaved` (a Ctrl-C before its first iteration was
+        saved), so that the command leaves no folder that looks like a run; the folder
+        itself is the command's to remove (`run._remove_if_empty`)."""
+        import shutil
+
+        if not self.unsaved():
+            return
+        for name in (run_folder.CONFIG, run_folder.METRICS):
+            (self.dir / name).unlink(missing_ok=True)
+        for name in ("checkpoints", "tb"):
+            shutil.rmtree(self.dir / name, ignore_errors=True)
+        self.lock.close()
+        (self.dir / run_folder.LOCK).unlink(missing_ok=True)
+
     def open(self) -> None:
         """Opens the TensorBoard writer (if the config asks for one)."""
         if self.config.tensorboard:
@@ -170,8 +192,9 @@ class RunOutputs:
         `network.json/.msgpack`, the metrics line and TensorBoard scalars."""
         self.history.append(row)
         it = row.iteration
-        self.checkpoints.save(state, it, {"metrics": [r.to_json() for r in self.history]},
-                              prune=prune)
+        with cli.uninterrupted():  # a Ctrl-C's `discard` sees this checkpoint or none
+            self.checkpoints.save(state, it, {"metrics": [r.to_json() for r in self.history]},
+                                  prune=prune)
         self.saved = it  # written atomically: from here on a resume starts after `it`
         if row.accepted or it == 1:
             self.checkpoints.save_best(state.params)
@@ -285,17 +308,23 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
                        len(configs), vmapped)
     outputs: list[RunOutputs] = []
     try:
-        for config in configs:  # each takes its folder's lock first
-            outputs.append(RunOutputs(config, program["trainer"].network))
-        with stop_on_interrupt(lambda: interrupted_line(outputs)):
+        # A Ctrl-C before the first checkpoint removes the new runs' files again.
+        with cli.uninterrupted():
+            for config in configs:  # each takes its folder's lock first
+                outputs.append(RunOutputs(config, program["trainer"].network))
+        with cli.interrupt_cleanup(lambda: [out.discard() for out in outputs]), \
+                stop_on_interrupt(lambda: interrupted_line(outputs)):
             return _advance(program, configs, outputs, log, stop_after, vmapped)
     finally:
         for out in outputs:
             out.lock.close()
 
 
-def interrupted_line(outputs: Sequence[RunOutputs]) -> str:
-    """What Ctrl-C says: where each run stands and how to go on."""
+def interrupted_line(outputs: Sequence[RunOutputs]) -> str | None:
+    """What Ctrl-C says: where each run stands and how to go on; None while every run is
+    new and unsaved (the command's own line then, after its cleanups)."""
+    if all(out.unsaved() for out in outputs):
+        return None
     done = [out.saved for out in outputs]
     where = (str(outputs[0].dir) if len(outputs) == 1
              else f"{len(outputs)} runs ({outputs[0].dir.parent})")
@@ -304,8 +333,9 @@ def interrupted_line(outputs: Sequence[RunOutputs]) -> str:
 
 
 @contextlib.contextmanager
-def stop_on_interrupt(line: Callable[[], str]):
-    """Ctrl-C stops the process at once with one line (`line()`) and exit status 2.
+def stop_on_interrupt(line: Callable[[], str | None]):
+    """Ctrl-C stops the process at once with one line (`line()`) and exit status 2; where
+    `line()` is None, with the command's cleanups and line instead (`cli.interrupted`).
 
     Python runs a signal handler only between bytecodes, so a Ctrl-C during a compiled
     iteration would wait for it (tens of seconds) and then unwind a traceback. Instead the
@@ -319,7 +349,11 @@ def stop_on_interrupt(line: Callable[[], str]):
         return
 
     def stop():
-        print(line(), file=sys.stderr, flush=True)
+        with cli.uninterrupted():  # the main thread is not half way through a folder's files
+            text = line()
+        if text is None:
+            cli.interrupted()
+        print(text, file=sys.stderr, flush=True)
         os._exit(2)
 
     undo = cli.watch_interrupts(stop)
