@@ -69,7 +69,7 @@ def main(argv=None) -> None:
                         help="output folder (default: the design's folder)")
     args = parser.parse_args(argv)
     try:
-        plan = designs.Design.read(args.design).cut(args.cut)
+        plan = designs.read(args.design).under_cuts(args.cut)
     except (OSError, ValueError) as e:
         raise SystemExit(f"design_analysis: {e}") from None
     root = args.root or args.design.parent.parent

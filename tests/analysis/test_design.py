@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import compute, design, strength, study
+from warmjax.analysis import compute, design, registered, strength, study
 from warmjax.train import run_folder
 
 from ..helpers import metric_row
@@ -71,7 +71,7 @@ def fabricate(root: Path, skip: tuple = ()) -> None:
                     for it in range(1, ITERATIONS + 1)])
 
 
-def read(root: Path, plan: design.Design):
+def read(root: Path, plan: registered.Design):
     """The boards' families and their compute curves (SECONDS per iteration)."""
     families, curves = {}, {}
     for board in plan.boards:
@@ -90,7 +90,7 @@ def read(root: Path, plan: design.Design):
 def analysed(tmp_path_factory):
     root = tmp_path_factory.mktemp("design")
     fabricate(root)
-    plan = design.Design.from_json(DESIGN, "design.json")
+    plan = design.from_json(DESIGN, "design.json")
     families, curves = read(root, plan)
     record = design.analyse(plan, families, {"a": 0.30, "b": 0.30}, curves, {})
     return json.loads(json.dumps(record)), plan, families, curves
@@ -104,29 +104,32 @@ def _final(record, board, measure):
 def test_the_committed_design_reads_and_counts_nineteen_steps():
     """The fast-recipe design as committed: three boards, two arms, and the 19 (board,
     measure, step) comparisons its registration adjusts together."""
-    plan = design.Design.read(ROOT / "studies" / "fast_recipe" / "design.json")
+    plan = design.read(ROOT / "studies" / "fast_recipe" / "design.json")
     assert [b.name for b in plan.boards] == ["fast_c4_6x6", "fast_c4_6x7", "fast_hex_7x7"]
-    assert (plan.baseline, plan.warm) == ("baseline", "adaptive_rollout")
+    assert list(plan.arms) == ["baseline", "adaptive_rollout"]
     assert sum(len(b.ladder.policy) + len(b.ladder.search) for b in plan.boards) == 19
-    assert plan.iterations == 80 and plan.decline_window == (21, 30)
-    assert plan.delta == 0.02 and plan.resamples == 2000
-    assert [b.seeds for b in plan.cut(1).boards][2] == (60, 61, 62, 63)
-    assert [b.name for b in plan.cut(2).boards] == ["fast_c4_6x6", "fast_c4_6x7"]
-    assert plan.cut(3).boards[1].seeds == (60, 61, 62, 63)
+    assert plan.iterations == 80 and {b.decline_window for b in plan.boards} == {(21, 30)}
+    assert design.finals(plan) == ["search", "policy"] and design.final_delta(plan) == 0.02
+    assert plan.delta("compute") == 1.25 and plan.measures["compute"].resamples == 2000
+    assert [h.comparison for h in plan.hypotheses][0] == \
+        "Connect Four 6×6: adaptive_rollout − baseline"
+    assert [b.seeds for b in plan.under_cuts(1).boards][2] == (60, 61, 62, 63)
+    assert [b.name for b in plan.under_cuts(2).boards] == ["fast_c4_6x6", "fast_c4_6x7"]
+    assert plan.under_cuts(3).boards[1].seeds == (60, 61, 62, 63)
 
 
 def test_bad_designs_and_cuts_are_refused():
     with pytest.raises(ValueError, match="has no 'iterations'"):
-        design.Design.from_json({k: v for k, v in DESIGN.items() if k != "iterations"})
+        design.from_json({k: v for k, v in DESIGN.items() if k != "iterations"})
     with pytest.raises(ValueError, match="names 1 arms"):
-        design.Design.from_json({**DESIGN, "arms": {"baseline": ""}})
+        design.from_json({**DESIGN, "arms": {"baseline": ""}})
     with pytest.raises(ValueError, match="unknown measures"):
-        design.Design.from_json({**DESIGN, "final": {"delta": 0.02, "measures": ["elo"]}})
-    plan = design.Design.from_json(DESIGN)
+        design.from_json({**DESIGN, "final": {"delta": 0.02, "measures": ["elo"]}})
+    plan = design.from_json(DESIGN)
     with pytest.raises(ValueError, match="registers 2 cuts, not 3"):
-        plan.cut(3)
+        plan.under_cuts(3)
     with pytest.raises(ValueError, match="reads neither"):
-        design.Design.from_json({**DESIGN, "cut_order": ["b halved"]}).cut(1)
+        design.from_json({**DESIGN, "cut_order": ["b halved"]}).under_cuts(1)
 
 
 def test_the_final_agent_by_paired_t_and_bh_over_every_board_and_measure(analysed):
@@ -209,14 +212,14 @@ def test_health_means_over_seeds(analysed):
 
 def test_gaps_and_no_verdict(tmp_path):
     fabricate(tmp_path, skip=(("b", "baseline", 3),))
-    plan = design.Design.from_json(DESIGN)
+    plan = design.from_json(DESIGN)
     families, curves = read(tmp_path, plan)
     assert design.gaps(plan, families) == ["b baseline: no run of seed(s) 3"]
     record = design.analyse(plan, families, {"a": 0.3, "b": 0.3}, curves, {})
     assert not record["complete"]
     assert {r["verdict"] for r in record["final"]} == {design.INCOMPLETE}
     # under the first registered cut, b's seeds are 0-2: nothing is missing
-    cut = plan.cut(1)
+    cut = plan.under_cuts(1)
     families, curves = read(tmp_path, cut)
     assert design.gaps(cut, families) == []
 

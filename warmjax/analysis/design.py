@@ -28,8 +28,10 @@ search. What it decides:
   the health figures every metrics row holds (method.md §5).
 
 A design whose arms lack any registered seed or iteration gets "incomplete: no verdict"
-everywhere (`gaps`). A registered cut (`Design.cut`) applies the first steps of the design's
-cut order: "<board> to seeds A-B" keeps those seeds, "<board> dropped" removes the board.
+everywhere (`gaps`). A registered cut (`registered.Design.under_cuts`) applies the first
+steps of the design's cut order: "<board> to seeds A-B" keeps those seeds, "<board>
+dropped" removes the board. The design itself is a `registered.Design`, the one type of
+every registered study's design; `from_json` reads it from the file.
 """
 
 from __future__ import annotations
@@ -37,16 +39,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from warmjax.analysis import strength, study_tables
+from warmjax.analysis import registered, strength, study_tables
 from warmjax.analysis.model import METRICS, TITLES, Arm, Family, final
 from warmjax.analysis.record import comparison_json, num
-from warmjax.analysis.registered import arm_gaps
+from warmjax.analysis.registered import Board, Design, Hypothesis, Measure, arm_gaps
 from warmjax.analysis.stats import (
     CONTRADICTED,
     NOT_INFORMATIVE,
@@ -72,116 +73,81 @@ HEALTH = {"selfplay_draws": "draws", "selfplay_first_wins": "first-player wins",
 HEALTH_AT = (1, 10, 20, 40)  # the health table's iterations, with the last
 
 
-@dataclasses.dataclass(frozen=True)
-class Board:
-    """One board of a design: its study folder's name, title, ladder and seeds."""
+def from_json(data: Mapping, source: str = "") -> Design:
+    """The `registered.Design` a `design.json`'s contents state: per board a hypothesis
+    (the warm-start arm − the baseline, paired by seed), the measures "compute" (the
+    ladders' speed-ups, δ the smallest speed-up) and the final rates (`final.measures`,
+    δ `final.delta`).
 
-    name: str
-    title: str
-    ladder: strength.Ladder
-    seeds: tuple[int, ...]
-
-
-@dataclasses.dataclass(frozen=True)
-class Design:
-    """What a registration fixes (the module docstring), as its `design.json` states it.
-
-    Attributes:
-      source: the design file, as the output cites it.
-      registration: the registration's path, as the design names it.
-      question: the study's question, in words.
-      arms: `{arm name: what it is}`, the baseline first, then the warm-start arm.
-      iterations: each run's iterations; the final measures are read there.
-      boards: the boards, each with its ladder and seeds.
-      calibration, device: the registered calibration table and its row.
-      delta: (B)'s δ, in the rates' unit; measures: (B)'s measures, in `METRICS`' names.
-      resamples, speedup_delta: (A)'s bootstrap resamples and smallest speed-up.
-      decline_window: the decline rule's reference window (first, last iteration).
-      cut_order: the registered cuts, in order; cuts: how many of them apply.
+    Raises:
+      ValueError: a missing key, not exactly two arms, or an unknown measure.
     """
+    try:
+        seeds = tuple(int(s) for s in data["seeds"])
+        window = tuple(data.get("decline_window", (21, 30)))
+        boards = tuple(Board(b["name"], b["title"], seeds, int(data["iterations"]),
+                             decline_window=window, ladder=strength.Ladder(
+                                 tuple(b["ladder"]["policy"]), tuple(b["ladder"]["search"])))
+                       for b in data["boards"])
+        arms = dict(data["arms"])
+        speed = data.get("speed", {})
+        measures = {"compute": Measure(
+            "estimated CPU-seconds to each step of the board's ladders",
+            float(speed.get("speedup_delta", strength.SPEEDUP_DELTA)), "speed-up",
+            resamples=int(speed.get("resamples", RESAMPLES)))}
+        finals = tuple(data["final"]["measures"])
+        delta = float(data["final"]["delta"])
+        calibration, device = data["compute"]["calibration"], data["compute"]["device"]
+        registration = data["registration"]
+    except KeyError as e:
+        raise ValueError(f"the design {source or '(given)'} has no {e.args[0]!r}") from None
+    if len(arms) != 2:
+        raise ValueError(f"the design {source} names {len(arms)} arms; it needs "
+                         "two, the baseline first and the warm-start arm second")
+    unknown = [m for m in finals if m not in METRICS]
+    if unknown:
+        raise ValueError(f"the design {source} names unknown measures {unknown}; known: "
+                         + ", ".join(METRICS))
+    measures.update({m: Measure(f"{TITLES[m].lower()} at the last iteration", delta)
+                     for m in finals})
+    baseline, warm = arms
+    question = data.get("question", "")
+    return Design(
+        title=question or "The registered analysis", registration=registration,
+        boards=boards,
+        hypotheses=tuple(Hypothesis(b.name, f"{b.title}: {warm} − {baseline}", warm, baseline,
+                                    b.name) for b in boards),
+        measures=measures, roles=BaselineAndWarm(baseline, warm), calibration=calibration,
+        device=device, source=source, question=question, arms=arms,
+        cut_order=tuple(data.get("cut_order", ())))
 
-    source: str
-    registration: str
-    question: str
-    arms: Mapping[str, str]
-    iterations: int
-    boards: tuple[Board, ...]
-    calibration: str
-    device: str
-    delta: float
-    measures: tuple[str, ...]
-    resamples: int = RESAMPLES
-    speedup_delta: float = strength.SPEEDUP_DELTA
-    decline_window: tuple[int, int] = (21, 30)
-    cut_order: tuple[str, ...] = ()
-    cuts: int = 0
 
-    @classmethod
-    def from_json(cls, data: Mapping, source: str = "") -> Design:
-        """The design of a `design.json`'s contents.
+def read(path: str | Path) -> Design:
+    """The design in a `design.json` file (`from_json`)."""
+    return from_json(json.loads(Path(path).read_text()), str(path))
 
-        Raises:
-          ValueError: a missing key, not exactly two arms, or an unknown measure.
-        """
-        try:
-            seeds = tuple(int(s) for s in data["seeds"])
-            boards = tuple(Board(b["name"], b["title"], strength.Ladder(
-                tuple(b["ladder"]["policy"]), tuple(b["ladder"]["search"])), seeds)
-                for b in data["boards"])
-            design = cls(source, data["registration"], data.get("question", ""),
-                         dict(data["arms"]), int(data["iterations"]), boards,
-                         data["compute"]["calibration"], data["compute"]["device"],
-                         float(data["final"]["delta"]), tuple(data["final"]["measures"]),
-                         int(data.get("speed", {}).get("resamples", RESAMPLES)),
-                         float(data.get("speed", {}).get("speedup_delta",
-                                                         strength.SPEEDUP_DELTA)),
-                         tuple(data.get("decline_window", (21, 30))),
-                         tuple(data.get("cut_order", ())))
-        except KeyError as e:
-            raise ValueError(f"the design {source or '(given)'} has no {e.args[0]!r}") from None
-        if len(design.arms) != 2:
-            raise ValueError(f"the design {source} names {len(design.arms)} arms; it needs "
-                             "two, the baseline first and the warm-start arm second")
-        unknown = [m for m in design.measures if m not in METRICS]
-        if unknown:
-            raise ValueError(f"the design {source} names unknown measures {unknown}; known: "
-                             + ", ".join(METRICS))
-        return design
 
-    @classmethod
-    def read(cls, path: str | Path) -> Design:
-        return cls.from_json(json.loads(Path(path).read_text()), str(path))
+@dataclasses.dataclass(frozen=True)
+class BaselineAndWarm:
+    """A two-arm design's roles: the family's baseline and its one warm-start arm, under the
+    design's names for them (those present); called on a family, `{role: Arm}`."""
 
-    @property
-    def baseline(self) -> str:
-        return next(iter(self.arms))
+    baseline: str
+    warm: str
 
-    @property
-    def warm(self) -> str:
-        return list(self.arms)[1]
+    def __call__(self, family: Family) -> dict[str, Arm]:
+        return {role: arm for role, arm in zip((self.baseline, self.warm), arms_of(family))
+                if arm is not None}
 
-    def cut(self, steps: int) -> Design:
-        """The design under the first `steps` registered cuts.
 
-        Raises:
-          ValueError: more steps than the cut order has, or a cut it cannot read.
-        """
-        if not 0 <= steps <= len(self.cut_order):
-            raise ValueError(f"the design {self.source} registers {len(self.cut_order)} cuts, "
-                             f"not {steps}")
-        boards = list(self.boards)
-        for text in self.cut_order[:steps]:
-            if m := re.fullmatch(r"(\S+) to seeds (\d+)-(\d+)", text):
-                low, high = int(m[2]), int(m[3])
-                boards = [dataclasses.replace(b, seeds=tuple(s for s in b.seeds
-                                                             if low <= s <= high))
-                          if b.name == m[1] else b for b in boards]
-            elif m := re.fullmatch(r"(\S+) dropped", text):
-                boards = [b for b in boards if b.name != m[1]]
-            else:
-                raise ValueError(f"the cut {text!r} reads neither '<board> to seeds A-B' nor "
-                                 "'<board> dropped'")
-        return dataclasses.replace(self, boards=tuple(boards), cuts=steps)
+def finals(design: Design) -> list[str]:
+    """(B)'s measures: the design's rates, in `METRICS`' names."""
+    return registered.rate_measures(design)
+
+
+def final_delta(design: Design) -> float:
+    """(B)'s δ, in the rates' unit."""
+    return design.delta(finals(design)[0])
 
 
 def arms_of(family: Family) -> tuple[Arm | None, Arm | None]:
@@ -277,13 +243,14 @@ def _speed(design: Design, families: Mapping[str, Family], curves: Mapping,
         family = families.get(board.name)
         if family is None:
             continue
-        r = strength.time_to_strength(family, curves, board.ladder, design.resamples)
+        r = strength.time_to_strength(family, curves, board.ladder,
+                                       design.measures["compute"].resamples)
         if r is not None:
             r["axes"] = {a: block for a, block in r["axes"].items() if a in axes}
         if r is not None and r["axes"]:
             r["board"] = board.name
             records.append(r)
-    strength.adjust(records, ("policy", "search"), design.speedup_delta)
+    strength.adjust(records, ("policy", "search"), design.delta("compute"))
     for r in records:
         for block in r["axes"].values():
             reached = {(a["arm"], a["measure"], a["threshold"]): a["reached"]
@@ -317,10 +284,11 @@ def analyse(design: Design, families: Mapping[str, Family],
     """
     missing = gaps(design, families) if missing is None else list(missing)
     incomplete = bool(missing)
+    delta, (baseline, warm) = final_delta(design), list(design.arms)
     floors = {b.name: strength.floor(families[b.name], random_rates[b.name])
               for b in design.boards if b.name in families
               and random_rates.get(b.name) is not None}
-    declines = {b.name: strength.decline(families[b.name], design.decline_window)
+    declines = {b.name: strength.decline(families[b.name], b.decline_window)
                 for b in design.boards if b.name in families}
     out: dict = {
         "design": design.source, "registration": design.registration,
@@ -332,12 +300,12 @@ def analyse(design: Design, families: Mapping[str, Family],
                                        "search": list(b.ladder.search)},
                             "family": families[b.name].title if b.name in families else None}
                    for b in design.boards},
-        "deltas": {"final": design.delta, "speedup": design.speedup_delta},
+        "deltas": {"final": delta, "speedup": design.delta("compute")},
         "calibration": {"table": design.calibration, "device": design.device},
         "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
         "decline": {n: d.to_json() for n, d in declines.items() if d is not None}}
     # (B) the final agent
-    comps = _final_rows(design, families, design.measures)
+    comps = _final_rows(design, families, finals(design))
     keys = [k for k, c in comps.items() if c is not None]
     p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
     flips = dict(zip(keys, adjusted([comps[k].p_permutation for k in keys])))
@@ -346,21 +314,21 @@ def analyse(design: Design, families: Mapping[str, Family],
         row = {"board": board, "measure": measure, "comparison": None, "verdict": INCOMPLETE,
                "decided": INCOMPLETE}
         if c is not None:
-            d = decide([Tested(f"{design.warm} − {design.baseline}", c)], design.delta,
+            d = decide([Tested(f"{warm} − {baseline}", c)], delta,
                        p_adjusted=[p_adj[board, measure]])
-            row.update(comparison=comparison_json(c, design.delta),
+            row.update(comparison=comparison_json(c, delta),
                        p_adjusted=num(p_adj[board, measure]),
                        p_permutation_adjusted=num(flips[board, measure]),
-                       power_at_delta=num(power_at(c, design.delta)),
+                       power_at_delta=num(power_at(c, delta)),
                        decided=INCOMPLETE if incomplete else _words(d),
                        verdict=INCOMPLETE if incomplete else _labelled(
                            _words(d), floors.get(board), declines.get(board)))
         final_rows.append(row)
     out["final"] = final_rows
-    quiet = _final_rows(design, families, [f"{m}_quiet" for m in design.measures
+    quiet = _final_rows(design, families, [f"{m}_quiet" for m in finals(design)
                                            if f"{m}_quiet" in METRICS])
     out["final_quiet"] = [{"board": b, "measure": m, "comparison": comparison_json(
-        c, design.delta)} for (b, m), c in quiet.items()]
+        c, delta)} for (b, m), c in quiet.items()]
     # (A) compute to strength, and beside it against measured seconds
     out["speed"] = {"ledger": _speed(design, families, ledger, incomplete, floors, declines),
                     "measured": _speed(design, families, measured, incomplete, floors,

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from warmjax.analysis.model import Arm, Family
 from warmjax.analysis.record import comparison_json, num
@@ -46,6 +48,8 @@ class Board:
       decline_window: the decline rule's reference window (first, last iteration), fixed
         before the data (or, where the registration records it, as a departure).
       cut: whether the registered cut applies to it (`Design.cut`).
+      ladder: its ladder of optimal-move rates (`strength.Ladder`), where the design
+        measures compute to strength on a ladder of its own; None: the family's.
     """
 
     name: str
@@ -55,6 +59,7 @@ class Board:
     roles: tuple[str, ...] = ()
     decline_window: tuple[int, int] = (21, 30)
     cut: bool = False
+    ladder: Any = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,12 +79,14 @@ class Hypothesis:
 class Measure:
     """A registered measure: what it is, its δ (the smallest difference that matters, in
     `unit`: "points" for rates, "Elo", or "speed-up" for compute to strength, None where
-    the analysis's own rule holds), and for an area under the curve its iterations."""
+    the analysis's own rule holds), for an area under the curve its iterations, and for a
+    bootstrap interval its resamples."""
 
     title: str
     delta: float | None = None
     unit: str = "points"
     iterations: int | None = None
+    resamples: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,6 +110,11 @@ class Design:
       full_iterations: the papers' I, which a board at that length is named by.
       decline_after_data: the decline rule came as a departure the registration records
         (the report says so).
+      source: the file the design was read from (a `design.json`), as the output cites it.
+      question: the study's question, in words.
+      arms: `{role: what it is}`, where the report describes the arms.
+      cut_order: the registered cuts in words, in order ("<board> to seeds A-B",
+        "<board> dropped"); cuts: how many of them apply (`under_cuts`).
     """
 
     title: str
@@ -118,6 +130,11 @@ class Design:
     horizons: tuple[int, ...] = ()
     full_iterations: int | None = None
     decline_after_data: bool = False
+    source: str = ""
+    question: str = ""
+    arms: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    cut_order: tuple[str, ...] = ()
+    cuts: int = 0
 
     @property
     def board(self) -> Board:
@@ -129,6 +146,18 @@ class Design:
         if len(self.boards) != 1:
             raise ValueError(f"{self.title} has {len(self.boards)} boards, not one")
         return self.boards[0]
+
+    @property
+    def iterations(self) -> int:
+        """Every board's iterations.
+
+        Raises:
+          ValueError: the boards' differ.
+        """
+        lengths = {b.iterations for b in self.boards}
+        if len(lengths) != 1:
+            raise ValueError(f"{self.title}: the boards' iterations differ ({sorted(lengths)})")
+        return lengths.pop()
 
     def delta(self, measure: str) -> float | None:
         """The measure's δ, in its unit."""
@@ -149,6 +178,30 @@ class Design:
                                            seeds=b.seeds[:seeds] if seeds else b.seeds)
                        if b.cut else b for b in self.boards)
         return dataclasses.replace(self, boards=boards)
+
+    def under_cuts(self, steps: int) -> Design:
+        """The design under the first `steps` cuts of `cut_order`: "<board> to seeds A-B"
+        keeps those seeds of the board, "<board> dropped" removes it.
+
+        Raises:
+          ValueError: more steps than the cut order has, or a cut it cannot read.
+        """
+        if not 0 <= steps <= len(self.cut_order):
+            raise ValueError(f"the design {self.source or self.title} registers "
+                             f"{len(self.cut_order)} cuts, not {steps}")
+        boards = list(self.boards)
+        for text in self.cut_order[:steps]:
+            if m := re.fullmatch(r"(\S+) to seeds (\d+)-(\d+)", text):
+                low, high = int(m[2]), int(m[3])
+                boards = [dataclasses.replace(b, seeds=tuple(s for s in b.seeds
+                                                             if low <= s <= high))
+                          if b.name == m[1] else b for b in boards]
+            elif m := re.fullmatch(r"(\S+) dropped", text):
+                boards = [b for b in boards if b.name != m[1]]
+            else:
+                raise ValueError(f"the cut {text!r} reads neither '<board> to seeds A-B' nor "
+                                 "'<board> dropped'")
+        return dataclasses.replace(self, boards=tuple(boards), cuts=steps)
 
     @property
     def count(self) -> str:
@@ -251,7 +304,7 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
 
 
 def rate_measures(design: Design) -> list[str]:
-    """The design's measures of the policy head's rates (unit "points"), primary first.
+    """The design's measures of optimal-move rates (unit "points"), primary first.
 
     Raises:
       ValueError: it has none, or they do not share one δ (the record states one).
