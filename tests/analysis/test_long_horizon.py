@@ -89,9 +89,17 @@ def boards():
                                      decline_window=(5, 8)) for p in DESIGN.boards)
 
 
+def quick(design: registered.Design) -> registered.Design:
+    """The design with 200 bootstrap resamples for the speed-ups (no test reads their
+    intervals), to keep the analyses quick."""
+    return dataclasses.replace(design, measures={
+        **design.measures, "compute": dataclasses.replace(design.measures["compute"],
+                                                          resamples=200)})
+
+
 def fabricated() -> registered.Design:
-    """The study's design on the fabricated boards."""
-    return dataclasses.replace(DESIGN, boards=boards())
+    """The study's design on the fabricated boards, quick."""
+    return quick(dataclasses.replace(DESIGN, boards=boards()))
 
 
 def players(name: str, elo: dict) -> tuple[dict, dict[str, float]]:
@@ -143,10 +151,7 @@ def analysed(tmp_path_factory):
     root = tmp_path_factory.mktemp("long")
     fabricate(root)
     data, curves = read(root)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(survival.speedup, "__defaults__", (200, 0))
-        patch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
-        return horizon.analyse(data, fabricated(), curves, {}), data
+    return horizon.analyse(data, fabricated(), curves, {}), data
 
 
 def test_final_elo_by_paired_t_and_bh_over_the_four(analysed):
@@ -262,8 +267,6 @@ def test_a_declining_study_labels_its_horizon_verdicts_only(tmp_path, monkeypatc
     studies do not."""
     fabricate(tmp_path)
     data, curves = read(tmp_path)
-    monkeypatch.setattr(survival.speedup, "__defaults__", (200, 0))
-    monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
     rule = strength.decline
 
     def declining(family, window):
@@ -337,8 +340,6 @@ def test_speedup_growth_by_hand():
 def test_gaps_and_no_verdict(tmp_path, monkeypatch):
     """A missing run and an unrated final round robin are named, and every verdict reads
     'incomplete: no verdict'."""
-    monkeypatch.setattr(survival.speedup, "__defaults__", (200, 0))
-    monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
     fabricate(tmp_path, skip=(("hex_5x5_long", "adaptive", 3),))
     data, curves = read(tmp_path, skip_tournament=("c4_long",))
     gaps = horizon.gaps(data, fabricated())
@@ -400,14 +401,12 @@ def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch
     the look once (a rerun adds none and rewrites the same files)."""
     tool = load_tool("studies/long_horizon/analysis")
 
-    monkeypatch.setattr(survival.speedup, "__defaults__", (200, 0))
-    monkeypatch.setattr(survival.speedup_growth, "__defaults__", (200, 0))
     fabricate(tmp_path)
     args = ["--root", str(tmp_path), "--out", str(tmp_path / "out"),
             "--calibration", str(Path(__file__).parents[2] / DESIGN.calibration)]
     with pytest.raises(SystemExit, match="c4_long: no run under"):  # seeds 40-47 there
         tool.main(args)
-    monkeypatch.setattr(tool, "DESIGN", tool.DESIGN.runs(seeds=SEEDS))
+    monkeypatch.setattr(tool, "DESIGN", quick(tool.DESIGN.runs(seeds=SEEDS)))
     with pytest.raises(SystemExit, match="the final round robin rated no network"):
         tool.main(args)
     for name in STUDIES:

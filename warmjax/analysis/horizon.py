@@ -103,6 +103,11 @@ def gaps(data: Sequence[StudyData], design: Design) -> list[str]:
     return out
 
 
+def resamples(design: Design) -> int:
+    """(b)'s bootstrap resamples: the compute measure's, else `survival.RESAMPLES`."""
+    return design.measures["compute"].resamples or survival.RESAMPLES
+
+
 def _verdict(d: Decision, incomplete: bool, unit: str | None) -> str:
     """A verdict in words; `unit`: "points" (rates) or "Elo", for the effect that 80% power
     would have needed, added to "not resolvable"; None for the verdict alone (what the
@@ -233,7 +238,7 @@ def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: boo
         tau = min(curves[r.path].budget for a in family.all_arms() for r in a.runs)
         boards.append((ref, mine, tau))
         steps[name] = step
-    g = survival.speedup_growth(boards[0], boards[1])
+    g = survival.speedup_growth(boards[0], boards[1], resamples(design))
     text = "grows" if g.ci[0] > 1 else "shrinks" if g.ci[1] < 1 else NO_EVIDENCE
     return {"steps": steps, "ratio": num(g.ratio), "ci": [num(x) for x in g.ci],
             "speedup_large": num(g.large), "speedup_small": num(g.small),
@@ -298,7 +303,9 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
     speed = {}
     for curves, name in ((ledger, "ledger"), (measured, "measured")):
         pairs = [(r, d) for d in data
-                 if (r := strength.time_to_strength(d.family, curves)) is not None]
+                 if (r := strength.time_to_strength(d.family, curves,
+                                                    resamples=resamples(design)))
+                 is not None]
         records = [r for r, _ in pairs]
         strength.adjust(records)
         for r, d in pairs:
