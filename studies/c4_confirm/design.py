@@ -8,11 +8,9 @@ generic one (`warmjax.analysis.registered`).
 
 from __future__ import annotations
 
-from warmjax.analysis.registered import Board, Design, Hypothesis, Measure, Roles
+from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis, Measure
 
-ROLES = Roles({"baseline": {"mode": "none"},
-               "fixed": {"mode": "fixed", "enhancement": "wrora", "iprime": 5},
-               "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
+ROLES = PAPERS_ROLES  # baseline, fixed WRoRa I′ = 5, adaptive WRoRa
 
 DESIGN = Design(
     title="The confirmatory Connect Four study: the registered analysis",

@@ -8,11 +8,9 @@ own study's baseline, and Hex 7×7 against Hex 5×5 for growth with the board. A
 
 from __future__ import annotations
 
-from warmjax.analysis.registered import Board, Design, Hypothesis, Measure, Roles
+from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis, Measure
 
-ROLES = Roles({"baseline": {"mode": "none"},
-               "fixed": {"mode": "fixed", "enhancement": "wrora", "iprime": 5},
-               "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
+ROLES = PAPERS_ROLES  # baseline, fixed WRoRa I′ = 5, adaptive WRoRa
 
 DESIGN = Design(
     title="The long-horizon study: the registered analysis",

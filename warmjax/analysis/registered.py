@@ -227,6 +227,13 @@ class Roles:
         return out
 
 
+
+# The papers' three arms (SPEC): warm start off, fixed WRoRa with I′ = 5, adaptive WRoRa.
+PAPERS_ROLES = Roles({"baseline": {"mode": "none"},
+                      "fixed": {"mode": "fixed", "enhancement": "wrora", "iprime": 5},
+                      "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
+
+
 def arm_gaps(where: str, arm: Arm, seeds, iterations: int) -> list[str]:
     """What one arm of a design lacks, each prefixed by `where` ("c4_long baseline"): the
     registered seeds it has no run of, and its runs short of the registered iterations."""
