@@ -140,25 +140,28 @@ class ArgumentParser(argparse.ArgumentParser):
 # --- Ctrl-C ---------------------------------------------------------------------------------
 
 _CLEANUPS: list[Callable[[], None]] = []  # what an interrupt undoes first (`interrupt_cleanup`)
-# Held by the Ctrl-C watcher from its first cleanup to the process's end, and by the main
-# thread while it makes a run folder's files (`uninterrupted`): a Ctrl-C's cleanups see the
-# folder before those files or after them, never half way, and never race the main thread.
+# Held by the Ctrl-C watcher from its first step to the process's end, and by the main
+# thread while it makes a run folder's files (`uninterrupted`): a Ctrl-C sees the folder
+# before those files or after them, never half way, and never races the main thread.
 _EXITING = threading.Lock()
-_COMMAND: list[str] = []  # the command `exit_quietly_on_interrupt` was installed for
 
 
-def interrupted(command: str | None = None) -> NoReturn:
-    """Ctrl-C's end of a command: the registered cleanups (a run folder the command made and
-    left empty), one `<command>: interrupted` line on stderr, exit status 2. Without a
-    command, the one this process runs (`exit_quietly_on_interrupt`), else plain
-    `interrupted`."""
+def interrupted(command: str | None = None,
+                line: Callable[[], str | None] | None = None) -> NoReturn:
+    """Ctrl-C's end of a command, exit status 2. Where `line()` gives a line (a training
+    run's: where it was saved), that line alone; else the registered cleanups (a run folder
+    the command made and left empty) and one `<command>: interrupted` line on stderr.
+    Without a command, the one this process runs (`command_of`), else plain `interrupted`."""
     _EXITING.acquire()  # never released: the process ends below
-    command = command or (_COMMAND[0] if _COMMAND else None)
-    for cleanup in reversed(_CLEANUPS):
-        with contextlib.suppress(Exception):
-            cleanup()
+    text = line() if line is not None else None
+    if text is None:
+        command = command or command_of(getattr(sys, "orig_argv", []))
+        for cleanup in reversed(_CLEANUPS):
+            with contextlib.suppress(Exception):
+                cleanup()
+        text = f"{command}: interrupted" if command else "interrupted"
     sys.stdout.flush()
-    print(f"{command}: interrupted" if command else "interrupted", file=sys.stderr, flush=True)
+    print(text, file=sys.stderr, flush=True)
     os._exit(USER_ERROR)
 
 
@@ -215,7 +218,6 @@ def exit_quietly_on_interrupt(command: str) -> None:
     (where signals cannot be set), a no-op."""
     if threading.current_thread() is threading.main_thread():
         # Kept: its sockets must stay open for the process's life.
-        _COMMAND[:] = [command]
         _WATCHING.append(watch_interrupts(lambda: interrupted(command)))
 
 

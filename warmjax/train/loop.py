@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import sys
+import shutil
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -169,8 +169,6 @@ class RunOutputs:
         """Removes a new run's files while `unsaved` (a Ctrl-C before its first iteration was
         saved), so that the command leaves no folder that looks like a run; the folder
         itself is the command's to remove (`run._remove_if_empty`)."""
-        import shutil
-
         if not self.unsaved():
             return
         for name in (run_folder.CONFIG, run_folder.METRICS):
@@ -335,7 +333,8 @@ def interrupted_line(outputs: Sequence[RunOutputs]) -> str | None:
 @contextlib.contextmanager
 def stop_on_interrupt(line: Callable[[], str | None]):
     """Ctrl-C stops the process at once with one line (`line()`) and exit status 2; where
-    `line()` is None, with the command's cleanups and line instead (`cli.interrupted`).
+    `line()` is None, with the command's cleanups and line instead (`cli.interrupted`,
+    which reads `line()` while no run folder is half written).
 
     Python runs a signal handler only between bytecodes, so a Ctrl-C during a compiled
     iteration would wait for it (tens of seconds) and then unwind a traceback. Instead the
@@ -348,15 +347,7 @@ def stop_on_interrupt(line: Callable[[], str | None]):
         yield
         return
 
-    def stop():
-        with cli.uninterrupted():  # the main thread is not half way through a folder's files
-            text = line()
-        if text is None:
-            cli.interrupted()
-        print(text, file=sys.stderr, flush=True)
-        os._exit(2)
-
-    undo = cli.watch_interrupts(stop)
+    undo = cli.watch_interrupts(lambda: cli.interrupted(line=line))
     try:
         yield
     finally:
