@@ -51,7 +51,7 @@ def analyse(folder: Path, seeds: tuple[int, ...] = SEEDS, iterations: int = ITER
         found.append(tables.journal_tournament(folder / "tournament"))
     (family,) = study.families(runs, found, AUC_ITERATIONS)
     design = DESIGN.runs(seeds, iterations)
-    missing = {"baseline", "adaptive", "fixed"} - set(design.roles(family))
+    missing = set(design.board.roles) - set(design.roles(family))
     if missing:
         raise SystemExit(f"the study has no {', '.join(sorted(missing))} arm")
     gaps = registered.missing(design.roles(family), seeds, iterations)

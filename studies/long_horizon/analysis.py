@@ -66,6 +66,7 @@ def read(root: Path, design: registered.Design, calibration: str
     """The studies under `root` as `horizon.StudyData`, their compute curves (the
     ledger's on the calibration, and measured) and the studies that have no run at all."""
     data, ledger, measured, absent = [], {}, {}, []
+    k = design.measures["auc"].iterations
     for board in design.boards:
         folder = root / board.name
         runs = run_folder.seed_runs(folder, board.seeds)
@@ -73,14 +74,12 @@ def read(root: Path, design: registered.Design, calibration: str
             absent.append(f"{board.name}: no run under {folder}")
             continue
         final = _tournament(folder / "tournament", board.seeds)
-        (family,) = study.families(runs, [final] if final else [],
-                                   design.measures["auc"].iterations, tables=False)
+        (family,) = study.families(runs, [final] if final else [], k, tables=False)
         horizons = {}
         for h in design.horizons:
             found = _tournament(folder / f"tournament_at{h:03d}", board.seeds)
             if found is not None and h < board.iterations:
-                (horizons[h],) = study.families(runs, [found], design.measures["auc"].iterations,
-                                                tables=False)
+                (horizons[h],) = study.families(runs, [found], k, tables=False)
         data.append(horizon.StudyData(board, family, horizons, random_rate(family)))
         ledger.update(compute_curves(runs, calibration, design.device, _log))
         measured.update(compute_curves(runs, None, None, _log))

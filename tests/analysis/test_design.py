@@ -109,7 +109,8 @@ def test_the_committed_design_reads_and_counts_nineteen_steps():
     assert list(plan.arms) == ["baseline", "adaptive_rollout"]
     assert sum(len(b.ladder.policy) + len(b.ladder.search) for b in plan.boards) == 19
     assert plan.iterations == 80 and {b.decline_window for b in plan.boards} == {(21, 30)}
-    assert design.finals(plan) == ["search", "policy"] and design.final_delta(plan) == 0.02
+    assert registered.rate_measures(plan) == ["search", "policy"]
+    assert design.final_delta(plan) == 0.02
     assert plan.delta("compute") == 1.25 and plan.measures["compute"].resamples == 2000
     assert [h.comparison for h in plan.hypotheses][0] == \
         "Connect Four 6×6: adaptive_rollout − baseline"

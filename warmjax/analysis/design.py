@@ -140,14 +140,9 @@ class BaselineAndWarm:
                 if arm is not None}
 
 
-def finals(design: Design) -> list[str]:
-    """(B)'s measures: the design's rates, in `METRICS`' names."""
-    return registered.rate_measures(design)
-
-
 def final_delta(design: Design) -> float:
-    """(B)'s δ, in the rates' unit."""
-    return design.delta(finals(design)[0])
+    """(B)'s δ, in the rates' unit (its measures: `registered.rate_measures`)."""
+    return design.delta(registered.rate_measures(design)[0])
 
 
 def arms_of(family: Family) -> tuple[Arm | None, Arm | None]:
@@ -305,7 +300,7 @@ def analyse(design: Design, families: Mapping[str, Family],
         "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
         "decline": {n: d.to_json() for n, d in declines.items() if d is not None}}
     # (B) the final agent
-    comps = _final_rows(design, families, finals(design))
+    comps = _final_rows(design, families, registered.rate_measures(design))
     keys = [k for k, c in comps.items() if c is not None]
     p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
     flips = dict(zip(keys, adjusted([comps[k].p_permutation for k in keys])))
@@ -325,7 +320,7 @@ def analyse(design: Design, families: Mapping[str, Family],
                            _words(d), floors.get(board), declines.get(board)))
         final_rows.append(row)
     out["final"] = final_rows
-    quiet = _final_rows(design, families, [f"{m}_quiet" for m in finals(design)
+    quiet = _final_rows(design, families, [f"{m}_quiet" for m in registered.rate_measures(design)
                                            if f"{m}_quiet" in METRICS])
     out["final_quiet"] = [{"board": b, "measure": m, "comparison": comparison_json(
         c, delta)} for (b, m), c in quiet.items()]

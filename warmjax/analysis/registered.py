@@ -227,7 +227,6 @@ class Roles:
         return out
 
 
-
 # The papers' three arms (SPEC): warm start off, fixed WRoRa with I′ = 5, adaptive WRoRa.
 PAPERS_ROLES = Roles({"baseline": {"mode": "none"},
                       "fixed": {"mode": "fixed", "enhancement": "wrora", "iprime": 5},
