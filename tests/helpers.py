@@ -16,6 +16,7 @@ from warmjax.train import run_folder
 from warmjax.train.metrics import MetricRow
 from warmjax.train.network_io import save_network
 from warmjax.train.run_config import (
+    ArenaConfig,
     GameConfig,
     ModelConfig,
     RunConfig,
@@ -69,13 +70,16 @@ def compose_config(overrides, run_dir) -> RunConfig:
     return compose_run_config(overrides, run_dir)
 
 
-def write_tiny_run(folder: Path, game: str = "connect_four", params: dict | None = None) -> Path:
-    """A run folder holding an untrained tiny network (4 channels) and its config."""
+def write_tiny_run(folder: Path, game: str = "connect_four", params: dict | None = None,
+                   arena: bool = True) -> Path:
+    """A run folder holding an untrained tiny network (4 channels) and its config (`arena`
+    False: a run without an arena, `arena.gate=false`)."""
     folder.mkdir(parents=True, exist_ok=True)
     env = make(game, **(params or {}))
     model = ModelConfig(preset=None, channels=4, fc=(8, 8))
     config = RunConfig(game=GameConfig(name=game, params=dict(params or {})), model=model,
-                       search=SearchConfig(simulations=4, temperature_moves=15))
+                       search=SearchConfig(simulations=4, temperature_moves=15),
+                       arena=ArenaConfig(gate=arena))
     network = make_network(env.num_actions, env.observation_shape, None, channels=4, fc=(8, 8))
     save_network(folder, config, network, network.init(jax.random.PRNGKey(0)), iteration=1)
     run_folder.write_config(folder, config)

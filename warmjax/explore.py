@@ -5,8 +5,9 @@ Serves a page on 127.0.0.1 (offline: no file comes from the network): the board,
 click, the agent's replies, an analysis panel per position (each move's prior, visits, Q
 and perfect-play value, the search's choice marked optimal or a mistake), a second panel
 that compares a warm-start search or an earlier network on the same position, and
-replays of tournament games (`--games`) and of arena-style games. Needs the `explore`
-extra: `pip install -e '.[explore]'`. Ctrl-C stops it.
+replays of tournament games (`--games`) and of the run's own arena games (played again
+from its checkpoints, `train/arena_replay.py`; arena-style games for a run without an
+arena). Needs the `explore` extra: `pip install -e '.[explore]'`. Ctrl-C stops it.
 """
 
 from __future__ import annotations

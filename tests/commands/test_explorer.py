@@ -28,7 +28,8 @@ FULL_A = [0, 0, 0, 0, 0, 0]  # column a filled, X and O in turn: no line, the ga
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    return write_tiny_run(tmp_path_factory.mktemp("explore") / "run")
+    """An untrained run without an arena: the page replays its arena-style games."""
+    return write_tiny_run(tmp_path_factory.mktemp("explore") / "run", arena=False)
 
 
 @pytest.fixture(scope="module")
@@ -223,6 +224,16 @@ def test_the_page_plays_analyses_compares_and_replays(served, browser, explorer)
     page.wait_for_function("document.querySelector('#replay-ply').textContent"
                            ".startsWith('ply 0')")
     page.close()
+
+
+def test_a_run_without_an_arena_replays_arena_style_games(explorer):
+    """Two games of the final network against itself, each legal to its end."""
+    titles = [g["title"] for g in explorer.games(0)]
+    assert titles == [f"arena-style game {k}: the final network against itself (the run "
+                      "plays no arena)" for k in (1, 2)]
+    for game in (0, 1):
+        end = warmjax.position(explorer.run(0).game, explorer.replay(0, game))
+        assert bool(end.terminated)
 
 
 def test_tournament_games_replay(tiny):

@@ -24,6 +24,7 @@ import warmjax
 from warmjax.games import registry
 from warmjax.games.env import FIRST
 from warmjax.search.players import PLAYERS, uses_network
+from warmjax.train import arena_replay
 from warmjax.train.run_folder import NETWORKS
 
 # The searches a comparison offers beside the run's own: the warm-start enhancements and
@@ -115,7 +116,8 @@ class Explorer:
         self._lock = threading.Lock()
         # (run, player, m, iteration) -> (value head, Analyser), the most recent last
         self._analysers: collections.OrderedDict = collections.OrderedDict()
-        self._arena_games: dict[int, list[list[int]]] = {}
+        # (run, arena iteration or None) -> the moves of its games
+        self._arena_games: dict[tuple, list[list[int]]] = {}
 
     # --- runs and positions -----------------------------------------------------------
 
@@ -265,34 +267,64 @@ class Explorer:
 
     def games(self, index: int) -> list[dict]:
         """The games the page can replay for run `index`: those of the tournament journals
-        the explorer was given that its game can replay, and arena-style games (the run's
-        final network against itself with the arena's T′, `arena_games`)."""
-        return [{"id": i, "title": g["title"]} for i, g in enumerate(self.replays)
-                if g["run"] in (None, index)] + self._arena(index)
+        the explorer was given that its game can replay, then the run's own arena games
+        (`arena_replay`: each iteration whose arena it can play again) or, for a run that
+        plays no arena, two arena-style games (`arena_style_games`)."""
+        listed = [{"id": i, "title": g["title"]} for i, g in enumerate(self.replays)
+                  if g["run"] in (None, index)]
+        return listed + [{"id": len(self.replays) + k, "title": title}
+                         for k, (title, _) in enumerate(self._arena(index))]
 
     def replay(self, index: int, game: int) -> list[int]:
-        listed = {g["id"]: g for g in self.games(index)}
-        if game not in listed:
+        """The moves of game `game` of `games(index)`.
+
+        Raises:
+          ExplorerError: no such game, or an arena replay that does not repeat the run's
+            record on this machine (its games would not be the run's).
+        """
+        if game not in {g["id"] for g in self.games(index)}:
             raise ExplorerError(f"no game {game} to replay for run {index}")
         if game < len(self.replays):
             return list(self.replays[game]["moves"])
-        return list(self._arena_moves(index)[game - len(self.replays)])
+        _, where = self._arena(index)[game - len(self.replays)]
+        return list(self._arena_moves(index, *where))
 
-    def _arena(self, index: int) -> list[dict]:
-        return [{"id": len(self.replays) + k,
-                 "title": f"arena-style game {k + 1}: the final network against itself"}
-                for k in range(2)]
+    def _arena(self, index: int) -> list[tuple[str, tuple[int | None, int]]]:
+        """`(title, (iteration, game))` of the run's arena games; iteration None: the
+        arena-style games of a run without an arena."""
+        run = self.run(index)
+        config = run.agent.run.config
+        if not config.arena.gate:
+            return [(f"arena-style game {k + 1}: the final network against itself (the run "
+                     "plays no arena)", (None, k)) for k in range(2)]
+        n, out = config.arena.games, []
+        for i in arena_replay.replayable(run.path):
+            out += [(f"arena of iteration {i}, game {g + 1} of {n}: the new network moves "
+                     f"{'first' if g < n // 2 else 'second'}", (i, g)) for g in range(n)]
+        return out
 
-    def _arena_moves(self, index: int) -> list[list[int]]:
-        """The run's two arena-style games, played once and kept."""
-        if index not in self._arena_games:
-            self._arena_games[index] = arena_games(self.run(index))
-        return self._arena_games[index]
+    def _arena_moves(self, index: int, iteration: int | None, game: int) -> list[int]:
+        """One arena game's moves; each iteration's arena is played once and kept."""
+        key = (index, iteration)
+        if key not in self._arena_games:
+            with self._lock:
+                if iteration is None:
+                    self._arena_games[key] = arena_style_games(self.run(index))
+                else:
+                    replayed = arena_replay.replay_arena(self.run(index).path, iteration)
+                    if not replayed.exact:
+                        raise ExplorerError(
+                            f"the arena of iteration {iteration} played again here differs "
+                            f"from the run's record ({', '.join(replayed.differs)}): its "
+                            "games would not be the run's")
+                    self._arena_games[key] = [g.moves for g in replayed.games]
+        return self._arena_games[key][game]
 
 
-def arena_games(run: Served, games: int = 2) -> list[list[int]]:
-    """Games of the run's final network against itself as its arena plays them (the run's
-    search, the arena's T′ sampled plies), with their moves."""
+def arena_style_games(run: Served, games: int = 2) -> list[list[int]]:
+    """Games of the run's final network against itself as an arena plays them (the run's
+    search, the arena's T′ sampled plies), with their moves: what the page replays for a
+    run that plays no arena (`arena.gate=false`, the fast profile)."""
     from warmjax.search.game_loop import NO_MOVE, make_match
 
     agent = run.agent

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from warmjax.search.game_loop import make_match
+from warmjax.search.game_loop import MatchResult, make_match
 from warmjax.search.players import Player
 
 
@@ -24,6 +24,10 @@ class ArenaResult(NamedTuple):
     accepted: jax.Array  # [] bool
     evaluations: jax.Array  # [] int32 network evaluations of both sides' searches (ledger)
     playout_steps: jax.Array  # [] int32 environment steps of their random playouts
+    # The games themselves (moves, who was first, the new network's score per game), kept
+    # only by a recording arena (`make_arena(record=True)`, `arena_replay.py`); None in
+    # training, whose compiled iteration is the same as without the field.
+    games: MatchResult | None = None
 
 
 def accept(wins, losses, threshold: float) -> jax.Array:
@@ -41,9 +45,10 @@ def no_arena(new_params, best_params, key) -> ArenaResult:
     return ArenaResult(zero, zero, zero, jnp.bool_(True), zero, zero)
 
 
-def make_arena(env: Any, player: Player, games: int, threshold: float):
-    """Builds `arena(new_params, best_params, key) -> ArenaResult`."""
-    match = make_match(env, player, player, games)
+def make_arena(env: Any, player: Player, games: int, threshold: float, record: bool = False):
+    """Builds `arena(new_params, best_params, key) -> ArenaResult`; with `record`, the result
+    keeps the games (`ArenaResult.games`), which are the same games as without it."""
+    match = make_match(env, player, player, games, record=record)
     per_search = player.evaluations_per_search
 
     def arena(new_params, best_params, key) -> ArenaResult:
@@ -52,6 +57,7 @@ def make_arena(env: Any, player: Player, games: int, threshold: float):
         # Every ply of an arena game is a search by one of the two networks.
         evaluations = per_search * jnp.sum(result.plies, dtype=jnp.int32)
         return ArenaResult(result.wins, result.draws, result.losses, ok, evaluations,
-                           jnp.sum(result.playout_steps, dtype=jnp.int32))
+                           jnp.sum(result.playout_steps, dtype=jnp.int32),
+                           result if record else None)
 
     return arena

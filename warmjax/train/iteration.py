@@ -117,8 +117,9 @@ class Trainer:
         judging = c.search.without_noise()
         # The baseline's search (search.baseline_search): the papers' PUCT MCTS, or Gumbel's.
         self.baseline, self.enhancement = self._selfplay_players(c.search)
-        arena_player = make_player(c.search.baseline_search, self.env, apply, judging,
-                                   temperature_moves=c.arena.temperature_moves)
+        self.arena_player = arena_player = make_player(
+            c.search.baseline_search, self.env, apply, judging,
+            temperature_moves=c.arena.temperature_moves)
         self.probe_evaluations = 0  # network evaluations of one probe (`_make_probe`)
         self.probe, self.probe_states = self._make_probe(judging)
         self.cheap = None  # the playout cap's cheap search, without root noise
@@ -233,11 +234,20 @@ class Trainer:
             reply=None if reply is None else reply.reshape(t * e * copies, -1),
         )
 
-    def iteration(self, state: TrainState, iprime: jax.Array | int | None = None):
+    def recording_arena(self):
+        """The run's arena keeping its games (`make_arena(record=True)`), for
+        `iteration(arena=...)`; None for a run without an arena."""
+        c = self.config
+        return (make_arena(self.env, self.arena_player, c.arena.games, c.arena.threshold,
+                           record=True) if c.arena.gate else None)
+
+    def iteration(self, state: TrainState, iprime: jax.Array | int | None = None, arena=None):
         """One iteration. Returns `(new_state, metrics)`; metrics are device scalars.
 
         `iprime` is I′ of the fixed mode; None: the config's. A traced value lets runs with
-        different I′ share one program (`group.py` vmaps this function over runs).
+        different I′ share one program (`group.py` vmaps this function over runs). `arena`:
+        the arena to play instead of the run's (`recording_arena`, whose games come back as
+        `metrics["arena_games"]`, a `MatchResult`; `arena_replay.py`).
         """
         c = self.config
         it = state.iteration + 1
@@ -279,7 +289,7 @@ class Trainer:
                                                        learning_rate_scale(c.train, it))
         self.clock.mark("train", losses.value)
 
-        gate = self.arena(candidate, state.params, k_arena)
+        gate = (arena or self.arena)(candidate, state.params, k_arena)
         self.clock.mark("arena", gate.wins)
         pick = lambda new, old: jax.tree_util.tree_map(  # noqa: E731
             lambda a, b: jnp.where(gate.accepted, a, b), new, old)
@@ -325,4 +335,6 @@ class Trainer:
         if c.arena.gate:  # without an arena there are no games to share out
             metrics["arena_decisive"] = ((gate.wins + gate.losses) / c.arena.games
                                          ).astype(jnp.float32)
+        if gate.games is not None:
+            metrics["arena_games"] = gate.games
         return new_state, metrics
