@@ -207,7 +207,8 @@ def test_greedy_value_is_the_most_visited_edges_q():
                                             ("train.progressive_simulations=[2]",
                                              "progressive-m"),
                                             ("train.reply_weight=0.15", "reply-target"),
-                                            ("train.reanalyse=16", "reanalyse")])
+                                            ("train.reanalyse=16", "reanalyse"),
+                                            ("train.explore_decay=40", "explore-decay")])
 def test_the_value_target_and_layout_settings_are_named_departures(tmp_path, override, label):
     from warmjax.train.run_id import RunId
 
@@ -217,6 +218,14 @@ def test_the_value_target_and_layout_settings_are_named_departures(tmp_path, ove
     assert label not in RunId.of(plain).label()
     paper = compose_config(["+experiment=baseline_c4", "profile=paper"], tmp_path)
     assert label not in RunId.of(paper).label()
+
+
+def test_a_decay_of_no_iterations_is_named():
+    from warmjax.train.run_config import ConfigError, RunConfig
+
+    with pytest.raises(ConfigError, match=r"train.explore_decay \(the iterations over which ε "
+                                          r"falls to 0\) must be at least 1, got 0"):
+        RunConfig.from_dict({"train": {"explore": 0.5, "explore_decay": 0}})
 
 
 def test_unknown_explore_return_is_named():

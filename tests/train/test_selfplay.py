@@ -313,6 +313,38 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
             make_selfplay(env, player, None, SelfPlayRules(games, **bad))
 
 
+def test_a_decaying_epsilon_is_the_constant_one_of_its_iteration():
+    """train.explore_decay D: iteration i explores with ε·max(0, 1 − (i − 1)/D), by hand;
+    its games are those of that constant ε (the same draws), and once ε has reached 0 they
+    are the games without exploration, move for move and target for target."""
+    rules = SelfPlayRules(8, explore=0.5, explore_decay=4)
+    assert [float(rules.epsilon(i)) for i in range(1, 7)] == [0.5, 0.375, 0.25, 0.125, 0, 0]
+    assert SelfPlayRules(8, explore=0.5).epsilon(30) == 0.5
+    env = make("connect_four")
+    player = make_player("mcts", env, _fixed_network, simulations=6, temperature_moves=2)
+    key, inputs = jax.random.PRNGKey(3), Inputs(None, 0.5)
+    decaying = jax.jit(make_selfplay(env, player, None, rules), static_argnums=2)
+    fields = ("actions", "policy", "value", "valid")
+
+    def games(out):
+        return [np.asarray(getattr(out, f)) for f in fields]
+
+    at_two = games(decaying(inputs, key, BASELINE, 2))
+    constant = games(jax.jit(make_selfplay(env, player, None, SelfPlayRules(
+        8, explore=0.375)), static_argnums=2)(inputs, key, BASELINE))
+    plain = games(jax.jit(make_selfplay(env, player, None, SelfPlayRules(8)),
+                          static_argnums=2)(inputs, key, BASELINE))
+    for a, b in zip(at_two, constant):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(at_two[0], plain[0])  # ε = 0.375 did play random moves
+    for a, b in zip(games(decaying(inputs, key, BASELINE, 5)), plain):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="needs the iteration"):
+        decaying(inputs, key, BASELINE)
+    with pytest.raises(ValueError, match="ε decays must be at least 1, got 0"):
+        SelfPlayRules(8, explore=0.5, explore_decay=0)
+
+
 def test_watkins_returns_by_hand():
     # Game 0: player 0 moves at even plies; plies 2 and 4 explored; player 0 won (z = ±1).
     # Game 1: player 1 moves first; only ply 1 explored. Game 2: nothing explored.

@@ -256,11 +256,12 @@ class Trainer:
         plan = warmstart.schedule(c.warmstart.mode, it, state.switched, iprime)
 
         inputs = Inputs(state.params, plan.weight)
+        # The iteration goes to self-play only where a decaying ε reads it.
+        args = (inputs, k_self, plan.selfplay) + ((it,) if c.train.explore_decay else ())
         if len(self.staged_selfplay) == 1:
-            games = self.selfplay(inputs, k_self, plan.selfplay)
+            games = self.selfplay(*args)
         else:  # progressive simulation: the stage's budget
-            games = jax.lax.switch(self.selfplay_stage(it), self.staged_selfplay, inputs,
-                                   k_self, plan.selfplay)
+            games = jax.lax.switch(self.selfplay_stage(it), self.staged_selfplay, *args)
         switched = warmstart.adaptive_switch(state.switched, plan.active, games.baseline_balance)
         switch_iteration = jnp.where(switched & ~state.switched, it, state.switch_iteration)
         slot = (it - 1) % c.train.replay_iterations

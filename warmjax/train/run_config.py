@@ -172,6 +172,10 @@ class TrainConfig:
     # Only the game's first N plies explore; the search plays the rest, and the positions
     # after the last explored ply keep the game's result. None: every ply may explore.
     explore_plies: int | None = None
+    # ε decays over the run: iteration i explores with ε·max(0, 1 − (i − 1)/D), D this
+    # value, so from iteration D + 1 on the search plays every ply. None: ε throughout.
+    # With explore = 0 it does nothing.
+    explore_decay: int | None = setting(None, departure="explore-decay")
     # The value target of a position before a game's last explored ply: "q", the search
     # value of the position itself; "watkins", the search value of the first explored ply
     # at or after it, seen from its mover (Watkins's Q(λ): the return up to the first
@@ -392,6 +396,9 @@ def validate(config: RunConfig) -> None:
     if c.train.explore_return not in EXPLORE_RETURNS:
         problems.append(f"train.explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
                         f"got {c.train.explore_return!r}")
+    if c.train.explore_decay is not None and c.train.explore_decay < 1:
+        problems.append(f"train.explore_decay (the iterations over which ε falls to 0) must "
+                        f"be at least 1, got {c.train.explore_decay}")
     if c.train.explore_plies is not None and c.train.explore_plies < 1:
         problems.append(f"train.explore_plies (the plies that may explore) must be at least 1, "
                         f"got {c.train.explore_plies}")

@@ -136,6 +136,9 @@ class SelfPlayRules:
       explore_plies: N, the exploration only at the game's plies 0 … N − 1: the search plays
         the rest of the game, and the positions after the last explored ply keep the game's
         result; None: at every ply.
+      explore_decay: D, ε falls over the run: iteration i explores with
+        ε·max(0, 1 − (i − 1)/D) (`epsilon`; `make_selfplay`'s function then takes the
+        iteration); None: ε throughout.
       explore_return: the value target of a position before its game's last explored ply:
         "q", its own search value; "watkins", the search value of the first explored ply
         at or after it, seen from its mover (`watkins_returns`).
@@ -153,6 +156,7 @@ class SelfPlayRules:
     explore_games: float = 1.0
     explore_plies: int | None = None
     explore_return: str = "q"
+    explore_decay: int | None = None
 
     def __post_init__(self):
         if not 0.0 <= self.value_mix <= 1.0:
@@ -164,6 +168,9 @@ class SelfPlayRules:
                              f"{self.explore_games}")
         if self.explore_plies is not None and self.explore_plies < 1:
             raise ValueError(f"the exploring plies must be at least 1, got {self.explore_plies}")
+        if self.explore_decay is not None and self.explore_decay < 1:
+            raise ValueError("the iterations over which ε decays must be at least 1, got "
+                             f"{self.explore_decay}")
         if self.explore_return not in EXPLORE_RETURNS:
             raise ValueError(f"explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
                              f"got {self.explore_return!r}")
@@ -173,7 +180,14 @@ class SelfPlayRules:
         """The rules a run's `TrainConfig` sets."""
         return cls(train.games, train.random_opening, train.value_mix, train.visit_targets,
                    train.playout_cap, train.explore, train.explore_games,
-                   train.explore_plies, train.explore_return)
+                   train.explore_plies, train.explore_return, train.explore_decay)
+
+    def epsilon(self, iteration) -> jax.Array | float:
+        """ε of iteration `iteration` (from 1): `explore`, decayed where `explore_decay`
+        is set."""
+        if self.explore_decay is None:
+            return self.explore
+        return self.explore * jnp.maximum(0.0, 1.0 - (iteration - 1) / self.explore_decay)
 
 
 def enhancement_first(games: int) -> jax.Array:
@@ -196,6 +210,8 @@ class SelfPlayTurn:
       opening: [E] int32, the random moves before a game's first searched one.
       coin: the playout cap's key: ply t is full where its draw says so.
       wander: the exploration's key: ply t's draws (`explored`, `random_move`).
+      epsilon: this iteration's ε where it decays (`SelfPlayRules.epsilon`), [] float32;
+        None: `rules.explore`.
     """
 
     baseline: Player
@@ -207,6 +223,7 @@ class SelfPlayTurn:
     opening: jax.Array
     coin: jax.Array
     wander: jax.Array
+    epsilon: jax.Array | None = None
 
     def full(self, ply):
         """Whether ply `ply` is a full, recorded search (always, without a playout cap)."""
@@ -217,7 +234,8 @@ class SelfPlayTurn:
     def explored(self, ply):
         """[E] bool: whether ply `ply` of each game plays a random move (never, at ε = 0)."""
         rules = self.rules
-        drawn = jax.random.bernoulli(jax.random.fold_in(self.wander, 2 * ply), rules.explore,
+        epsilon = rules.explore if self.epsilon is None else self.epsilon
+        drawn = jax.random.bernoulli(jax.random.fold_in(self.wander, 2 * ply), epsilon,
                                      (rules.games,))
         if rules.explore_games < 1.0:  # the games that explore at all, drawn once
             drawn = drawn & jax.random.bernoulli(jax.random.fold_in(self.wander, GAMES_DRAW),
@@ -390,10 +408,11 @@ def examples(env: Any, turn: SelfPlayTurn, played: game_loop.Played, init_keys: 
 
 def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
                   rules: SelfPlayRules, cheap: Player | None = None):
-    """Builds `selfplay(inputs, key, kind) -> SelfPlayResult`: `inputs` is an `Inputs` with
-    the network's variables and this iteration's w (`warmstart.schedule`), `kind` which
-    players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE). Each ply's moves are chosen by
-    a `SelfPlayTurn`, and the played games recorded by `examples`.
+    """Builds `selfplay(inputs, key, kind, iteration=None) -> SelfPlayResult`: `inputs` is an
+    `Inputs` with the network's variables and this iteration's w (`warmstart.schedule`),
+    `kind` which players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE), `iteration` the
+    iteration (from 1), which only a decaying ε reads (`rules.explore_decay`). Each ply's
+    moves are chosen by a `SelfPlayTurn`, and the played games recorded by `examples`.
 
     Args:
       env: the game.
@@ -413,7 +432,7 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
                          f"differs from the baseline's ({temperature_moves})")
 
-    def selfplay(inputs, key, kind) -> SelfPlayResult:
+    def selfplay(inputs, key, kind, iteration=None) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
         init_keys = jax.random.split(init_key, games)
         states = jax.vmap(env.init)(init_keys)
@@ -425,8 +444,11 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
         # The playout cap's own stream (unused without one).
         coin = jax.random.fold_in(key, PLAYOUT_CAP_STREAM) if cheap is not None else key
         wander = jax.random.fold_in(key, EXPLORE_STREAM) if rules.explore > 0 else key
+        if rules.explore_decay is not None and iteration is None:
+            raise ValueError("a decaying ε (explore_decay) needs the iteration")
+        epsilon = None if rules.explore_decay is None else rules.epsilon(iteration)
         turn = SelfPlayTurn(baseline, enhancement, cheap, rules, inputs,
-                            jnp.asarray(kind, jnp.int32), opening, coin, wander)
+                            jnp.asarray(kind, jnp.int32), opening, coin, wander, epsilon)
         played = game_loop.play_games(env, states, key, turn, keep_examples=True)
         return examples(env, turn, played, init_keys, first_mover)
 
