@@ -208,7 +208,8 @@ def test_greedy_value_is_the_most_visited_edges_q():
                                              "progressive-m"),
                                             ("train.reply_weight=0.15", "reply-target"),
                                             ("train.reanalyse=16", "reanalyse"),
-                                            ("train.explore_decay=40", "explore-decay")])
+                                            ("train.explore_decay=40", "explore-decay"),
+                                            ("train.start_positions=0.25", "start-positions")])
 def test_the_value_target_and_layout_settings_are_named_departures(tmp_path, override, label):
     from warmjax.train.run_id import RunId
 
@@ -226,6 +227,18 @@ def test_a_decay_of_no_iterations_is_named():
     with pytest.raises(ConfigError, match=r"train.explore_decay \(the iterations over which ε "
                                           r"falls to 0\) must be at least 1, got 0"):
         RunConfig.from_dict({"train": {"explore": 0.5, "explore_decay": 0}})
+
+
+@pytest.mark.parametrize("train,words", [
+    ({"start_positions": 1.5}, r"train.start_positions \(the share of games started from an "
+                               r"earlier game's position\) must be in \[0, 1\], got 1.5"),
+    ({"start_positions": 0.5, "reanalyse": 8},
+     "train.start_positions and train.reanalyse cannot be combined")])
+def test_start_positions_out_of_range_or_with_reanalysis_are_named(train, words):
+    from warmjax.train.run_config import ConfigError, RunConfig
+
+    with pytest.raises(ConfigError, match=words):
+        RunConfig.from_dict({"train": train})
 
 
 def test_unknown_explore_return_is_named():

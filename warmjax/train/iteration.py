@@ -37,6 +37,7 @@ from warmjax.train.health import opening_plies, selfplay_health
 from warmjax.train.reanalyse import REANALYSE_STREAM, empty_moves, make_reanalyse, write_moves
 from warmjax.train.run_config import RunConfig, TrainConfig, cheap_simulations
 from warmjax.train.selfplay import SelfPlayRules, make_selfplay
+from warmjax.train.start_positions import START_STREAM, draw_starts, starting_games
 from warmjax.train.update import make_update
 
 STAGES = ("selfplay", "train", "arena")
@@ -56,8 +57,9 @@ class TrainState:
     # With `train.keep_training`: the network in training (the last candidate, accepted or
     # not); None otherwise, so such runs' checkpoints keep their layout.
     trainee: Any = None
-    # With `train.reanalyse`: the moves of the games behind the buffer's examples
-    # (`reanalyse.GameMoves`); None otherwise.
+    # With `train.reanalyse` or `train.start_positions`: the moves of the games behind the
+    # buffer's examples (`reanalyse.GameMoves`, with their lengths for the start positions);
+    # None otherwise.
     moves: Any = None
 
 
@@ -207,7 +209,9 @@ class Trainer:
             trainee=(jax.tree_util.tree_map(jnp.copy, params)
                      if self.config.train.keep_training else None),
             moves=(empty_moves(self.config.train.replay_iterations, self.env.max_plies,
-                               self.config.train.games) if self.reanalyse else None),
+                               self.config.train.games,
+                               lengths=self.config.train.start_positions > 0)
+                   if self.reanalyse or self.config.train.start_positions > 0 else None),
         )
 
     def examples(self, games) -> ReplayBuffer:
@@ -256,8 +260,16 @@ class Trainer:
         plan = warmstart.schedule(c.warmstart.mode, it, state.switched, iprime)
 
         inputs = Inputs(state.params, plan.weight)
-        # The iteration goes to self-play only where a decaying ε reads it.
+        # The iteration goes to self-play only where a decaying ε reads it; start positions
+        # are drawn from the games kept, with a key of their own.
+        starts = None
+        if c.train.start_positions > 0:
+            starts = draw_starts(self.env, state.moves, jax.random.fold_in(k_self, START_STREAM),
+                                 starting_games(c.train.start_positions, c.train.games))
         args = (inputs, k_self, plan.selfplay) + ((it,) if c.train.explore_decay else ())
+        if starts is not None:
+            args = (inputs, k_self, plan.selfplay, it if c.train.explore_decay else None,
+                    starts)
         if len(self.staged_selfplay) == 1:
             games = self.selfplay(*args)
         else:  # progressive simulation: the stage's budget
@@ -273,6 +285,8 @@ class Trainer:
             buffer = buffer.replace(valid=buffer.valid & ~first)
         buffer = write_slot(buffer, slot, self.examples(games))
         moves, evaluations = state.moves, games.evaluations
+        if c.train.start_positions > 0:  # whole games, with their lengths
+            moves = write_moves(moves, slot, games.init_keys, games.actions, games.plies)
         if self.reanalyse is not None:  # counted with self-play's, in its seconds too
             moves = write_moves(moves, slot, games.init_keys, games.actions)
             buffer, more = self.reanalyse(state.params,

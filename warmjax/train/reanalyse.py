@@ -40,19 +40,25 @@ class GameMoves:
 
     keys: jax.Array  # [S, E, 2] uint32, the key each game's first state was made with
     actions: jax.Array  # [S, T, E] int32, the moves played (meaningless after the end)
+    # [S, E] int32 the games' lengths (0: a slot not written yet), kept for the start
+    # positions (`train/start_positions.py`); None where only reanalysis keeps the moves.
+    plies: jax.Array | None = None
 
 
-def empty_moves(slots: int, max_plies: int, games: int) -> GameMoves:
+def empty_moves(slots: int, max_plies: int, games: int, lengths: bool = False) -> GameMoves:
+    """No games yet; with `lengths`, their lengths kept too (`GameMoves.plies`)."""
     return GameMoves(keys=jnp.zeros((slots, games, 2), jnp.uint32),
-                     actions=jnp.zeros((slots, max_plies, games), jnp.int32))
+                     actions=jnp.zeros((slots, max_plies, games), jnp.int32),
+                     plies=jnp.zeros((slots, games), jnp.int32) if lengths else None)
 
 
 def write_moves(moves: GameMoves, slot: jax.Array, keys: jax.Array,
-                actions: jax.Array) -> GameMoves:
+                actions: jax.Array, plies: jax.Array | None = None) -> GameMoves:
     """Slot `slot` (traced) replaced with one iteration's games: `keys [E, 2]`,
-    `actions [T, E]`."""
+    `actions [T, E]` and, where the moves keep them, their lengths `plies [E]`."""
     return GameMoves(keys=moves.keys.at[slot].set(keys),
-                     actions=moves.actions.at[slot].set(actions))
+                     actions=moves.actions.at[slot].set(actions),
+                     plies=None if moves.plies is None else moves.plies.at[slot].set(plies))
 
 
 def replay(env: Any, key: jax.Array, actions: jax.Array, ply: jax.Array):

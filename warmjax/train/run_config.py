@@ -196,6 +196,12 @@ class TrainConfig:
     # λ: a reanalysed position's value target becomes (1 − λ)·(its stored target) + λ·q, q
     # the fresh root value. 0: the value target is kept. With reanalyse = 0 it does nothing.
     reanalyse_value: float = 0.0
+    # Departure from the papers, off in profile=paper (method.md §5): start positions drawn
+    # from earlier games (Go-Exploit's idea). A share s of each iteration's self-play games
+    # (those the baseline plays alone) starts from a position drawn uniformly among the
+    # positions of the games of the last replay_iterations iterations. 0: every game starts
+    # from the first position.
+    start_positions: float = setting(0.0, departure="start-positions")
     # Departure from the papers, off in profile=paper (method.md §8): at the first iteration
     # after warm start, the replay buffer drops every warm-start game, so that the baseline
     # trains on its own games only. Without warm start it does nothing.
@@ -396,6 +402,12 @@ def validate(config: RunConfig) -> None:
     if c.train.explore_return not in EXPLORE_RETURNS:
         problems.append(f"train.explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
                         f"got {c.train.explore_return!r}")
+    if not 0.0 <= c.train.start_positions <= 1.0:
+        problems.append(f"train.start_positions (the share of games started from an earlier "
+                        f"game's position) must be in [0, 1], got {c.train.start_positions}")
+    if c.train.start_positions > 0 and c.train.reanalyse > 0:
+        problems.append("train.start_positions and train.reanalyse cannot be combined: "
+                        "reanalysis replays each kept game from its first position")
     if c.train.explore_decay is not None and c.train.explore_decay < 1:
         problems.append(f"train.explore_decay (the iterations over which ε falls to 0) must "
                         f"be at least 1, got {c.train.explore_decay}")

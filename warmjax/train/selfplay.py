@@ -212,6 +212,9 @@ class SelfPlayTurn:
       wander: the exploration's key: ply t's draws (`explored`, `random_move`).
       epsilon: this iteration's ε where it decays (`SelfPlayRules.epsilon`), [] float32;
         None: `rules.explore`.
+      start_ply: [E] int32, the plies each game had behind it when self-play took it up
+        (`start_positions.py`; 0 for a game from its first position); None: all 0. T′ and
+        `explore_plies` count a game's plies from its first position.
     """
 
     baseline: Player
@@ -224,6 +227,7 @@ class SelfPlayTurn:
     coin: jax.Array
     wander: jax.Array
     epsilon: jax.Array | None = None
+    start_ply: jax.Array | None = None
 
     def full(self, ply):
         """Whether ply `ply` is a full, recorded search (always, without a playout cap)."""
@@ -241,7 +245,8 @@ class SelfPlayTurn:
             drawn = drawn & jax.random.bernoulli(jax.random.fold_in(self.wander, GAMES_DRAW),
                                                  rules.explore_games, (rules.games,))
         if rules.explore_plies is not None:  # only the game's first N plies explore
-            drawn = drawn & (ply < rules.explore_plies)
+            played = ply if self.start_ply is None else ply + self.start_ply
+            drawn = drawn & (played < rules.explore_plies)
         return drawn
 
     def random_move(self, ply, legal):
@@ -347,7 +352,9 @@ def examples(env: Any, turn: SelfPlayTurn, played: game_loop.Played, init_keys: 
     # played one-hot after; π throughout where the baseline moved and its target is
     # always its policy.
     plies = jnp.arange(record.policy.shape[0])[:, None]
-    sampled = (plies < baseline.config.temperature_moves)[..., None]
+    # The players sample by the game's ply, counted from its first position.
+    game_ply = plies if turn.start_ply is None else plies + turn.start_ply[None, :]
+    sampled = (game_ply < baseline.config.temperature_moves)[..., None]
     if baseline.policy_target:  # only then, so the papers' players stay bit-identical
         # With the enhancement against the baseline, the baseline moves at odd plies
         # of games [0, E/2) and at even plies of the others.
@@ -408,11 +415,15 @@ def examples(env: Any, turn: SelfPlayTurn, played: game_loop.Played, init_keys: 
 
 def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
                   rules: SelfPlayRules, cheap: Player | None = None):
-    """Builds `selfplay(inputs, key, kind, iteration=None) -> SelfPlayResult`: `inputs` is an
-    `Inputs` with the network's variables and this iteration's w (`warmstart.schedule`),
-    `kind` which players play (BASELINE, ENHANCED or ENHANCED_VS_BASELINE), `iteration` the
-    iteration (from 1), which only a decaying ε reads (`rules.explore_decay`). Each ply's
-    moves are chosen by a `SelfPlayTurn`, and the played games recorded by `examples`.
+    """Builds `selfplay(inputs, key, kind, iteration=None, starts=None) -> SelfPlayResult`:
+    `inputs` is an `Inputs` with the network's variables and this iteration's w
+    (`warmstart.schedule`), `kind` which players play (BASELINE, ENHANCED or
+    ENHANCED_VS_BASELINE), `iteration` the iteration (from 1), which only a decaying ε reads
+    (`rules.explore_decay`), and `starts` the drawn start positions of the first games
+    (`start_positions.Starts`), taken where the baseline plays alone. Each ply's moves are
+    chosen by a `SelfPlayTurn`, and the played games recorded by `examples`; a started
+    game's result holds it whole (its `actions` from its first position, `init_keys` and
+    `first_mover` those of that position).
 
     Args:
       env: the game.
@@ -432,11 +443,14 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
                          f"differs from the baseline's ({temperature_moves})")
 
-    def selfplay(inputs, key, kind, iteration=None) -> SelfPlayResult:
+    def selfplay(inputs, key, kind, iteration=None, starts=None) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
         init_keys = jax.random.split(init_key, games)
         states = jax.vmap(env.init)(init_keys)
         first_mover = states.current_player
+        start_ply = None
+        if starts is not None:
+            states, start_ply, begun = take_starts(env, states, starts, kind)
         opening = jnp.zeros(games, jnp.int32)
         if random_opening > 0:  # extra keys only when on, so off stays bit-identical
             key, k_open = jax.random.split(key)
@@ -448,8 +462,50 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
             raise ValueError("a decaying ε (explore_decay) needs the iteration")
         epsilon = None if rules.explore_decay is None else rules.epsilon(iteration)
         turn = SelfPlayTurn(baseline, enhancement, cheap, rules, inputs,
-                            jnp.asarray(kind, jnp.int32), opening, coin, wander, epsilon)
+                            jnp.asarray(kind, jnp.int32), opening, coin, wander, epsilon,
+                            start_ply)
         played = game_loop.play_games(env, states, key, turn, keep_examples=True)
-        return examples(env, turn, played, init_keys, first_mover)
+        result = examples(env, turn, played, init_keys, first_mover)
+        if starts is not None:
+            result = whole_games(env, result, starts, start_ply, begun)
+        return result
 
     return selfplay
+
+
+def _rows(mask: jax.Array, x: jax.Array) -> jax.Array:
+    """`mask [n]` shaped to broadcast over `x`'s rows."""
+    return mask.reshape(mask.shape + (1,) * (x.ndim - 1))
+
+
+def take_starts(env: Any, states: Any, starts: Any, kind) -> tuple[Any, jax.Array, jax.Array]:
+    """The first n games' states replaced by the drawn positions (`starts`), where one was
+    drawn and the baseline plays alone. Returns `(states, start_ply [E], begun [n])`."""
+    n = starts.used.shape[0]
+    begun = starts.used & (jnp.asarray(kind) == BASELINE)
+    head = jax.tree_util.tree_map(lambda a, b: jnp.where(_rows(begun, a), a, b[:n]),
+                                  starts.states, states)
+    states = jax.tree_util.tree_map(lambda full, h: full.at[:n].set(h), states, head)
+    games = states.current_player.shape[0]
+    start_ply = jnp.zeros(games, jnp.int32).at[:n].set(jnp.where(begun, starts.ply, 0))
+    return states, start_ply, begun
+
+
+def whole_games(env: Any, result: SelfPlayResult, starts: Any, start_ply: jax.Array,
+                begun: jax.Array) -> SelfPlayResult:
+    """A started game's result from its first position: its moves before the start, then
+    its own (`result.actions` counts from the start), with that position's key and first
+    mover. The recorded examples stay as played."""
+    n = begun.shape[0]
+    plies, games = result.actions.shape
+    u = jnp.arange(plies)[:, None]
+    own = jnp.take_along_axis(result.actions, jnp.clip(u - start_ply[None, :], 0, plies - 1),
+                              axis=0)
+    before = jnp.zeros_like(result.actions).at[:, :n].set(starts.prefix.T)
+    actions = jnp.where(u < start_ply[None, :], before, own)
+    keys = result.init_keys.at[:n].set(jnp.where(begun[:, None], starts.keys,
+                                                 result.init_keys[:n]))
+    first = jax.vmap(env.init)(keys[:n]).current_player
+    first_mover = result.first_mover.at[:n].set(jnp.where(begun, first,
+                                                          result.first_mover[:n]))
+    return result._replace(actions=actions, init_keys=keys, first_mover=first_mover)
