@@ -300,3 +300,31 @@ def test_two_networks_of_a_run_side_by_side(tiny, tmp_path):
     assert then["network"] == "after iteration 1"
     final = explorer.analyse(0, [2])
     assert [r["prior"] for r in final["rows"]] != [r["prior"] for r in then["rows"]]
+
+
+def test_a_network_from_the_runs_training_states(tiny, tmp_path):
+    """A run that kept no network but holds a training state (`checkpoints/`) offers that
+    state's best network; its prior is that network's own. A corrupt state is one line."""
+    import jax
+
+    from warmjax.train import network_io
+    from warmjax.train.checkpoint import CheckpointDir
+
+    run = tmp_path / "run"
+    shutil.copytree(tiny, run)
+    env, network, _ = network_io.load_network(run)
+    earlier = network.init(jax.random.PRNGKey(11))
+    CheckpointDir(run / "checkpoints").save({"params": earlier, "iteration": 4}, 4,
+                                            {"metrics": []})
+    explorer = Explorer(load_runs([run]))
+    assert explorer.describe()[0]["kept"] == [4]
+    state = warmjax.position(env, [2, 3])
+    then = explorer.analyse(0, [2, 3], iteration=4)
+    logits, _ = network.apply(earlier, state.observation[None])
+    expected = jax.nn.softmax(logits[0])
+    assert [r["prior"] for r in then["rows"]] == pytest.approx([float(p) for p in expected])
+    assert then["network"] == "after iteration 4"
+    path = run / "checkpoints" / "state_000004.ckpt"
+    path.write_bytes(path.read_bytes()[:-10])
+    with pytest.raises(ExplorerError, match=r"state_000004.ckpt: truncated"):
+        Explorer(load_runs([run])).analyse(0, [2, 3], iteration=4)

@@ -24,8 +24,8 @@ import warmjax
 from warmjax.games import registry
 from warmjax.games.env import FIRST
 from warmjax.search.players import PLAYERS, uses_network
-from warmjax.train import arena_replay
-from warmjax.train.run_folder import NETWORKS
+from warmjax.train import arena_replay, checkpoint
+from warmjax.train.run_folder import NETWORKS, kept_network_folder
 
 # The searches a comparison offers beside the run's own: the warm-start enhancements and
 # pure MCTS (each at the same m), the papers' mechanism on one position.
@@ -39,7 +39,8 @@ class ExplorerError(ValueError):
 
 @dataclasses.dataclass
 class Served:
-    """One run the explorer serves: its folder, its final agent and its kept networks."""
+    """One run the explorer serves: its folder, its final agent and the iterations after
+    which it holds a best network (`keep_networks`' and those of its training states)."""
 
     path: Path
     agent: Any
@@ -51,9 +52,32 @@ class Served:
 
 
 def kept_iterations(path: Path) -> tuple[int, ...]:
-    """The iterations whose best network the run kept (`keep_networks`)."""
-    return tuple(sorted(int(p.name.split("_")[1]) for p in (path / NETWORKS).glob("iteration_*")
-                        if p.name.split("_")[1].isdigit()))
+    """The iterations after which the run holds its best network: those it kept
+    (`keep_networks`) and those of the training states it keeps (`keep_checkpoints`)."""
+    kept = {int(p.name.split("_")[1]) for p in (path / NETWORKS).glob("iteration_*")
+            if p.name.split("_")[1].isdigit()}
+    return tuple(sorted(kept | set(checkpoint.checkpoint_iterations(path))))
+
+
+def network_after(run: Served, iteration: int):
+    """The run's agent with its best network after `iteration`: a kept network, else the
+    training state's.
+
+    Raises:
+      ExplorerError: a corrupt file, named.
+    """
+    if kept_network_folder(run.path, iteration).is_dir():
+        try:
+            return warmjax.load_agent(run.path, iteration=iteration, temperature_moves=0,
+                                      reuse_tree=False)
+        except (ValueError, OSError) as err:
+            raise ExplorerError(str(err)) from None
+    path = run.path / "checkpoints" / checkpoint.state_name(iteration)
+    try:
+        variables = checkpoint.best_variables(path, run.agent.variables)
+    except checkpoint.CorruptCheckpoint as err:
+        raise ExplorerError(f"{path}: {err}") from None
+    return dataclasses.replace(run.agent, variables=variables)
 
 
 def load_runs(paths) -> list[Served]:
@@ -205,9 +229,7 @@ class Explorer:
         if iteration is not None and iteration not in run.kept:
             raise ExplorerError(f"{run.path} kept no network after iteration {iteration} "
                                 f"(kept: {', '.join(map(str, run.kept)) or 'none'})")
-        agent = (run.agent if iteration is None else
-                 warmjax.load_agent(run.path, iteration=iteration, temperature_moves=0,
-                                    reuse_tree=False))
+        agent = run.agent if iteration is None else network_after(run, iteration)
         apply = jax.jit(agent.network.apply)
         variables = agent.variables
 

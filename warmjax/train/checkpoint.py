@@ -46,6 +46,37 @@ def encode(state: Any, header: dict) -> bytes:
 
 def decode(data: bytes, template: Any) -> tuple[Any, dict]:
     """Parses a checkpoint. Raises CorruptCheckpoint with the reason."""
+    header, payload = _checked(data)
+    try:
+        stored = serialization.msgpack_restore(payload)
+        state = serialization.from_state_dict(
+            template, with_absent_fields(serialization.to_state_dict(template), stored))
+    except Exception as err:  # noqa: BLE001 - any parse failure means corrupt
+        raise CorruptCheckpoint(f"payload does not match the run's state ({err})") from None
+    return state, header
+
+
+def best_variables(path: Path, template: Any) -> Any:
+    """The best network's variables in the checkpoint at `path` (the state's `params`), read
+    without the rest of the state: `template` is the network's variables (any values).
+
+    Raises:
+      CorruptCheckpoint: a file that fails its checks, or whose network is not `template`'s.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise CorruptCheckpoint(f"unreadable ({err})") from None
+    _, payload = _checked(data)
+    try:
+        params = serialization.msgpack_restore(payload)["params"]
+        return serialization.from_state_dict(template, params)
+    except Exception as err:  # noqa: BLE001 - any parse failure means corrupt
+        raise CorruptCheckpoint(f"its network does not match the run's ({err})") from None
+
+
+def _checked(data: bytes) -> tuple[dict, bytes]:
+    """`(header, payload)` of a checkpoint file's bytes, its header and checksum checked."""
     newline = data.find(b"\n")
     if newline < 0:
         raise CorruptCheckpoint("no header line")
@@ -60,13 +91,7 @@ def decode(data: bytes, template: Any) -> tuple[Any, dict]:
         raise CorruptCheckpoint(f"truncated: {len(payload)} of {header.get('payload_bytes')} bytes")
     if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
         raise CorruptCheckpoint("checksum mismatch")
-    try:
-        stored = serialization.msgpack_restore(payload)
-        state = serialization.from_state_dict(
-            template, with_absent_fields(serialization.to_state_dict(template), stored))
-    except Exception as err:  # noqa: BLE001 - any parse failure means corrupt
-        raise CorruptCheckpoint(f"payload does not match the run's state ({err})") from None
-    return state, header
+    return header, payload
 
 
 def with_absent_fields(template: Any, stored: Any) -> Any:
@@ -83,6 +108,20 @@ def with_absent_fields(template: Any, stored: Any) -> Any:
         elif value is None:
             out[key] = None
     return out
+
+
+def checkpoint_iterations(run_dir: Path | str) -> tuple[int, ...]:
+    """The iterations after which a run folder holds a training state (without creating
+    its `checkpoints/`, as `CheckpointDir` does)."""
+    folder = Path(run_dir) / "checkpoints"
+    if not folder.is_dir():
+        return ()
+    return tuple(sorted(int(m.group(1)) for p in folder.iterdir() if (m := _NAME.match(p.name))))
+
+
+def state_name(iteration: int) -> str:
+    """The file name of the state after `iteration`."""
+    return f"state_{iteration:06d}.ckpt"
 
 
 class CheckpointDir:
@@ -104,7 +143,7 @@ class CheckpointDir:
     def save(self, state: Any, iteration: int, header: dict, prune: bool = True) -> Path:
         """Writes the state after `iteration` atomically; then, with `prune`, deletes all
         but the newest `keep` (a group of runs prunes only once every run has saved)."""
-        path = self.path / f"state_{iteration:06d}.ckpt"
+        path = self.path / state_name(iteration)
         atomic_write(path, encode(state, dict(header, iteration=iteration)))
         if prune:
             self.prune()
@@ -117,7 +156,7 @@ class CheckpointDir:
 
     def load(self, template: Any, iteration: int) -> tuple[Any, dict] | None:
         """The checkpoint after `iteration`, or None if it is missing or corrupt."""
-        path = self.path / f"state_{iteration:06d}.ckpt"
+        path = self.path / state_name(iteration)
         try:
             return decode(path.read_bytes(), template)
         except (CorruptCheckpoint, OSError):

@@ -201,7 +201,14 @@ async function start() {
   $("replay-select").onchange = async () => {
     const id = $("replay-select").value;
     if (id === "") { state.replay = null; return; }
-    const answer = await api(`/api/replay?run=${state.run}&game=${id}`);
+    const title = $("replay-select").selectedOptions[0].textContent;
+    // A run's own arena is played again from its checkpoints, once: it can take a minute.
+    say(title.startsWith("arena of iteration") ? "playing the arena again from the run's " +
+      "checkpoints…" : "");
+    let answer;
+    try { answer = await api(`/api/replay?run=${state.run}&game=${id}`); }
+    catch (err) { state.replay = null; say(err.message); return; }
+    say("");
     state.replay = answer.moves;
     state.replayPly = 0;
     await step(0);
