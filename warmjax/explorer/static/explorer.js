@@ -76,7 +76,8 @@ async function panel(id, extra) {
   const look = await api("/api/analyse?" + query(extra));
   const verdict = look.verdict ? ` (<span class="${look.verdict}">${look.verdict}</span>)` : "";
   document.querySelector(`#${id} .summary`).innerHTML =
-    `${look.player}, m = ${look.simulations}, ${look.network} network: plays ` +
+    `${look.player}, m = ${look.simulations}, ` +
+    `${look.network === "final" ? "final network" : "network " + look.network}: plays ` +
     `<b class="choice">${look.choice_label}</b>${verdict}; value head ${num(look.value_head)}, ` +
     `search value ${num(look.search_value)}` +
     (look.perfect_value ? `; the position is a ${look.perfect_value} under perfect play` : "");
