@@ -23,11 +23,19 @@ evaluations and its estimated CPU-minutes on the calibration table's device.
 have, at least two), in points of optimal-move rate: the mean difference with its 95%
 interval, the two-sided p, and the difference the test detects with 80% power at the
 observed SD of the differences (α = 0.05).
+
+`--benchmark pons` judges each run on Pons' Connect Four benchmark instead (a run on 7
+columns × 6 rows; `python -m warmjax.oracle RUN --benchmark pons`, which writes `pons.json`):
+the table gives, per row and set, the mistake rates of the search at the benchmark's deep m
+(600) and of the policy head, each seed's and their mean, beside AlphaZero.jl's published
+figures, and the seeds whose search is at or below AlphaZero.jl's rate on all six sets
+(issue 72's target: `benchmarks/ablations/pons.txt`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import subprocess
 import sys
@@ -38,9 +46,11 @@ import numpy as np
 from warmjax.analysis import report, stats, tables
 from warmjax.markdown import table
 from warmjax.matches.tournament_folder import read_oracle
+from warmjax.perfect import pons
 from warmjax.train.run_folder import find_runs
 
 BASE = "+experiment=adaptive_c4 profile=quick"  # the main job (README)
+JUDGED = {None: "oracle.json", "pons": "pons.json"}  # a judged run's file, per benchmark
 
 
 def read_rows(path: Path) -> list[tuple[str, str]]:
@@ -65,12 +75,16 @@ def read_rows(path: Path) -> list[tuple[str, str]]:
     return rows
 
 
-def commands(base: str, name: str, settings: str, seed: int, out: Path) -> list[list[str]]:
-    """The training and judging commands of one row's run."""
+def commands(base: str, name: str, settings: str, seed: int, out: Path,
+             benchmark: str | None = None) -> list[list[str]]:
+    """The training and judging commands of one row's run (judged on the labelled set, or
+    on `benchmark`)."""
     run = out / f"{name}_s{seed}"
     train = [sys.executable, "-m", "warmjax.run", *shlex.split(base), *shlex.split(settings),
              f"seed={seed}", "tensorboard=false", f"run_dir={run}"]
     judge = [sys.executable, "-m", "warmjax.oracle", str(run)]
+    if benchmark is not None:
+        judge += ["--benchmark", benchmark]
     return [train, judge]
 
 
@@ -106,6 +120,32 @@ def row_cells(runs, calibration: str | None) -> list[str]:
             _cell([f["minutes"] for f in figures], scale=1.0),
             _cell([None if e is None else e / 1e6 for e in evals], scale=1.0, digits=2),
             _cell(estimated, scale=1.0)]
+
+
+def pons_cells(runs) -> list[str]:
+    """One row's cells on Pons' benchmark (its runs' `pons.json`, one per seed in seed
+    order): per set, the deep search's and the policy head's mistake rates, then the
+    minutes and the seeds at or below AlphaZero.jl on every set."""
+    judged = [json.loads((r.path / "pons.json").read_text()) for r in runs]
+    cells = []
+    for spec in pons.SETS:
+        cells += [_cell([j["sets"][spec.name]["deep_search"] for j in judged]),
+                  _cell([j["sets"][spec.name]["policy_head"] for j in judged])]
+    matched = [all(j["sets"][spec.name]["deep_search"] <= spec.alphazero_jl[1]
+                   for spec in pons.SETS) for j in judged]
+    minutes = _cell([sum(m.seconds_total or 0.0 for m in r.metrics) / 60 for r in runs],
+                    scale=1.0)
+    return [*cells, minutes, f"{sum(matched)} of {len(judged)}"]
+
+
+def pons_heads(deep: str = "m = 600") -> list[str]:
+    heads = ["row", "settings"]
+    for spec in pons.SETS:
+        low, high = spec.alphazero_jl
+        published = f"{100 * low:.1f}" if low == high else f"{100 * low:.1f}–{100 * high:.1f}"
+        heads += [f"{spec.name}: search {deep} (AlphaZero.jl {published})",
+                  f"{spec.name}: policy head"]
+    return heads + ["minutes (wall, alone)", "seeds ≤ AlphaZero.jl on all six"]
 
 
 PAIRED = (("search", "search"), ("policy", "policy head"), ("search_quiet", "search, quiet"),
@@ -150,6 +190,8 @@ def main(argv=None) -> None:
                         help="for the estimated CPU-minutes ('' for none)")
     parser.add_argument("--against", metavar="REF", help="also compare each row with row REF, "
                         "paired by seed")
+    parser.add_argument("--benchmark", choices=("pons",), default=None,
+                        help="judge on Pons' benchmark (7×6 runs) instead of the labelled set")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
     parser.add_argument("--table-only", action="store_true", help="train nothing")
     args = parser.parse_args(argv)
@@ -162,38 +204,44 @@ def main(argv=None) -> None:
     if unknown:
         parser.error(f"--only or --against names no row of {args.rows}: "
                      f"{', '.join(sorted(unknown))}")
+    if args.benchmark and args.against:
+        parser.error("--against compares the labelled set's rates; not with --benchmark")
+    judged = JUDGED[args.benchmark]
     if not args.table_only:
         for name, settings in rows:
             if args.only and name not in args.only:
                 continue
             for seed in args.seeds:
                 run = args.out / f"{name}_s{seed}"
-                if (run / "oracle.json").exists():
+                if (run / judged).exists():
                     continue
-                for command in commands(args.base, name, settings, seed, args.out):
+                for command in commands(args.base, name, settings, seed, args.out,
+                                        args.benchmark):
                     print("$", shlex.join(command), flush=True)
                     if not args.dry_run:
                         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     if args.dry_run:
         return
     body, complete = [], {}
+    heads = pons_heads() if args.benchmark else HEADS
     for name, settings in rows:
-        by_seed = {}  # the complete runs: a run still training, or stopped, has no oracle.json
+        by_seed = {}  # the complete runs: a run still training, or stopped, is not judged
         for seed in args.seeds:
             run = args.out / f"{name}_s{seed}"
-            if (run / "oracle.json").exists():
+            if (run / judged).exists():
                 by_seed.update({seed: r for r in find_runs([run]) if r.metrics})
         complete[name] = by_seed
         runs = list(by_seed.values())
         shown = f"`{settings}`" if settings else "—"
         if not runs:
             body.append([name, shown, f"0 of {len(args.seeds)} seeds",
-                         *[""] * (len(HEADS) - 3)])
+                         *[""] * (len(heads) - 3)])
             continue
         label = name if len(runs) == len(args.seeds) else \
             f"{name} ({len(runs)} of {len(args.seeds)} seeds)"
-        body.append([label, shown, *row_cells(runs, args.calibration or None)])
-    print(table(HEADS, body, "ll" + "l" * (len(HEADS) - 2)))
+        body.append([label, shown, *(pons_cells(runs) if args.benchmark else
+                                     row_cells(runs, args.calibration or None))])
+    print(table(heads, body, "l" * len(heads)))
     if args.against:
         paired = []
         for name, _ in rows:

@@ -138,6 +138,39 @@ def test_ablation_rows_and_table(tmp_path, capsys):
     detects = math.sqrt(0.5) * TTestPower().solve_power(nobs=2, alpha=0.05, power=0.8)
     assert (f"| nogate | 2 | +1.5 [{low:+.1f}, {high:+.1f}] | {p:.2f} | {detects:.1f} | "
             "+0.0 [+0.0, +0.0] | 1.00 | 0.0 |") in capsys.readouterr().out
+
+
+def test_ablation_on_pons_benchmark(tmp_path, capsys):
+    """`--benchmark pons`: the judging command asks for the benchmark, and the table's cells
+    come from each seed's pons.json, by hand: end_easy's search 1% and 0% (mean 0.5), its
+    policy head 8% and 6% (7.0); seed 1 is at or below AlphaZero.jl's upper figure on all
+    six sets, seed 0 not (end_easy 1% > 0%)."""
+    from warmjax.perfect import pons
+
+    tool = load_tool("ablation")
+    rows = tmp_path / "rows.txt"
+    rows.write_text("fast7 |\n")
+    out = tmp_path / "out"
+    _, judge = tool.commands(tool.BASE, "fast7", "", 0, out, "pons")
+    assert judge[-3:] == [str(out / "fast7_s0"), "--benchmark", "pons"]
+    for seed, end in ((0, (0.01, 0.08)), (1, (0.0, 0.06))):
+        run = fabricate_run(out / f"fast7_s{seed}", network=False, seed=seed, metrics=[
+            metric_row(iteration=i + 1, seconds_total=90.0) for i in range(2)])
+        sets = {spec.name: {"deep_search": spec.alphazero_jl[1], "policy_head": 0.5}
+                for spec in pons.SETS}
+        sets["end_easy"] = {"deep_search": end[0], "policy_head": end[1]}
+        (run / "pons.json").write_text(json.dumps({"sets": sets}))
+    fabricate_run(out / "fast7_s2", network=False, seed=2, metrics=[metric_row()])  # unjudged
+    tool.main([str(rows), "--seeds", "0", "1", "2", "--out", str(out), "--table-only",
+               "--benchmark", "pons"])
+    text = capsys.readouterr().out
+    assert "end_easy: search m = 600 (AlphaZero.jl 0.0)" in text
+    assert "beginning_hard: search m = 600 (AlphaZero.jl 6.5–7.0)" in text
+    line = next(x for x in text.splitlines() if x.startswith("| fast7"))
+    assert line.startswith(
+        "| fast7 (2 of 3 seeds) | — | 1.0 / 0.0 (0.5) | 8.0 / 6.0 (7.0) | 0.1 / 0.1 (0.1) | "
+        "50.0 / 50.0 (50.0) |")
+    assert line.endswith("| 3.0 / 3.0 (3.0) | 1 of 2 |")
     with pytest.raises(SystemExit):
         tool.main([str(rows), "--out", str(out), "--table-only", "--against", "nothing"])
 
