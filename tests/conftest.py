@@ -56,7 +56,7 @@ import pytest  # noqa: E402
 
 jax.config.update("jax_default_matmul_precision", "highest")
 
-from warmjax.train import loop  # noqa: E402
+from warmjax.train import arena_replay, loop  # noqa: E402
 
 from .helpers import TEST_CACHE, write_tiny_run, xla_optimised  # noqa: E402
 
@@ -87,6 +87,7 @@ def free_compiled_programs():
     modules most recompiles."""
     yield
     loop.forget_programs()
+    arena_replay.forget_replayers()
     jax.clear_caches()
     gc.collect()
 

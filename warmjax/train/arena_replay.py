@@ -10,7 +10,9 @@ with row i of `metrics.jsonl`, and a replay that differs anywhere (another machi
 numerics, say) says where, instead of passing its games off as the run's.
 
 Which iterations can be replayed: 1, and each i whose previous state the run still keeps
-(the last `keep_checkpoints`).
+(the last `keep_checkpoints`). The iteration that replays is compiled once per program in a
+process (`group.program_key`, the lone run's I′), as training's is: a second arena of the
+same run, or of a run of the same settings, replays at once.
 """
 
 from __future__ import annotations
@@ -25,8 +27,13 @@ import numpy as np
 from warmjax.search.game_loop import NO_MOVE
 from warmjax.train import run_folder
 from warmjax.train.checkpoint import CheckpointDir
+from warmjax.train.group import program_key
 from warmjax.train.iteration import Trainer
 from warmjax.train.metrics import MetricRow
+
+# The replaying programs this process has built, the newest last: `(trainer, compiled)`.
+_REPLAYERS: dict[tuple, tuple] = {}
+REPLAYERS_KEPT = 4
 
 
 class ArenaGame(NamedTuple):
@@ -76,7 +83,7 @@ def replay_arena(run_dir: Path | str, iteration: int) -> ReplayedArena:
         listed = ", ".join(map(str, can)) or "none"
         raise ValueError(f"{run_dir}: the arena of iteration {iteration} cannot be replayed "
                          f"(the run keeps the states it needs for iterations {listed})")
-    trainer = Trainer(dataclasses.replace(config, run_dir=str(run_dir)))
+    trainer, step = _replayer(dataclasses.replace(config, run_dir=str(run_dir)))
     state = trainer.init_state(config.seed)
     if iteration > 1:
         loaded = CheckpointDir(Path(run_dir) / "checkpoints").load(state, iteration - 1)
@@ -84,9 +91,7 @@ def replay_arena(run_dir: Path | str, iteration: int) -> ReplayedArena:
             raise ValueError(f"{run_dir}: the checkpoint after iteration {iteration - 1} "
                              "is corrupt")
         state = loaded[0]
-    arena = trainer.recording_arena()
-    _, metrics = jax.jit(lambda s: trainer.iteration(s, arena=arena))(state)
-    metrics = jax.device_get(metrics)
+    metrics = jax.device_get(step(state)[1])
     played = metrics.pop("arena_games")
     replayed = MetricRow.from_device(metrics)
     recorded = run.metrics[iteration - 1]
@@ -97,3 +102,22 @@ def replay_arena(run_dir: Path | str, iteration: int) -> ReplayedArena:
                        bool(played.a_first[g]), int(played.scores[g]))
              for g in range(actions.shape[1])]
     return ReplayedArena(iteration, games, bool(replayed.accepted), differs)
+
+
+def _replayer(config) -> tuple:
+    """`(trainer, step)` for runs of `config`'s program: `step(state)` is the iteration with
+    the recording arena, jitted (compiled on first use, then kept)."""
+    key = (program_key(config), config.warmstart.iprime)
+    if key not in _REPLAYERS:
+        trainer = Trainer(config)
+        arena = trainer.recording_arena()
+        _REPLAYERS[key] = (trainer, jax.jit(lambda s: trainer.iteration(s, arena=arena)))
+    _REPLAYERS[key] = _REPLAYERS.pop(key)  # the newest last
+    while len(_REPLAYERS) > REPLAYERS_KEPT:
+        _REPLAYERS.pop(next(iter(_REPLAYERS)))
+    return _REPLAYERS[key]
+
+
+def forget_replayers() -> None:
+    """Drops the replaying programs this process has kept (`loop.forget_programs`' twin)."""
+    _REPLAYERS.clear()
