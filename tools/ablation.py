@@ -29,7 +29,11 @@ columns × 6 rows; `python -m warmjax.oracle RUN --benchmark pons`, which writes
 the table gives, per row and set, the mistake rates of the search at the benchmark's deep m
 (600) and of the policy head, each seed's and their mean, beside AlphaZero.jl's published
 figures, and the seeds whose search is at or below AlphaZero.jl's rate on all six sets
-(issue 72's target: `benchmarks/ablations/pons.txt`).
+(issue 72's target: `benchmarks/ablations/pons.txt`). With `--milestones N …` each run also
+keeps its network after those iterations (`keep_networks`), each is judged on the benchmark
+(`--iteration N`, without the pure-MCTS reference; `--milestone-positions P`: the first P of
+each set), and the table adds, per seed, the first milestone (or the end) whose search is at
+or below the depth-5 minimax on all six sets, with the wall minutes of training up to it.
 """
 
 from __future__ import annotations
@@ -76,16 +80,21 @@ def read_rows(path: Path) -> list[tuple[str, str]]:
 
 
 def commands(base: str, name: str, settings: str, seed: int, out: Path,
-             benchmark: str | None = None) -> list[list[str]]:
+             benchmark: str | None = None, milestones=(),
+             milestone_positions: int | None = None) -> list[list[str]]:
     """The training and judging commands of one row's run (judged on the labelled set, or
-    on `benchmark`)."""
+    on `benchmark`; with `milestones`, its networks kept after them judged first, so that a
+    run whose final judgement is written is complete)."""
     run = out / f"{name}_s{seed}"
+    kept = [f"keep_networks=[{','.join(map(str, milestones))}]"] if milestones else []
     train = [sys.executable, "-m", "warmjax.run", *shlex.split(base), *shlex.split(settings),
-             f"seed={seed}", "tensorboard=false", f"run_dir={run}"]
+             *kept, f"seed={seed}", "tensorboard=false", f"run_dir={run}"]
     judge = [sys.executable, "-m", "warmjax.oracle", str(run)]
     if benchmark is not None:
         judge += ["--benchmark", benchmark]
-    return [train, judge]
+    subset = [] if milestone_positions is None else ["--positions", str(milestone_positions)]
+    early = [[*judge, "--iteration", str(n), "--no-pure-mcts", *subset] for n in milestones]
+    return [train, *early, judge]
 
 
 def _mean(values: list[float | None]) -> float | None:
@@ -135,7 +144,25 @@ def pons_cells(runs) -> list[str]:
                    for spec in pons.SETS) for j in judged]
     minutes = _cell([sum(m.seconds_total or 0.0 for m in r.metrics) / 60 for r in runs],
                     scale=1.0)
-    return [*cells, minutes, f"{sum(matched)} of {len(judged)}"]
+    return [*cells, minutes, f"{sum(matched)} of {len(judged)}",
+            " / ".join(minimax_reached(r) for r in runs)]
+
+
+def minimax_reached(run) -> str:
+    """The first of the run's judged networks (its milestones' `pons_iteration_NNN.json`,
+    then its final `pons.json`) whose deep search is at or below the depth-5 minimax on all
+    six sets: "iteration 40 (12.3 min)", the minutes those of training up to it; "not
+    reached"."""
+    judged = sorted((int(p.stem.rsplit("_", 1)[1]), p)
+                    for p in run.path.glob("pons_iteration_*.json"))
+    judged.append((run.iterations, run.path / "pons.json"))
+    for iteration, path in judged:
+        sets = json.loads(path.read_text())["sets"]
+        if all(sets[spec.name]["deep_search"] <= spec.minimax5 for spec in pons.SETS):
+            minutes = sum(m.seconds_total or 0.0 for m in run.metrics
+                          if m.iteration <= iteration) / 60
+            return f"iteration {iteration} ({minutes:.1f} min)"
+    return "not reached"
 
 
 def pons_heads(deep: str = "m = 600") -> list[str]:
@@ -145,7 +172,8 @@ def pons_heads(deep: str = "m = 600") -> list[str]:
         published = f"{100 * low:.1f}" if low == high else f"{100 * low:.1f}–{100 * high:.1f}"
         heads += [f"{spec.name}: search {deep} (AlphaZero.jl {published})",
                   f"{spec.name}: policy head"]
-    return heads + ["minutes (wall, alone)", "seeds ≤ AlphaZero.jl on all six"]
+    return heads + ["minutes (wall, alone)", "seeds ≤ AlphaZero.jl on all six",
+                    "first ≤ minimax, depth 5, on all six (per seed)"]
 
 
 PAIRED = (("search", "search"), ("policy", "policy head"), ("search_quiet", "search, quiet"),
@@ -192,6 +220,11 @@ def main(argv=None) -> None:
                         "paired by seed")
     parser.add_argument("--benchmark", choices=("pons",), default=None,
                         help="judge on Pons' benchmark (7×6 runs) instead of the labelled set")
+    parser.add_argument("--milestones", type=int, nargs="+", default=(),
+                        help="with --benchmark: keep and judge the networks after these "
+                             "iterations too")
+    parser.add_argument("--milestone-positions", type=int, default=None,
+                        help="with --milestones: judge them on the first P of each set")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
     parser.add_argument("--table-only", action="store_true", help="train nothing")
     args = parser.parse_args(argv)
@@ -206,6 +239,8 @@ def main(argv=None) -> None:
                      f"{', '.join(sorted(unknown))}")
     if args.benchmark and args.against:
         parser.error("--against compares the labelled set's rates; not with --benchmark")
+    if args.milestones and not args.benchmark:
+        parser.error("--milestones needs --benchmark")
     judged = JUDGED[args.benchmark]
     if not args.table_only:
         for name, settings in rows:
@@ -216,7 +251,8 @@ def main(argv=None) -> None:
                 if (run / judged).exists():
                     continue
                 for command in commands(args.base, name, settings, seed, args.out,
-                                        args.benchmark):
+                                        args.benchmark, args.milestones,
+                                        args.milestone_positions):
                     print("$", shlex.join(command), flush=True)
                     if not args.dry_run:
                         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)

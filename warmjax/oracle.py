@@ -40,12 +40,19 @@ def main(argv=None) -> None:
                              "each; writes pons.json)")
     parser.add_argument("--deep-simulations", type=int, default=600,
                         help="with --benchmark: the second, deeper search's m (600)")
+    parser.add_argument("--pure-mcts", default=True, action=argparse.BooleanOptionalAction,
+                        help="with --benchmark: score pure MCTS too, for reference (default)")
+    parser.add_argument("--iteration", type=int, default=None,
+                        help="judge the network the run kept after this iteration "
+                             "(keep_networks); writes oracle_iteration_NNN.json or "
+                             "pons_iteration_NNN.json")
     parser.add_argument("--out", default=None, help="JSON output (default: run folder)")
     args = parser.parse_args(argv)
     if args.benchmark:
         return _benchmark(parser, args)
-    if args.simulations is not None and args.simulations < 1:
-        parser.error("--simulations must be at least 1")
+    for flag in ("simulations", "iteration"):
+        if getattr(args, flag) is not None and getattr(args, flag) < 1:
+            parser.error(f"--{flag} must be at least 1")
     if not Path(args.run_dir).is_dir():
         parser.fail(f"no run folder {args.run_dir}")
     fpu = args.fpu
@@ -54,9 +61,16 @@ def main(argv=None) -> None:
             fpu = float(fpu)
         except ValueError:
             parser.error(f"--fpu must be a number or 'parent', got {fpu!r}")
-    _report(parser, args, "oracle.json", markdown, lambda: oracle(
+    _report(parser, args, _named("oracle", args), markdown, lambda: oracle(
         args.run_dir, args.simulations, 100 if args.playouts is None else args.playouts,
-        args.seed, args.positions, players=args.players, fpu=fpu, win_check=args.win_check))
+        args.seed, args.positions, players=args.players, fpu=fpu, win_check=args.win_check,
+        iteration=args.iteration))
+
+
+def _named(stem: str, args) -> str:
+    """The output's file name: `stem.json`, or `stem_iteration_NNN.json` for a kept network."""
+    return f"{stem}.json" if args.iteration is None else \
+        f"{stem}_iteration_{args.iteration:03d}.json"
 
 
 def _report(parser, args, name: str, render, compute) -> None:
@@ -77,14 +91,14 @@ def _benchmark(parser, args) -> None:
 
     if not Path(args.run_dir).is_dir():
         parser.fail(f"no run folder {args.run_dir}")
-    for flag in ("simulations", "deep_simulations", "positions", "playouts"):
+    for flag in ("simulations", "deep_simulations", "positions", "playouts", "iteration"):
         value = getattr(args, flag)
         if value is not None and value < 1:
             parser.error(f"--{flag.replace('_', '-')} must be at least 1")
     playouts = 600 if args.playouts is None else args.playouts
-    _report(parser, args, "pons.json", markdown, lambda: benchmark(
+    _report(parser, args, _named("pons", args), markdown, lambda: benchmark(
         args.run_dir, args.simulations, args.deep_simulations, playouts, args.positions,
-        args.seed))
+        args.seed, iteration=args.iteration, pure_mcts=args.pure_mcts))
 
 
 if __name__ == "__main__":

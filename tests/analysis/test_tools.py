@@ -144,7 +144,10 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
     """`--benchmark pons`: the judging command asks for the benchmark, and the table's cells
     come from each seed's pons.json, by hand: end_easy's search 1% and 0% (mean 0.5), its
     policy head 8% and 6% (7.0); seed 1 is at or below AlphaZero.jl's upper figure on all
-    six sets, seed 0 not (end_easy 1% > 0%)."""
+    six sets, seed 0 not (end_easy 1% > 0%). Both finals are at or below the depth-5
+    minimax on every set; seed 0's network after iteration 1 already was (1 of its two 90 s
+    iterations: 1.5 minutes), and one after iteration 1 above it on one set does not count.
+    With milestones the commands keep those networks and judge them before the final one."""
     from warmjax.perfect import pons
 
     tool = load_tool("ablation")
@@ -153,6 +156,10 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
     out = tmp_path / "out"
     _, judge = tool.commands(tool.BASE, "fast7", "", 0, out, "pons")
     assert judge[-3:] == [str(out / "fast7_s0"), "--benchmark", "pons"]
+    train, at_20, at_40, final = tool.commands(tool.BASE, "fast7", "", 0, out, "pons",
+                                               (20, 40), 100)
+    assert "keep_networks=[20,40]" in train and final == judge
+    assert at_40[-6:] == ["pons", "--iteration", "40", "--no-pure-mcts", "--positions", "100"]
     for seed, end in ((0, (0.01, 0.08)), (1, (0.0, 0.06))):
         run = fabricate_run(out / f"fast7_s{seed}", network=False, seed=seed, metrics=[
             metric_row(iteration=i + 1, seconds_total=90.0) for i in range(2)])
@@ -160,6 +167,10 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
                 for spec in pons.SETS}
         sets["end_easy"] = {"deep_search": end[0], "policy_head": end[1]}
         (run / "pons.json").write_text(json.dumps({"sets": sets}))
+        early = {spec.name: {"deep_search": spec.minimax5} for spec in pons.SETS}
+        if seed == 1:
+            early["beginning_hard"]["deep_search"] = 0.3  # above the minimax's 23.5%
+        (run / "pons_iteration_001.json").write_text(json.dumps({"sets": early}))
     fabricate_run(out / "fast7_s2", network=False, seed=2, metrics=[metric_row()])  # unjudged
     tool.main([str(rows), "--seeds", "0", "1", "2", "--out", str(out), "--table-only",
                "--benchmark", "pons"])
@@ -170,7 +181,8 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
     assert line.startswith(
         "| fast7 (2 of 3 seeds) | — | 1.0 / 0.0 (0.5) | 8.0 / 6.0 (7.0) | 0.1 / 0.1 (0.1) | "
         "50.0 / 50.0 (50.0) |")
-    assert line.endswith("| 3.0 / 3.0 (3.0) | 1 of 2 |")
+    assert line.endswith("| 3.0 / 3.0 (3.0) | 1 of 2 | iteration 1 (1.5 min) / iteration 2 "
+                         "(3.0 min) |")
     with pytest.raises(SystemExit):
         tool.main([str(rows), "--out", str(out), "--table-only", "--against", "nothing"])
 

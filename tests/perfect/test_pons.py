@@ -83,6 +83,45 @@ def test_a_run_is_scored_on_every_set(tmp_path, capsys):
     assert saved["settings"]["deep_simulations"] == 4
 
 
+def test_a_kept_network_is_scored_as_that_network_would_be_as_a_runs_final(tmp_path, capsys):
+    """`--iteration N` judges the network the run kept after N: the same rates as a run
+    whose final network is that one (a copy of the folder with it as network.msgpack);
+    `--no-pure-mcts` leaves the reference out; a network not kept is one line."""
+    import shutil
+
+    import jax
+
+    from warmjax import oracle
+    from warmjax.train import network_io, run_folder
+
+    run = write_tiny_run(tmp_path / "run", "connect_four", {"cols": 7})
+    env, network, _ = network_io.load_network(run)
+    earlier = network.init(jax.random.PRNGKey(5))
+    config = run_folder.read_config(run)
+    network_io.save_network(run_folder.kept_network_folder(run, 3), config, network, earlier,
+                            iteration=3)
+    other = shutil.copytree(run, tmp_path / "other")
+    network_io.save_network(other, config, network, earlier, iteration=3)
+    flags = ["--benchmark", "pons", "--positions", "4", "--simulations", "2",
+             "--deep-simulations", "3", "--no-pure-mcts"]
+    oracle.main([str(run), *flags, "--iteration", "3"])
+    oracle.main([str(other), *flags])
+    kept = json.loads((run / "pons_iteration_003.json").read_text())
+    final = json.loads((other / "pons.json").read_text())
+    assert not (run / "pons.json").exists()
+    for name in final["sets"]:
+        assert "pure_mcts" not in kept["sets"][name]
+        for player in ("search", "deep_search", "policy_head"):
+            assert kept["sets"][name][player] == final["sets"][name][player]
+    assert kept["settings"]["iteration"] == 3
+    assert kept["settings"]["network_sha256"] == final["settings"]["network_sha256"]
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        oracle.main([str(run), *flags, "--iteration", "7"])
+    assert exit_.value.code == 2
+    assert "kept no network after iteration 7" in capsys.readouterr().err
+
+
 def test_the_benchmark_refuses_another_board(tmp_path, capsys):
     from warmjax import oracle
 

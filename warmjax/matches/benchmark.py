@@ -47,18 +47,21 @@ def mistake_rates(labelled: positions.LabelledSet, actions: np.ndarray) -> np.nd
 
 
 def benchmark(run_dir, simulations=None, deep=600, playouts=600, count=None, seed=None,
-              log=None) -> dict:
-    """`{"settings", "sets": {name: {player: rate, "classes": {...}, "published": ...}}}`.
+              log=None, iteration=None, pure_mcts=True) -> dict:
+    """`{"settings", "sets": {name: {player: rate, "classes": {...}, "published": ...}}}`:
+    the run's final network, or the one it kept after `iteration`; `pure_mcts` False leaves
+    out the network-free reference (the same for every network of a board).
 
     Raises:
       ValueError: a run that is not Connect Four 7 columns × 6 rows, or a corrupt one.
     """
     labelled, index = combined(count)
     shallow = oracle(run_dir, simulations, playouts, seed, labelled=labelled,
-                     players=("search", "policy_head", "pure_mcts"), log=log,
-                     keep_actions=True)
+                     players=("search", "policy_head") + (("pure_mcts",) if pure_mcts else ()),
+                     log=log,
+                     keep_actions=True, iteration=iteration)
     deeper = oracle(run_dir, deep, playouts, seed, labelled=labelled, players=("search",),
-                    log=log, keep_actions=True)
+                    log=log, keep_actions=True, iteration=iteration)
     actions = {**shallow["actions"], "deep_search": deeper["actions"]["search"]}
     wrong = {name: mistake_rates(labelled, a) for name, a in actions.items()}
     best = labelled.best
@@ -95,7 +98,7 @@ def markdown(result: dict) -> str:
         low, high = r["published"]["alphazero_jl"]
         published = f"{100 * low:.1f}%" if low == high else f"{100 * low:.1f}–{100 * high:.1f}%"
         rows.append([f"{spec.name} ({r['positions']})",
-                     *(_pct(r[key]) for key, _ in PLAYERS), published,
+                     *(_pct(r.get(key)) for key, _ in PLAYERS), published,
                      _pct(r["published"]["minimax_depth5"])])
     head = (f"Mistake rates on Pons' benchmark (a move whose outcome is worse than the best "
             f"move's); the run's search at m = {s['simulations']} and {s['deep_simulations']}. "

@@ -30,13 +30,14 @@ from warmjax.perfect import positions
 from warmjax.probe import score
 from warmjax.search.players import make_player
 from warmjax.train import network_io
+from warmjax.train.run_folder import kept_network_folder
 
 PLAYERS = ("search", "policy_head", "untrained_search", "pure_mcts", "random")
 
 
 def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, labelled_path=None,
            players=PLAYERS, log=None, fpu=None, win_check=None, keep_actions=False,
-           labelled=None) -> dict:
+           labelled=None, iteration=None) -> dict:
     """Returns `{"settings": ..., "players": {name: rates}}` (rates as in `score.judge`),
     and with `keep_actions` also `"actions": {name: [P] int array}`, each player's move in
     each position (not JSON: for analyses of the moves themselves).
@@ -46,6 +47,8 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
 
     `seed` draws the untrained network and the network-free players' keys; None: the run's
     own seed, so that runs of several seeds are judged against as many untrained networks.
+    `iteration`: judge the best network the run kept after that iteration (`keep_networks`)
+    instead of its final one.
 
     Raises:
       ValueError: a run folder that is not Connect Four of the labelled size, a missing or
@@ -57,7 +60,7 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(PLAYERS)}")
     # The run's search, one move per position: argmax from the first ply, no tree carried.
     agent = load_agent(run_dir, simulations=simulations, fpu=fpu, win_check=win_check,
-                       temperature_moves=0, reuse_tree=False)
+                       temperature_moves=0, reuse_tree=False, iteration=iteration)
     env, network, variables, search = agent.env, agent.network, agent.variables, agent.search
     if labelled is not None:
         labelled_path = labelled.meta.get("set", "given")
@@ -103,7 +106,8 @@ def oracle(run_dir, simulations=None, playouts=100, seed=None, count=None, label
         chosen[name] = np.asarray(actions)
         log(f"{name}: {results[name]['optimal']:.1%} optimal")
     # Which network was judged: a report marks the file stale once the run has moved on.
-    judged = network_io.network_info(Path(run_dir))
+    judged = network_io.network_info(Path(run_dir) if iteration is None
+                                     else kept_network_folder(run_dir, iteration))
     settings = dict(run_dir=str(run_dir), iteration=judged.get("iteration"),
                     network_sha256=judged["sha256"], simulations=search.simulations,
                     playouts=playouts,
