@@ -266,10 +266,7 @@ class Trainer:
         if c.train.start_positions > 0:
             starts = draw_starts(self.env, state.moves, jax.random.fold_in(k_self, START_STREAM),
                                  starting_games(c.train.start_positions, c.train.games))
-        args = (inputs, k_self, plan.selfplay) + ((it,) if c.train.explore_decay else ())
-        if starts is not None:
-            args = (inputs, k_self, plan.selfplay, it if c.train.explore_decay else None,
-                    starts)
+        args = (inputs, k_self, plan.selfplay, it if c.train.explore_decay else None, starts)
         if len(self.staged_selfplay) == 1:
             games = self.selfplay(*args)
         else:  # progressive simulation: the stage's budget
