@@ -142,10 +142,15 @@ def pons_cells(runs) -> list[str]:
                   _cell([j["sets"][spec.name]["policy_head"] for j in judged])]
     matched = [all(j["sets"][spec.name]["deep_search"] <= spec.alphazero_jl[1]
                    for spec in pons.SETS) for j in judged]
-    minutes = _cell([sum(m.seconds_total or 0.0 for m in r.metrics) / 60 for r in runs],
-                    scale=1.0)
+    minutes = _cell([_minutes(r) for r in runs], scale=1.0)
     return [*cells, minutes, f"{sum(matched)} of {len(judged)}",
             " / ".join(minimax_reached(r) for r in runs)]
+
+
+def _minutes(run, through: int | None = None) -> float:
+    """The wall minutes of the run's iterations (up to `through`)."""
+    return sum(m.seconds_total or 0.0 for m in run.metrics
+               if through is None or m.iteration <= through) / 60
 
 
 def minimax_reached(run) -> str:
@@ -159,9 +164,7 @@ def minimax_reached(run) -> str:
     for iteration, path in judged:
         sets = json.loads(path.read_text())["sets"]
         if all(sets[spec.name]["deep_search"] <= spec.minimax5 for spec in pons.SETS):
-            minutes = sum(m.seconds_total or 0.0 for m in run.metrics
-                          if m.iteration <= iteration) / 60
-            return f"iteration {iteration} ({minutes:.1f} min)"
+            return f"iteration {iteration} ({_minutes(run, iteration):.1f} min)"
     return "not reached"
 
 

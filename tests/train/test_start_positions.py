@@ -75,10 +75,10 @@ def test_drawn_positions_are_positions_of_the_kept_games():
 def test_warm_starts_games_start_from_the_first_position():
     init = jax.vmap(ENV.init)(jax.random.split(jax.random.PRNGKey(2), 4))
     starts = draw_starts(ENV, store(), jax.random.PRNGKey(1), 2)
-    states, ply, begun = take_starts(ENV, init, starts, ENHANCED_VS_BASELINE)
+    states, ply, begun = take_starts(init, starts, ENHANCED_VS_BASELINE)
     assert not bool(jnp.any(begun)) and not bool(jnp.any(ply))
     np.testing.assert_array_equal(states.observation, init.observation)
-    states, ply, begun = take_starts(ENV, init, starts, BASELINE)
+    states, ply, begun = take_starts(init, starts, BASELINE)
     assert bool(jnp.all(begun)) and list(np.asarray(ply[2:])) == [0, 0]
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from warmjax.search.game_loop import NO_MOVE
 from warmjax.train import run_folder
-from warmjax.train.checkpoint import CheckpointDir
+from warmjax.train.checkpoint import CheckpointDir, checkpoint_iterations
 from warmjax.train.group import program_key
 from warmjax.train.iteration import Trainer
 from warmjax.train.metrics import MetricRow
@@ -59,10 +59,13 @@ class ReplayedArena(NamedTuple):
 def replayable(run_dir: Path | str) -> list[int]:
     """The iterations of the run whose arena `replay_arena` can play again (none for a run
     without an arena)."""
-    run = run_folder.read_run(run_dir)
+    return _replayable(run_folder.read_run(run_dir))
+
+
+def _replayable(run) -> list[int]:
     if not run.config.arena.gate:
         return []
-    kept = {i for i, _ in CheckpointDir(Path(run_dir) / "checkpoints").files()}
+    kept = set(checkpoint_iterations(run.path))  # read only: no `checkpoints/` is made
     return [i for i in range(1, run.iterations + 1) if i == 1 or i - 1 in kept]
 
 
@@ -78,7 +81,7 @@ def replay_arena(run_dir: Path | str, iteration: int) -> ReplayedArena:
     if not config.arena.gate:
         raise ValueError(f"{run_dir} plays no arena (arena.gate=false): there are no arena "
                          "games to replay")
-    can = replayable(run_dir)
+    can = _replayable(run)
     if iteration not in can:
         listed = ", ".join(map(str, can)) or "none"
         raise ValueError(f"{run_dir}: the arena of iteration {iteration} cannot be replayed "

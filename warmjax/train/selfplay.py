@@ -245,9 +245,13 @@ class SelfPlayTurn:
             drawn = drawn & jax.random.bernoulli(jax.random.fold_in(self.wander, GAMES_DRAW),
                                                  rules.explore_games, (rules.games,))
         if rules.explore_plies is not None:  # only the game's first N plies explore
-            played = ply if self.start_ply is None else ply + self.start_ply
-            drawn = drawn & (played < rules.explore_plies)
+            drawn = drawn & (self.game_ply(ply) < rules.explore_plies)
         return drawn
+
+    def game_ply(self, ply):
+        """Self-play's ply `ply` as the game's own, counted from its first position (the
+        players' count, which T′ reads): `ply` plus the plies a started game had behind it."""
+        return ply if self.start_ply is None else ply + self.start_ply
 
     def random_move(self, ply, legal):
         """[E] int32: a uniformly random legal move at ply `ply` of each game."""
@@ -353,8 +357,7 @@ def examples(env: Any, turn: SelfPlayTurn, played: game_loop.Played, init_keys: 
     # always its policy.
     plies = jnp.arange(record.policy.shape[0])[:, None]
     # The players sample by the game's ply, counted from its first position.
-    game_ply = plies if turn.start_ply is None else plies + turn.start_ply[None, :]
-    sampled = (game_ply < baseline.config.temperature_moves)[..., None]
+    sampled = (turn.game_ply(plies) < baseline.config.temperature_moves)[..., None]
     if baseline.policy_target:  # only then, so the papers' players stay bit-identical
         # With the enhancement against the baseline, the baseline moves at odd plies
         # of games [0, E/2) and at even plies of the others.
@@ -450,7 +453,7 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
         first_mover = states.current_player
         start_ply = None
         if starts is not None:
-            states, start_ply, begun = take_starts(env, states, starts, kind)
+            states, start_ply, begun = take_starts(states, starts, kind)
         opening = jnp.zeros(games, jnp.int32)
         if random_opening > 0:  # extra keys only when on, so off stays bit-identical
             key, k_open = jax.random.split(key)
@@ -478,7 +481,7 @@ def _rows(mask: jax.Array, x: jax.Array) -> jax.Array:
     return mask.reshape(mask.shape + (1,) * (x.ndim - 1))
 
 
-def take_starts(env: Any, states: Any, starts: Any, kind) -> tuple[Any, jax.Array, jax.Array]:
+def take_starts(states: Any, starts: Any, kind) -> tuple[Any, jax.Array, jax.Array]:
     """The first n games' states replaced by the drawn positions (`starts`), where one was
     drawn and the baseline plays alone. Returns `(states, start_ply [E], begun [n])`."""
     n = starts.used.shape[0]

@@ -50,7 +50,7 @@ def starting_games(share: float, games: int) -> int:
 def draw_starts(env: Any, moves: GameMoves, key: jax.Array, n: int) -> Starts:
     """n positions drawn uniformly without repeats among the positions before a move of the
     kept games (`moves`, with their lengths), each rebuilt by replaying its game."""
-    slots, plies, games = moves.actions.shape
+    plies = moves.actions.shape[1]
     valid = jnp.arange(plies)[None, :, None] < moves.plies[:, None, :]  # [S, T, E]
     s, t, e, used = choose_positions(key, valid, -1, n)  # -1: every slot may be drawn
     keys, prefix = moves.keys[s, e], moves.actions[s, :, e]
