@@ -34,6 +34,9 @@ keeps its network after those iterations (`keep_networks`), each is judged on th
 (`--iteration N`, without the pure-MCTS reference; `--milestone-positions P`: the first P of
 each set), and the table adds, per seed, the first milestone (or the end) whose search is at
 or below the depth-5 minimax on all six sets, with the wall minutes of training up to it.
+`--figure ROW PNG` then draws row ROW's judged networks (`pons_curves`): each set's mistake
+rates against the minutes of training up to them, beside the published levels
+(`warmjax.analysis.plots.plot_pons_curves`; issue 72's figure).
 """
 
 from __future__ import annotations
@@ -153,19 +156,39 @@ def _minutes(run, through: int | None = None) -> float:
                if through is None or m.iteration <= through) / 60
 
 
+def judged_networks(run) -> list[tuple[int, dict]]:
+    """The run's networks judged on Pons' benchmark, in iteration order: (iteration, its
+    judged file's `sets`) for each milestone (`pons_iteration_NNN.json`), then the final
+    network (`pons.json`), which replaces a milestone at the run's last iteration."""
+    judged = {int(p.stem.rsplit("_", 1)[1]): p for p in run.path.glob("pons_iteration_*.json")}
+    judged[run.iterations] = run.path / "pons.json"
+    return [(i, json.loads(judged[i].read_text())["sets"]) for i in sorted(judged)]
+
+
 def minimax_reached(run) -> str:
-    """The first of the run's judged networks (its milestones' `pons_iteration_NNN.json`,
-    then its final `pons.json`) whose deep search is at or below the depth-5 minimax on all
-    six sets: "iteration 40 (12.3 min)", the minutes those of training up to it; "not
-    reached"."""
-    judged = sorted((int(p.stem.rsplit("_", 1)[1]), p)
-                    for p in run.path.glob("pons_iteration_*.json"))
-    judged.append((run.iterations, run.path / "pons.json"))
-    for iteration, path in judged:
-        sets = json.loads(path.read_text())["sets"]
+    """The first of the run's judged networks (`judged_networks`) whose deep search is at or
+    below the depth-5 minimax on all six sets: "iteration 40 (12.3 min)", the minutes those
+    of training up to it; "not reached"."""
+    for iteration, sets in judged_networks(run):
         if all(sets[spec.name]["deep_search"] <= spec.minimax5 for spec in pons.SETS):
             return f"iteration {iteration} ({_minutes(run, iteration):.1f} min)"
     return "not reached"
+
+
+def pons_curves(runs) -> list[dict]:
+    """Each run's judged networks as curves against the wall minutes of training up to them:
+    `{"label": "seed S", "iterations", "minutes", "positions": {set: [...]}, "deep_search":
+    {set: [...]}, "policy_head": {set: [...]}}`, in iteration order (rates in [0, 1])."""
+    curves = []
+    for run in runs:
+        judged = judged_networks(run)
+        curves.append({
+            "label": f"seed {run.id.seed}", "iterations": [i for i, _ in judged],
+            "minutes": [_minutes(run, i) for i, _ in judged],
+            **{key: {spec.name: [sets[spec.name][key] for _, sets in judged]
+                     for spec in pons.SETS}
+               for key in ("deep_search", "policy_head", "positions")}})
+    return curves
 
 
 def pons_heads(deep: str = "m = 600") -> list[str]:
@@ -228,6 +251,10 @@ def main(argv=None) -> None:
                              "iterations too")
     parser.add_argument("--milestone-positions", type=int, default=None,
                         help="with --milestones: judge them on the first P of each set")
+    parser.add_argument("--figure", nargs=2, metavar=("ROW", "PNG"), default=None,
+                        help="with --benchmark: draw row ROW's six mistake-rate curves "
+                             "against minutes of training, with AlphaZero.jl's and the "
+                             "depth-5 minimax's levels")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
     parser.add_argument("--table-only", action="store_true", help="train nothing")
     args = parser.parse_args(argv)
@@ -244,6 +271,10 @@ def main(argv=None) -> None:
         parser.error("--against compares the labelled set's rates; not with --benchmark")
     if args.milestones and not args.benchmark:
         parser.error("--milestones needs --benchmark")
+    if args.figure and not args.benchmark:
+        parser.error("--figure needs --benchmark")
+    if args.figure and args.figure[0] not in {name for name, _ in rows}:
+        parser.error(f"--figure names no row of {args.rows}: {args.figure[0]}")
     judged = JUDGED[args.benchmark]
     if not args.table_only:
         for name, settings in rows:
@@ -281,6 +312,14 @@ def main(argv=None) -> None:
         body.append([label, shown, *(pons_cells(runs) if args.benchmark else
                                      row_cells(runs, args.calibration or None))])
     print(table(heads, body, "l" * len(heads)))
+    if args.figure:
+        name, png = args.figure
+        runs = list(complete[name].values())
+        if not runs:
+            parser.error(f"--figure: row {name} has no complete run in {args.out}")
+        from warmjax.analysis.plots import plot_pons_curves
+
+        print(f"wrote {plot_pons_curves(name, pons_curves(runs), pons.SETS, png)}")
     if args.against:
         paired = []
         for name, _ in rows:

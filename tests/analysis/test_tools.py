@@ -187,6 +187,53 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
         tool.main([str(rows), "--out", str(out), "--table-only", "--against", "nothing"])
 
 
+def test_ablation_pons_figure_curves_by_hand(tmp_path, capsys):
+    """`--figure ROW PNG`: each seed's judged networks (its milestones, then pons.json, which
+    replaces a milestone at the last iteration) at the wall minutes of training up to them
+    (60 s and 120 s iterations: 1, 2, 3 minutes and 2, 4, 6), with their rates and position
+    counts as written; the figure is drawn, and asked for without the benchmark, or for a
+    row not in the file, it is refused."""
+    from warmjax.perfect import pons
+
+    tool = load_tool("ablation")
+    rows = tmp_path / "rows.txt"
+    rows.write_text("fast7 |\nother | train.explore_decay=40\n")
+    out = tmp_path / "out"
+
+    def sets(rate: float, positions: int) -> dict:
+        return {spec.name: {"deep_search": rate + k / 100, "policy_head": 2 * rate,
+                            "positions": positions} for k, spec in enumerate(pons.SETS)}
+
+    for seed, seconds in ((0, 60.0), (1, 120.0)):
+        run = fabricate_run(out / f"fast7_s{seed}", network=False, seed=seed, metrics=[
+            metric_row(iteration=i + 1, seconds_total=seconds) for i in range(3)])
+        (run / "pons_iteration_001.json").write_text(json.dumps({"sets": sets(0.3, 200)}))
+        (run / "pons_iteration_003.json").write_text(json.dumps({"sets": sets(0.9, 200)}))
+        (run / "pons.json").write_text(json.dumps({"sets": sets(0.1 + seed / 10, 1000)}))
+    runs = [r for seed in (0, 1) for r in run_folder.find_runs([out / f"fast7_s{seed}"])]
+    first, second = tool.pons_curves(runs)
+    assert first["label"] == "seed 0" and second["label"] == "seed 1"
+    assert first["iterations"] == [1, 3] and first["minutes"] == pytest.approx([1.0, 3.0])
+    assert second["minutes"] == pytest.approx([2.0, 6.0])
+    assert first["deep_search"]["end_easy"] == pytest.approx([0.3, 0.1])
+    assert second["deep_search"]["beginning_hard"] == pytest.approx([0.35, 0.25])
+    assert second["policy_head"]["middle_easy"] == pytest.approx([0.6, 0.4])
+    assert first["positions"]["middle_medium"] == [200, 1000]
+    png = tmp_path / "pons.png"
+    tool.main([str(rows), "--seeds", "0", "1", "--out", str(out), "--table-only",
+               "--benchmark", "pons", "--figure", "fast7", str(png)])
+    assert f"wrote {png}" in capsys.readouterr().out and png.stat().st_size > 10_000
+    for argv, message in ((["--figure", "fast7", str(png)], "--figure needs --benchmark"),
+                          (["--benchmark", "pons", "--figure", "nope", str(png)],
+                           "--figure names no row"),
+                          (["--benchmark", "pons", "--figure", "other", str(png)],
+                           "row other has no complete run")):
+        with pytest.raises(SystemExit):
+            tool.main([str(rows), "--seeds", "0", "1", "--out", str(out), "--table-only",
+                       *argv])
+        assert message in capsys.readouterr().err
+
+
 def test_search_misses_by_hand():
     """Four positions with labels set by hand, and a "search" that misses three of them:
     the kinds from the labels, the quiet flag and the policy head as set, and the gift from

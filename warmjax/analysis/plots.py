@@ -14,6 +14,9 @@
   Baseline and the adaptive variants of the same tournament as horizontal references.
 - `plot_elo_leads`: warm start's Elo lead over the baseline (paired by seed, 95% interval)
   against the iteration at which the networks were rated (a horizon study, `horizon`).
+- `plot_pons_curves`: Pons' six Connect Four sets, one panel each: the mistake rates of
+  a row's judged networks against the minutes of training, per seed and their mean, with
+  AlphaZero.jl's published range and the depth-5 minimax's rate as levels.
 - `plot_training`: any game's training curves (policy and value losses, the arena's share
   of the candidate) per run, for games without a perfect-play probe too.
 """
@@ -351,4 +354,58 @@ def plot_elo_leads(leads: dict[str, Sequence[tuple[int, dict | None]]], path: Pa
     ax.set_xlabel("iteration of the rated networks")
     ax.set_ylabel("Elo, warm start − baseline (paired by seed)")
     _legend_beside(ax, fontsize=8)
+    return _save(fig, path)
+
+
+def plot_pons_curves(title: str, curves: Sequence[dict], sets: Sequence, path: Path | str
+                     ) -> Path:
+    """One panel per set of `sets` (`warmjax.perfect.pons.SETS`: name, stage, difficulty,
+    `alphazero_jl` (low, high), `minimax5`): each run's search at the benchmark's deep m
+    (thin) and the mean over runs of it (thick) and of the policy head (dashed) against the
+    minutes of training, the mean at the iterations every run has; AlphaZero.jl's range
+    shaded and the minimax's rate dotted. `curves`: `tools/ablation.py`'s `pons_curves`.
+    Points judged on fewer positions than a set's largest count are drawn hollow."""
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5), sharex=True)
+    common = sorted(set.intersection(*(set(c["iterations"]) for c in curves)))
+    for ax, spec in zip(axes.flat, sets):
+        name = spec.name
+        full = max(max(c["positions"][name]) for c in curves)
+        for i, c in enumerate(curves):
+            y = 100 * np.array(c["deep_search"][name], float)
+            ax.plot(c["minutes"], y, color=f"C{i % 10}", linewidth=0.8, alpha=0.7,
+                    label=c["label"])
+            partial = np.array(c["positions"][name]) < full
+            ax.scatter(np.array(c["minutes"])[~partial], y[~partial], color=f"C{i % 10}",
+                       s=12)
+            ax.scatter(np.array(c["minutes"])[partial], y[partial], facecolors="none",
+                       edgecolors=f"C{i % 10}", s=12)
+        if common:
+            at = [[c["iterations"].index(it) for it in common] for c in curves]
+            x = np.mean([[c["minutes"][k] for k in ks] for c, ks in zip(curves, at)], axis=0)
+            for key, style, label in (("deep_search", "-", "search, mean"),
+                                      ("policy_head", "--", "policy head, mean")):
+                y = np.mean([[c[key][name][k] for k in ks] for c, ks in zip(curves, at)],
+                            axis=0)
+                ax.plot(x, 100 * y, color="black", linestyle=style, linewidth=1.8,
+                        label=label)
+        low, high = spec.alphazero_jl
+        if high > low:
+            ax.axhspan(100 * low, 100 * high, color="tab:green", alpha=0.25,
+                       label="AlphaZero.jl (range)")
+        else:
+            ax.axhline(100 * low, color="tab:green", linewidth=1.5, label="AlphaZero.jl")
+        ax.axhline(100 * spec.minimax5, color="tab:red", linestyle=":", linewidth=1.5,
+                   label="minimax, depth 5")
+        ax.set_title(f"{name}: {spec.stage}, {spec.difficulty}", fontsize=9)
+        top = ax.get_ylim()[1]
+        ax.set_ylim(-0.03 * top, top)  # a level at 0 (AlphaZero.jl's end_easy) stays seen
+        ax.grid(alpha=0.3)
+    for ax in axes[1]:
+        ax.set_xlabel("minutes of training (wall)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("mistakes (%)")
+    fig.suptitle(f"Pons' benchmark: {title}'s mistake rates against minutes of training "
+                 "(search at m = 600; hollow: judged on the first positions of a set only)")
+    fig.tight_layout()
+    _legend_below(fig, axes[1, 1], ncol=4)
     return _save(fig, path)
