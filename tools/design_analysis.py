@@ -1,6 +1,7 @@
 """A registered study's analysis from its design file (`warmjax.analysis.design`): reads each
 board's runs, costs their ledgers with the design's calibration table, records the look
-and writes analysis.json and analysis.md.
+and writes analysis.json and analysis.md, with one figure per board: its runs' policy head
+and search against the ledger's compute (`compute_<board>.png`, decides nothing).
 
     python tools/design_analysis.py studies/fast_recipe/design.json
     python tools/design_analysis.py DESIGN --cut 1          # the first registered cut
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from warmjax.analysis import design as designs
 from warmjax.analysis import study
-from warmjax.analysis.report import compute_curves, random_rate
+from warmjax.analysis.report import compute_curves, compute_json, random_rate
 from warmjax.train import run_folder
 
 NOTE = "the registered analysis (tools/design_analysis.py)"
@@ -53,6 +54,22 @@ def read(plan: designs.Design, root: Path) -> tuple[dict, dict, dict, dict, list
         ledger.update(compute_curves(runs, plan.calibration, plan.device, _log))
         measured.update(compute_curves(runs, None, None, _log))
     return families, rates, ledger, measured, absent
+
+
+def figures(plan: designs.Design, families: dict, ledger: dict, out: Path) -> dict[str, str]:
+    """Per board read: its runs' policy head and search rates against the ledger's compute,
+    one line per run, the arms in colour (`plots.plot_against_compute`), written to
+    `out/compute_<board>.png`; `{board name: file name}`."""
+    from warmjax.analysis import plots
+
+    drawn = {}
+    for board in plan.boards:
+        if board.name in families:
+            name = f"compute_{board.name}.png"
+            plots.plot_against_compute(board.title, compute_json(families[board.name], ledger),
+                                       out / name)
+            drawn[board.name] = name
+    return drawn
 
 
 def main(argv=None) -> None:
@@ -87,6 +104,7 @@ def main(argv=None) -> None:
         + (" — incomplete, no verdict" if gaps else "")})
     result = designs.analyse(plan, families, rates, ledger, measured, gaps)
     result["looks"] = {str(out): study.read_looks(out)}
+    result["figures"] = figures(plan, families, ledger, out)
     (out / "analysis.json").write_text(json.dumps(result, indent=1) + "\n")
     command = f"python tools/design_analysis.py {args.design}" + (
         f" --cut {args.cut}" if args.cut else "")

@@ -259,4 +259,10 @@ def test_the_tool_refuses_gaps_writes_and_records_the_look_once(tmp_path):
     assert record["complete"] and len(study.read_looks(out)) == 1
     assert record["floor"]["a"]["learned"]  # against the shipped 6×6 set's random rate
     assert "compute" in record["speed"]["ledger"][0]["axes"]  # both boards have a row
-    assert (out / "analysis.md").read_text().startswith("# Does warm start help?")
+    text = (out / "analysis.md").read_text()
+    assert text.startswith("# Does warm start help?")
+    # One figure per board, linked under its compute-to-strength table.
+    assert record["figures"] == {"a": "compute_a.png", "b": "compute_b.png"}
+    assert all((out / name).stat().st_size > 10_000 for name in record["figures"].values())
+    assert "![Board B: each run against the ledger's compute](compute_b.png)" in text
+    assert text.index("![Board A") < text.index("### Board B")

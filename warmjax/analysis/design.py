@@ -469,7 +469,11 @@ def markdown(record: dict, command: str) -> str:
                "step is *budget-bound* where no baseline run reached it and some warm-start "
                "run did."), ""]
     for r in record["speed"]["ledger"]:
-        lines += [f"### {boards[r['board']]['title']}", "", study_tables.speed_markdown(r), ""]
+        title = boards[r["board"]]["title"]
+        lines += [f"### {title}", "", study_tables.speed_markdown(r), ""]
+        if record.get("figures", {}).get(r["board"]):
+            lines += [f"![{title}: each run against the ledger's compute]"
+                      f"({record['figures'][r['board']]})", ""]
     lines += ["### Beside it: against measured wall seconds (decides nothing)", ""]
     for r in record["speed"]["measured"]:
         lines += [f"#### {boards[r['board']]['title']}", "", study_tables.speed_markdown(r),
