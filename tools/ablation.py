@@ -12,7 +12,9 @@ A rows file holds one row per line, `name | settings` (Hydra overrides added to 
 `--base` command; `#` starts a comment). A row's runs go to `--out`/NAME_sSEED; a run
 already complete (its `oracle.json` written) is not trained again, so a stopped ablation
 resumes where it stopped, and the table counts only complete runs (a row short of some
-seeds says how many it has). The table gives, per row, each seed's search and policy head
+seeds says how many it has). Before any training every row's command is composed: a row
+with a setting that does not exist, or (with `--benchmark pons`) one that trains another
+board than 7 columns × 6 rows, is refused in one line. The table gives, per row, each seed's search and policy head
 (optimal-move rates on all positions, and the mean), the same on the quiet positions, the
 policy head's share of immediate wins taken, the candidates the arena accepted, the wall
 minutes of the iterations (compilation excluded), and the compute: the ledger's network
@@ -98,6 +100,31 @@ def commands(base: str, name: str, settings: str, seed: int, out: Path,
     subset = [] if milestone_positions is None else ["--positions", str(milestone_positions)]
     early = [[*judge, "--iteration", str(n), "--no-pure-mcts", *subset] for n in milestones]
     return [train, *early, judge]
+
+
+def refuse_unfit(base: str, rows, benchmark: str | None) -> str | None:
+    """Before any training: the first row whose command does not compose (an unknown
+    setting), or, on Pons' benchmark, trains another board than Connect Four 7 columns ×
+    6 rows, as one line naming it; None when every row fits."""
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
+
+    from warmjax.run import compose_run_config
+    from warmjax.settings import ConfigError
+
+    for name, settings in rows:
+        overrides = [*shlex.split(base), *shlex.split(settings)]
+        try:
+            game = compose_run_config(overrides, "unused").game
+        except (ConfigError, HydraException, OmegaConfBaseException) as err:
+            return f"row {name}: its settings do not compose: {str(err).splitlines()[0]}"
+        params = {"rows": game.params.get("rows"), "cols": game.params.get("cols")}
+        if benchmark == "pons" and (game.name, params) != ("connect_four",
+                                                           {"rows": 6, "cols": 7}):
+            return (f"row {name}: --benchmark pons scores Connect Four 7 columns × 6 rows, "
+                    f"and this row trains {game.name} "
+                    f"{params['rows']}×{params['cols']} (add game.params.cols=7 to --base)")
+    return None
 
 
 def _mean(values: list[float | None]) -> float | None:
@@ -277,6 +304,10 @@ def main(argv=None) -> None:
         parser.error(f"--figure names no row of {args.rows}: {args.figure[0]}")
     judged = JUDGED[args.benchmark]
     if not args.table_only:
+        unfit = refuse_unfit(args.base, [(n, r) for n, r in rows
+                                         if not args.only or n in args.only], args.benchmark)
+        if unfit:
+            parser.error(unfit)
         for name, settings in rows:
             if args.only and name not in args.only:
                 continue

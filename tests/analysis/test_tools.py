@@ -187,6 +187,29 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
         tool.main([str(rows), "--out", str(out), "--table-only", "--against", "nothing"])
 
 
+def test_ablation_refuses_unfit_rows_before_training(tmp_path, capsys, monkeypatch):
+    """Each row's command is composed before any run starts: on Pons' benchmark a row that
+    trains Connect Four 6×6 (the default base) is refused with the override to add, and so
+    is a misspelt setting on any benchmark; neither starts a subprocess."""
+    tool = load_tool("ablation")
+    seven = "+experiment=adaptive_c4 profile=fast game.params.cols=7"
+    assert tool.refuse_unfit(tool.BASE, [("fast7", "")], "pons") == (
+        "row fast7: --benchmark pons scores Connect Four 7 columns × 6 rows, and this row "
+        "trains connect_four 6×6 (add game.params.cols=7 to --base)")
+    assert tool.refuse_unfit(seven, [("fast7", ""), ("decay", "train.explore_decay=40")],
+                             "pons") is None
+    assert tool.refuse_unfit(tool.BASE, [("quick", "")], None) is None
+    assert tool.refuse_unfit(seven, [("typo", "train.iteratons=3")], "pons").startswith(
+        "row typo: its settings do not compose: Could not override 'train.iteratons'")
+    monkeypatch.setattr(tool.subprocess, "run", lambda *a, **k: pytest.fail("trained"))
+    rows = tmp_path / "rows.txt"
+    rows.write_text("fast7 |\n")
+    with pytest.raises(SystemExit):
+        tool.main([str(rows), "--seeds", "0", "--out", str(tmp_path / "out"),
+                   "--benchmark", "pons"])
+    assert "add game.params.cols=7 to --base" in capsys.readouterr().err
+
+
 def test_ablation_pons_figure_curves_by_hand(tmp_path, capsys):
     """`--figure ROW PNG`: each seed's judged networks (its milestones, then pons.json, which
     replaces a milestone at the last iteration) at the wall minutes of training up to them
