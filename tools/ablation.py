@@ -14,11 +14,12 @@ already complete (its `oracle.json` written) is not trained again, so a stopped 
 resumes where it stopped, and the table counts only complete runs (a row short of some
 seeds says how many it has). Before any training every row's command is composed: a row
 with a setting that does not exist, or (with `--benchmark pons`) one that trains another
-board than 7 columns × 6 rows, is refused in one line. The table gives, per row, each seed's search and policy head
-(optimal-move rates on all positions, and the mean), the same on the quiet positions, the
-policy head's share of immediate wins taken, the candidates the arena accepted, the wall
-minutes of the iterations (compilation excluded), and the compute: the ledger's network
-evaluations and its estimated CPU-minutes on the calibration table's device.
+board than 7 columns × 6 rows, is refused in one line. The table gives, per row, each
+seed's search and policy head (optimal-move rates on all positions, and the mean), the
+same on the quiet positions, the policy head's share of immediate wins taken, the
+candidates the arena accepted, the wall minutes of the iterations (compilation excluded),
+and the compute: the ledger's network evaluations and its estimated CPU-minutes on the
+calibration table's device.
 
 `--against REF` adds a second table: each complete row against row REF, paired by seed
 (`warmjax.analysis.stats.compare_by_seed`: the paired t-test over the seeds both rows
