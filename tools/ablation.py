@@ -28,15 +28,17 @@ interval, the two-sided p, and the difference the test detects with 80% power at
 observed SD of the differences (α = 0.05).
 
 `--benchmark pons` judges each run on Pons' Connect Four benchmark instead (a run on 7
-columns × 6 rows; `python -m warmjax.oracle RUN --benchmark pons`, which writes `pons.json`):
-the table gives, per row and set, the mistake rates of the search at the benchmark's deep m
-(600) and of the policy head, each seed's and their mean, beside AlphaZero.jl's published
-figures, and the seeds whose search is at or below AlphaZero.jl's rate on all six sets
-(issue 72's target: `benchmarks/ablations/pons.txt`). With `--milestones N …` each run also
-keeps its network after those iterations (`keep_networks`), each is judged on the benchmark
-(`--iteration N`, without the pure-MCTS reference; `--milestone-positions P`: the first P of
-each set), and the table adds, per seed, the first milestone (or the end) whose search is at
-or below the depth-5 minimax on all six sets, with the wall minutes of training up to it.
+columns × 6 rows; `python -m warmjax.oracle RUN --benchmark pons`, which writes
+`pons.json`): the table gives, per row and set, the mistake rates of the search at the
+benchmark's deep m (600) and of the policy head, each seed's and their mean, beside
+AlphaZero.jl's published figures, and the seeds whose search is at or below AlphaZero.jl's
+rate on all six sets (issue 72's target: `benchmarks/ablations/pons.txt`); it leaves out
+the pure-MCTS reference, the same for every network, which `python -m warmjax.oracle RUN
+--benchmark pons` prints. With `--milestones N …` each run also keeps its network after
+those iterations (`keep_networks`), each is judged on the benchmark (`--iteration N`;
+`--milestone-positions P`: the first P of each set), and the table adds, per seed, the
+first milestone (or the end) whose search is at or below the depth-5 minimax on all six
+sets, with the wall minutes of training up to it.
 `--figure ROW PNG` then draws row ROW's judged networks (`pons_curves`): each set's mistake
 rates against the minutes of training up to them, beside the published levels
 (`warmjax.analysis.plots.plot_pons_curves`; issue 72's figure).
@@ -96,10 +98,10 @@ def commands(base: str, name: str, settings: str, seed: int, out: Path,
     train = [sys.executable, "-m", "warmjax.run", *shlex.split(base), *shlex.split(settings),
              *kept, f"seed={seed}", "tensorboard=false", f"run_dir={run}"]
     judge = [sys.executable, "-m", "warmjax.oracle", str(run)]
-    if benchmark is not None:
-        judge += ["--benchmark", benchmark]
+    if benchmark is not None:  # without pure MCTS, the same for every network and not shown
+        judge += ["--benchmark", benchmark, "--no-pure-mcts"]
     subset = [] if milestone_positions is None else ["--positions", str(milestone_positions)]
-    early = [[*judge, "--iteration", str(n), "--no-pure-mcts", *subset] for n in milestones]
+    early = [[*judge, "--iteration", str(n), *subset] for n in milestones]
     return [train, *early, judge]
 
 

@@ -155,11 +155,11 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
     rows.write_text("fast7 |\n")
     out = tmp_path / "out"
     _, judge = tool.commands(tool.BASE, "fast7", "", 0, out, "pons")
-    assert judge[-3:] == [str(out / "fast7_s0"), "--benchmark", "pons"]
+    assert judge[-4:] == [str(out / "fast7_s0"), "--benchmark", "pons", "--no-pure-mcts"]
     train, at_20, at_40, final = tool.commands(tool.BASE, "fast7", "", 0, out, "pons",
                                                (20, 40), 100)
     assert "keep_networks=[20,40]" in train and final == judge
-    assert at_40[-6:] == ["pons", "--iteration", "40", "--no-pure-mcts", "--positions", "100"]
+    assert at_40[-6:] == ["pons", "--no-pure-mcts", "--iteration", "40", "--positions", "100"]
     for seed, end in ((0, (0.01, 0.08)), (1, (0.0, 0.06))):
         run = fabricate_run(out / f"fast7_s{seed}", network=False, seed=seed, metrics=[
             metric_row(iteration=i + 1, seconds_total=90.0) for i in range(2)])
