@@ -29,7 +29,7 @@ probe.positions=20"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
 python3 -c "import jax; print('jax', jax.__version__, jax.default_backend(), jax.devices())"
 pids=""
-for arm in baseline adaptive_rollout; do
+for arm in ${ARMS:-baseline adaptive_rollout}; do
   # shellcheck disable=SC2086 # extra is a list of overrides
   timeout "$limit" python3 -m warmjax.run -m +study="$board" seed="$seeds" +arm="$arm" \
     run_root="$root" $extra > "$OUT/$arm.log" 2>&1 &
@@ -41,6 +41,6 @@ bash benchmarks/collect_runs.sh "$root/study_$board" /tmp/collected/study_$board
 # (`cat <BOARD>.tar.gz.part-* > <BOARD>.tar.gz` joins them).
 tar -czf - -C /tmp/collected "study_$board" | split -b 15M - "$OUT/$board.tar.gz.part-"
 ls -l "$OUT"
-for arm in baseline adaptive_rollout; do
+for arm in ${ARMS:-baseline adaptive_rollout}; do
   grep -v -e "^WARNING" -e "^W1" -e "^I0000" -e "^E0000" "$OUT/$arm.log" | tail -3
 done

@@ -323,3 +323,30 @@ def test_a_longer_train_iterations_says_it_extends_the_run(reference_run, tmp_pa
     assert (f"resuming {run_dir} after iteration 3 of 4; it was a run of 3 iterations, "
             "extended to 4 by train.iterations=4") in messages
     assert [r.iteration for r in run_folder.read_metrics(run_dir)] == [1, 2, 3, 4]
+
+
+@pytest.mark.slow
+def test_metrics_without_checkpoints_are_never_trained_over(reference_run, tmp_path):
+    """A run folder copied without its checkpoints/ (a device session's complete runs come
+    back so): a complete one is left as it is, an unfinished one is refused; neither loses
+    a byte of its metrics."""
+    import shutil
+
+    ref_dir, _ = reference_run
+    complete = tmp_path / "complete"
+    shutil.copytree(ref_dir, complete, ignore=shutil.ignore_patterns("checkpoints", ".lock"))
+    before = (complete / run_folder.METRICS).read_bytes()
+    messages = []
+    assert train(compose_config(SMOKE, complete), log=messages.append) is None
+    assert (complete / run_folder.METRICS).read_bytes() == before
+    assert any("is complete (3 iterations) and keeps no checkpoint" in m for m in messages)
+    assert not any(m.startswith("iter") for m in messages)
+
+    unfinished = tmp_path / "unfinished"
+    shutil.copytree(ref_dir, unfinished, ignore=shutil.ignore_patterns("checkpoints", ".lock"))
+    lines = (unfinished / run_folder.METRICS).read_text().splitlines(keepends=True)
+    (unfinished / run_folder.METRICS).write_text("".join(lines[:2]))
+    before = (unfinished / run_folder.METRICS).read_bytes()
+    with pytest.raises(ConfigError, match="holds 2 iterations of metrics but no checkpoint"):
+        train(compose_config(SMOKE, unfinished), log=lambda _: None)
+    assert (unfinished / run_folder.METRICS).read_bytes() == before

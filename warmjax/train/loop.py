@@ -136,11 +136,32 @@ class RunOutputs:
         self.writer = None
 
     def resume(self, template: TrainState, log: Callable[[str], None],
-               iteration: int | None = None) -> TrainState:
+               iteration: int | None = None) -> TrainState | None:
         """The newest sound checkpoint's state (or the one after `iteration`), with the
-        metrics it stored written back to `metrics.jsonl`; `template` if there is none."""
+        metrics it stored written back to `metrics.jsonl`; `template` if there is none.
+
+        A folder whose `metrics.jsonl` has rows but no checkpoint behind them (a run copied
+        without its `checkpoints/`, or whose every checkpoint is corrupt) is never trained
+        over: a complete one is left as it is (None), an unfinished one is refused.
+
+        Raises:
+          ConfigError: rows of an unfinished run that no checkpoint can resume.
+        """
         if iteration is None:
             loaded = self.checkpoints.latest(template, log=log)
+            if loaded is None and not self.fresh:
+                rows = len(run_folder.read_metrics(self.dir))
+                total = self.config.train.iterations
+                if rows >= total:
+                    log(f"{self.dir} is complete ({rows} iterations) and keeps no checkpoint; "
+                        "left as it is")
+                    return None
+                if rows:
+                    raise ConfigError(
+                        f"{self.dir} holds {rows} iterations of metrics but no checkpoint to "
+                        "resume them from (checkpoints/ is missing, empty or corrupt); "
+                        "training again would overwrite them: restore its checkpoints or "
+                        "choose another run_dir")
         else:
             loaded = self.checkpoints.load(template, iteration) if iteration > 0 else None
         state, self.history = template, []
@@ -213,7 +234,7 @@ class RunOutputs:
 
 
 def train_group(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
-                stop_after: int | None = None) -> list[TrainState]:
+                stop_after: int | None = None) -> list[TrainState | None]:
     """Trains (or resumes) R runs that share one program (`group.program_key`), as one
     vmapped program (`group.py` describes how).
 
@@ -256,7 +277,7 @@ def forget_programs() -> None:
 
 
 def train(config: RunConfig, log: Callable[[str], None] = print,
-          stop_after: int | None = None) -> TrainState:
+          stop_after: int | None = None) -> TrainState | None:
     """Runs (or resumes) a training run to `config.train.iterations`.
 
     Args:
@@ -265,13 +286,15 @@ def train(config: RunConfig, log: Callable[[str], None] = print,
       stop_after: run at most this many iterations in this call (for tests and schedulers).
 
     Returns:
-      The final training state.
+      The final training state; None for a complete run that keeps no checkpoint
+      (`RunOutputs.resume`), which is left as it is.
     """
     return train_runs([config], log, stop_after, vmapped=False)[0]
 
 
 def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
-               stop_after: int | None = None, vmapped: bool = True) -> list[TrainState]:
+               stop_after: int | None = None,
+               vmapped: bool = True) -> list[TrainState | None]:
     """Trains (or resumes) runs that share one compiled program: the one driver.
 
     Args:
@@ -284,7 +307,7 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
         iteration with the run's own stage clock.
 
     Returns:
-      Each run's final training state.
+      Each run's final training state (None for a complete run that keeps no checkpoint).
 
     Raises:
       ConfigError: runs that cannot share a program, or two runs in one folder.
@@ -356,13 +379,20 @@ def stop_on_interrupt(line: Callable[[], str | None]):
 
 def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
              log: Callable[[str], None], stop_after: int | None,
-             vmapped: bool) -> list[TrainState]:
+             vmapped: bool) -> list[TrainState | None]:
     """`train_runs` once the runs' folders are taken: resume, compile (once per program in
     a process: `_program`), iterate."""
     trainer, runs, first = program["trainer"], len(configs), configs[0]
     use_compilation_cache(first, outputs[0].dir)
     templates = [trainer.init_state(c.seed) for c in configs]
     states = [out.resume(t, log) for out, t in zip(outputs, templates)]
+    if any(s is None for s in states):
+        if all(s is None for s in states):
+            return states
+        raise ConfigError(
+            "a group mixes complete runs that keep no checkpoint ("
+            + ", ".join(str(out.dir) for out, s in zip(outputs, states) if s is None)
+            + ") with runs to train: train the others without them")
     done_by_run = [int(s.iteration) for s in states]
     common = min(done_by_run)
     if max(done_by_run) > common:
