@@ -7,8 +7,9 @@ and search against the ledger's compute (`compute_<board>.png`, decides nothing)
     python tools/design_analysis.py DESIGN --cut 1          # the first registered cut
     python tools/design_analysis.py DESIGN --root DIR --out DIR --incomplete   # a dry run
 
-Each board's runs are read from `<root>/<board name>` (root: the folder above the design's
-folder, where the study folders lie), the design's seeds only. The registration allows one
+Each board's runs are read from `<root>/<board name>` (root: the design's own folder where
+it holds a board's folder, as `studies/<study>/` does, else the folder above it), the
+design's seeds only. The registration allows one
 analysis, when every run is committed: the tool refuses a design that lacks any run or
 iteration unless `--incomplete`, which labels every verdict "incomplete: no verdict". Each
 run first appends the look to looks.json in the output folder (by default the design's),
@@ -72,12 +73,20 @@ def figures(plan: designs.Design, families: dict, ledger: dict, out: Path) -> di
     return drawn
 
 
+def default_root(design: Path, plan: designs.Design) -> Path:
+    """The design's folder where a board's folder lies beside it, else the folder above."""
+    beside = design.parent
+    if any((beside / board.name).is_dir() for board in plan.boards):
+        return beside
+    return beside.parent
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("design", type=Path, help="the study's design.json")
     parser.add_argument("--root", type=Path, default=None,
                         help="the folder holding the boards' study folders (default: the "
-                        "design folder's parent)")
+                        "design's folder where it holds one, else its parent)")
     parser.add_argument("--cut", type=int, default=0,
                         help="apply the first N cuts of the design's registered cut order")
     parser.add_argument("--incomplete", action="store_true",
@@ -89,7 +98,7 @@ def main(argv=None) -> None:
         plan = designs.read(args.design).under_cuts(args.cut)
     except (OSError, ValueError) as e:
         raise SystemExit(f"design_analysis: {e}") from None
-    root = args.root or args.design.parent.parent
+    root = args.root or default_root(args.design, plan)
     families, rates, ledger, measured, absent = read(plan, root)
     gaps = absent + designs.gaps(plan, families)
     if gaps and not args.incomplete:

@@ -266,3 +266,13 @@ def test_the_tool_refuses_gaps_writes_and_records_the_look_once(tmp_path):
     assert all((out / name).stat().st_size > 10_000 for name in record["figures"].values())
     assert "![Board B: each run against the ledger's compute](compute_b.png)" in text
     assert text.index("![Board A") < text.index("### Board B")
+
+
+def test_the_tool_finds_the_boards_beside_the_design(tmp_path):
+    """A study folder holds its design beside its boards (studies/<study>/): no --root."""
+    tool = load_tool("design_analysis")
+    folder = tmp_path / "study"
+    fabricate(folder)
+    (folder / "design.json").write_text(json.dumps(DESIGN))
+    tool.main([str(folder / "design.json"), "--out", str(tmp_path / "out")])
+    assert json.loads((tmp_path / "out" / "analysis.json").read_text())["complete"]
