@@ -137,6 +137,39 @@ class ArgumentParser(argparse.ArgumentParser):
         fail(message, self.command)
 
 
+def writable_problem(path: str | os.PathLike) -> str | None:
+    """Why the file `path` could not be written, or None where it can: the file itself, if
+    it exists, opens for appending (nothing written), and otherwise its nearest existing
+    folder takes a trial file (the missing folders below it are made later). Tried, not
+    read off the permission bits, which say yes to root everywhere. Checked before a command
+    starts its work, so that no result is computed and then lost to its output path."""
+    import tempfile
+
+    path = pathlib.Path(path)
+    try:
+        if path.is_dir():
+            return f"cannot write {path}: it is a folder"
+        if path.exists():
+            with open(path, "a"):
+                return None
+        folder = path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir():
+            return f"cannot write {path}: {folder} is not a folder"
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".warmjax-write-check-"):
+            return None
+    except OSError as err:
+        return f"cannot write {path}: {err.strerror or err}"
+
+
+def check_writable(path: str | os.PathLike, parser: "ArgumentParser") -> None:
+    """`parser.fail` with `writable_problem(path)`, if there is one."""
+    problem = writable_problem(path)
+    if problem is not None:
+        parser.fail(problem)
+
+
 # --- Ctrl-C ---------------------------------------------------------------------------------
 
 _CLEANUPS: list[Callable[[], None]] = []  # what an interrupt undoes first (`interrupt_cleanup`)
@@ -146,23 +179,46 @@ _CLEANUPS: list[Callable[[], None]] = []  # what an interrupt undoes first (`int
 _EXITING = threading.Lock()
 
 
+SAY_SECONDS = 1.0  # the longest Ctrl-C's last line may take to write before the exit
+
+
 def interrupted(command: str | None = None,
                 line: Callable[[], str | None] | None = None) -> NoReturn:
     """Ctrl-C's end of a command, exit status 2. Where `line()` gives a line (a training
     run's: where it was saved), that line alone; else the registered cleanups (a run folder
     the command made and left empty) and one `<command>: interrupted` line on stderr.
-    Without a command, the one this process runs (`command_of`), else plain `interrupted`."""
+    Without a command, the one this process runs (`command_of`), else plain `interrupted`.
+
+    The process ends whatever its output is: the line is written by a thread of its own
+    that holds no lock and is given `SAY_SECONDS` (a pipe whose reader died raises, a full
+    one blocks), and `os._exit` follows in any case."""
     _EXITING.acquire()  # never released: the process ends below
-    text = line() if line is not None else None
-    if text is None:
-        command = command or command_of(getattr(sys, "orig_argv", []))
-        for cleanup in reversed(_CLEANUPS):
-            with contextlib.suppress(Exception):
-                cleanup()
-        text = f"{command}: interrupted" if command else "interrupted"
-    sys.stdout.flush()
-    print(text, file=sys.stderr, flush=True)
-    os._exit(USER_ERROR)
+    try:
+        text = line() if line is not None else None
+        if text is None:
+            command = command or command_of(getattr(sys, "orig_argv", []))
+            for cleanup in reversed(_CLEANUPS):
+                with contextlib.suppress(Exception):
+                    cleanup()
+            text = f"{command}: interrupted" if command else "interrupted"
+        say(text)
+    finally:
+        os._exit(USER_ERROR)
+
+
+def say(text: str, seconds: float = SAY_SECONDS) -> None:
+    """Flushes stdout and writes `text` as a line on stderr, from a thread of its own,
+    waiting at most `seconds` for it; a write that fails (a closed pipe) is dropped."""
+
+    def write():
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+        with contextlib.suppress(Exception):
+            os.write(2, (text + "\n").encode())
+
+    writer = threading.Thread(target=write, name="ctrl-c line", daemon=True)
+    writer.start()
+    writer.join(timeout=seconds)
 
 
 @contextlib.contextmanager
@@ -178,13 +234,16 @@ def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
 
     Python runs a signal handler only between bytecodes, so a Ctrl-C in compiled code (a
     compile, an iteration) would wait for it and then unwind a traceback. Instead Python's
-    handler does nothing and the signal's wake-up byte reaches the watcher at once.
+    handler does nothing and the signal's wake-up byte reaches the watcher at once, which
+    starts `on_interrupt` in a thread of its own and goes on listening: a second Ctrl-C ends
+    the process at once (exit 2), whatever the first one's handling waits for.
     Call it in the main thread (where signals can be set).
     """
     reader, writer = socket.socketpair()
     writer.setblocking(False)
 
     def watch():
+        handling = None  # the thread that runs `on_interrupt`, from the first Ctrl-C on
         while True:
             try:
                 byte = reader.recv(1)
@@ -192,8 +251,15 @@ def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
                 return
             if not byte:
                 return
-            if byte[0] == signal.SIGINT:
-                on_interrupt()
+            if byte[0] != signal.SIGINT:
+                continue
+            if handling is None:
+                handling = threading.Thread(target=on_interrupt, name="ctrl-c handler",
+                                            daemon=True)
+                handling.start()
+            else:  # a second Ctrl-C ends the process at once, whatever the first waits on
+                say("interrupted again: stopped at once", seconds=0.2)
+                os._exit(USER_ERROR)
 
     previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
     old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)

@@ -270,3 +270,37 @@ def test_ctrl_c_anywhere_is_one_line_exit_2_and_leaves_no_empty_folder(tmp_path)
         _, err = proc.communicate(timeout=60)
         assert (proc.returncode, err) == (2, "run: interrupted\n")
         assert not (runs / "adaptive_c4").exists()
+
+
+@pytest.mark.parametrize("closed", ["reader died", "stdout closed"])
+def test_ctrl_c_through_a_dead_pipe_is_one_line_and_exit_2(tmp_path, closed):
+    """`python -m warmjax.run … 2>&1 | tee log`, then Ctrl-C in a terminal: the terminal's
+    Ctrl-C ends `tee` first, so the run's last line goes to a pipe nobody reads. The process
+    still ends at once with exit 2 (it used to sleep for ever, its Ctrl-C watcher dead of a
+    BrokenPipeError while holding the exit lock). Also with stdout closed outright."""
+    args = ["+experiment=adaptive_c4", *SMOKE, "train.iterations=400", "train.games=64",
+            f"run_root={tmp_path}"]
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    if closed == "reader died":
+        proc = subprocess.Popen([sys.executable, "-m", "warmjax.run", *args], cwd=ROOT,
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    else:
+        proc = subprocess.Popen(["bash", "-c", 'exec "$@" >&- 2>&-', "_", sys.executable,
+                                 "-m", "warmjax.run", *args], cwd=ROOT, env=env)
+    folder = tmp_path / "adaptive_c4" / ("profile=smoke,stage_times=false,tensorboard=false,"
+                                         "train.games=64")
+    deadline = time.time() + 600
+    while time.time() < deadline and proc.poll() is None and not (
+            folder / "metrics.jsonl").exists():
+        time.sleep(0.2)
+    assert proc.poll() is None, "the run ended before the signal"
+    if proc.stdout is not None:
+        proc.stdout.close()  # the reader dies first
+    tic = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    assert time.perf_counter() - tic < 10
+    assert proc.returncode == 2
