@@ -24,9 +24,11 @@ pytestmark = pytest.mark.slow
 
 # No stage times, so that the session's persistent compilation cache holds the compiled
 # iterations: each program compiles once for all the tests here.
-FIXED = ["+experiment=fixed_c4", "profile=smoke", "train.iterations=2", "tensorboard=false",
+FIXED = ["+experiment=fixed_c4", "profile=smoke", "train.iterations=3", "tensorboard=false",
          "probe.positions=16", "stage_times=false", f"compilation_cache={TEST_CACHE}"]
-# The two runs differ in both traced settings: the seed and I′.
+# The two runs differ in both traced settings: the seed and I′. Iteration 1 both play the
+# enhancement, iteration 2 one does (a mixed group), iteration 3 neither (the group runs the
+# baseline's branch alone: `warmstart.group_kind`).
 SETTINGS = [(0, 1), (1, 2)]
 # Metrics a group computes with other XLA batching than a lone run: float sums may differ in
 # the last bits. Everything else (games, counts, decisions) must be equal.
@@ -79,21 +81,21 @@ def test_group_runs_as_the_lone_runs(lone_and_group):
         # Each run keeps its own folder with the outputs of a lone run.
         folder = Path(b.run_dir)
         names = {p.name for p in (folder / "checkpoints").iterdir()}
-        assert {"best.msgpack", "state_000002.ckpt"} <= names
+        assert {"best.msgpack", "state_000003.ckpt"} <= names
         assert (folder / "network.json").exists() and (folder / "config.yaml").exists()
     # The two runs really differ (seed and I′).
     first, second = (rows(c.run_dir) for c in together)
-    assert [r["warmstart_active"] for r in first] == [True, False]
-    assert [r["warmstart_active"] for r in second] == [True, True]
+    assert [r["warmstart_active"] for r in first] == [True, False, False]
+    assert [r["warmstart_active"] for r in second] == [True, True, False]
 
 
 def test_group_resumes_from_the_common_iteration(lone_and_group, tmp_path):
     _, _, together, _ = lone_and_group
     runs = configs(tmp_path)
     train_group(runs, log=lambda _: None, stop_after=1)
-    # A kill between two runs' writes: run 0 went on alone to iteration 2.
+    # A kill between two runs' writes: run 0 went on alone to its end.
     train(runs[0], log=lambda _: None)
-    assert len(rows(runs[0].run_dir)) == 2 and len(rows(runs[1].run_dir)) == 1
+    assert len(rows(runs[0].run_dir)) == 3 and len(rows(runs[1].run_dir)) == 1
     messages = []
     train_group(runs, log=messages.append)
     assert any("after iteration 1" in m for m in messages)
@@ -144,4 +146,4 @@ def test_vmap_launcher_sweep_sharded_and_resumed(lone_and_group, tmp_path):
                     and p.name.endswith(f"warmstart.iprime={iprime}")]
         assert_same_metrics(rows(folder), rows(reference.run_dir))
     again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert again.returncode == 0 and "complete (2 iterations)" in again.stdout
+    assert again.returncode == 0 and "complete (3 iterations)" in again.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import jax
@@ -397,3 +398,40 @@ def test_watkins_targets_bootstrap_at_the_first_explored_ply():
     assert bootstrapped > 0
     with pytest.raises(ValueError, match="explore_return must be one of q, watkins, got 'tree'"):
         make_selfplay(env, player, None, SelfPlayRules(games, explore=share, explore_return="tree"))
+
+
+def test_a_group_runs_the_warm_start_branch_only_while_a_run_plays_it():
+    """Two runs' self-play vmapped as one group (`warmstart.group_kind`): the enhancement's
+    search runs only in the iterations some run plays it. Under vmap a switch on the runs'
+    own kinds would run every branch, the Rollout and the versus games included (the
+    warm-start tax); the count below would then be non-zero when both runs are baseline.
+    The games are those each run plays alone, every kind and mix of kinds."""
+    from warmjax.train.warmstart import ENHANCED, group_kind
+
+    env = make("tic_tac_toe")
+    baseline = make_player("pure_mcts", env, simulations=4, temperature_moves=1)
+    enhancement = make_player("pure_rave", env, simulations=4, temperature_moves=1)
+    searched = []
+
+    def counted(inputs, key, states, memory):
+        jax.debug.callback(lambda: searched.append(1))
+        return enhancement.search(inputs, key, states, memory)
+
+    counting = dataclasses.replace(enhancement, search=counted)
+    selfplay = make_selfplay(env, baseline, counting, SelfPlayRules(4))
+    group = jax.jit(jax.vmap(
+        lambda key, kind: selfplay(Inputs(None, 0.5), key, kind,
+                                   group_kind=group_kind(kind, "runs")), axis_name="runs"))
+    lone = jax.jit(lambda key, kind: selfplay(Inputs(None, 0.5), key, kind))
+    keys = jax.random.split(jax.random.PRNGKey(3), 2)
+    for kinds in [(BASELINE, BASELINE), (ENHANCED, ENHANCED), (BASELINE, ENHANCED),
+                  (ENHANCED_VS_BASELINE, BASELINE)]:
+        searched.clear()
+        together = jax.block_until_ready(group(keys, jnp.asarray(kinds, jnp.int32)))
+        jax.effects_barrier()
+        assert (len(searched) > 0) == (kinds != (BASELINE, BASELINE)), kinds
+        for r, kind in enumerate(kinds):
+            alone = lone(keys[r], kind)
+            np.testing.assert_array_equal(np.asarray(together.actions[r]),
+                                          np.asarray(alone.actions))
+            np.testing.assert_array_equal(np.asarray(together.valid[r]), np.asarray(alone.valid))

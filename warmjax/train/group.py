@@ -32,6 +32,16 @@ import numpy as np
 from warmjax.settings import flatten
 from warmjax.train.run_config import ConfigError, RunConfig, per_run_paths
 
+AXIS = "runs"  # the vmapped runs axis's name, which the iteration's group reductions read
+
+
+def vmapped_iteration(iteration):
+    """`Trainer.iteration` vmapped over a group's runs `(states, iprimes)`, told its axis,
+    so that self-play pays only for the warm-start branches its runs play
+    (`warmstart.group_kind`)."""
+    return jax.vmap(lambda state, iprime: iteration(state, iprime, group=AXIS),
+                    axis_name=AXIS)
+
 
 def program_key(config: RunConfig) -> str:
     """What must be equal for runs to share one compiled program (a canonical string): every

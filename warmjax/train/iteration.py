@@ -245,13 +245,16 @@ class Trainer:
         return (make_arena(self.env, self.arena_player, c.arena.games, c.arena.threshold,
                            record=True) if c.arena.gate else None)
 
-    def iteration(self, state: TrainState, iprime: jax.Array | int | None = None, arena=None):
+    def iteration(self, state: TrainState, iprime: jax.Array | int | None = None, arena=None,
+                  group: str | None = None):
         """One iteration. Returns `(new_state, metrics)`; metrics are device scalars.
 
         `iprime` is I′ of the fixed mode; None: the config's. A traced value lets runs with
         different I′ share one program (`group.py` vmaps this function over runs). `arena`:
         the arena to play instead of the run's (`recording_arena`, whose games come back as
-        `metrics["arena_games"]`, a `MatchResult`; `arena_replay.py`).
+        `metrics["arena_games"]`, a `MatchResult`; `arena_replay.py`). `group`: the vmapped
+        axis's name when this is one run of a group (`group.vmapped_iteration`), so that the
+        group's self-play runs only the branches its runs play (`warmstart.group_kind`).
         """
         c = self.config
         it = state.iteration + 1
@@ -266,11 +269,16 @@ class Trainer:
         if c.train.start_positions > 0:
             starts = draw_starts(self.env, state.moves, jax.random.fold_in(k_self, START_STREAM),
                                  starting_games(c.train.start_positions, c.train.games))
-        args = (inputs, k_self, plan.selfplay, it if c.train.explore_decay else None, starts)
+        shared = None if group is None else warmstart.group_kind(plan.selfplay, group)
+        args = (inputs, k_self, plan.selfplay, it if c.train.explore_decay else None, starts,
+                shared)
         if len(self.staged_selfplay) == 1:
             games = self.selfplay(*args)
         else:  # progressive simulation: the stage's budget
-            games = jax.lax.switch(self.selfplay_stage(it), self.staged_selfplay, *args)
+            stage = self.selfplay_stage(it)
+            if group is not None:  # a group's runs share their iteration, so their stage:
+                stage = jax.lax.pmax(stage, group)  # unbatched, one budget's branch runs
+            games = jax.lax.switch(stage, self.staged_selfplay, *args)
         switched = warmstart.adaptive_switch(state.switched, plan.active, games.baseline_balance)
         switch_iteration = jnp.where(switched & ~state.switched, it, state.switch_iteration)
         slot = (it - 1) % c.train.replay_iterations

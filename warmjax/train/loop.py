@@ -42,7 +42,7 @@ from jax.experimental.compilation_cache import compilation_cache
 from warmjax import cli
 from warmjax.train import run_folder
 from warmjax.train.checkpoint import CheckpointDir
-from warmjax.train.group import program_key, runs_sharding, stack, unstack
+from warmjax.train.group import program_key, runs_sharding, stack, unstack, vmapped_iteration
 from warmjax.train.iteration import Trainer, TrainState
 from warmjax.train.metrics import MetricRow
 from warmjax.train.network_io import save_network
@@ -427,7 +427,7 @@ def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
     if built:
         iteration, probe = trainer.iteration, trainer.probe
         if vmapped:
-            iteration = jax.vmap(iteration)
+            iteration = vmapped_iteration(iteration)
             probe = probe and jax.vmap(probe, in_axes=(0, None, None))
         with cli.status(f"compiling the iteration ({game})"):
             program["step"] = jax.jit(iteration, donate_argnums=0).lower(*args).compile()

@@ -215,6 +215,10 @@ class SelfPlayTurn:
       start_ply: [E] int32, the plies each game had behind it when self-play took it up
         (`start_positions.py`; 0 for a game from its first position); None: all 0. T′ and
         `explore_plies` count a game's plies from its first position.
+      group_kind: in a vmapped group of runs, `group.shared_kind` of `kind`: the kind
+        every run of the group plays, unbatched, or MIXED while they differ; None for a
+        lone run. A switch on it runs one branch for the whole group, where a switch on
+        the batched `kind` would run every branch and select (`move`).
     """
 
     baseline: Player
@@ -228,6 +232,7 @@ class SelfPlayTurn:
     wander: jax.Array
     epsilon: jax.Array | None = None
     start_ply: jax.Array | None = None
+    group_kind: jax.Array | None = None
 
     def full(self, ply):
         """Whether ply `ply` is a full, recorded search (always, without a playout cap)."""
@@ -321,8 +326,16 @@ class SelfPlayTurn:
             branches = [None] * 3
             branches[BASELINE], branches[ENHANCED] = base, enhanced
             branches[ENHANCED_VS_BASELINE] = versus
-            action, policy, value, steps, mem_base, mem_enh = jax.lax.switch(self.kind,
-                                                                             branches)
+            if self.group_kind is None:  # a lone run: its kind is a scalar, one branch runs
+                chosen = jax.lax.switch(self.kind, branches)
+            else:
+                # Under vmap a switch on the runs' own (batched) kinds runs every branch and
+                # selects: a group would pay for Rollout's playouts and the versus games
+                # after all its runs have switched. The group's shared kind is unbatched, so
+                # only the branch its runs play runs; every branch only while they differ.
+                chosen = jax.lax.switch(self.group_kind, [
+                    *branches, lambda: jax.lax.switch(self.kind, branches)])
+            action, policy, value, steps, mem_base, mem_enh = chosen
         if rules.random_opening > 0:
             key, k_rand = jax.random.split(key)
             uniform = uniform_legal(k_rand, states.legal_action_mask)
@@ -418,12 +431,14 @@ def examples(env: Any, turn: SelfPlayTurn, played: game_loop.Played, init_keys: 
 
 def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
                   rules: SelfPlayRules, cheap: Player | None = None):
-    """Builds `selfplay(inputs, key, kind, iteration=None, starts=None) -> SelfPlayResult`:
+    """Builds `selfplay(inputs, key, kind, iteration=None, starts=None, group_kind=None) ->
+    SelfPlayResult`:
     `inputs` is an `Inputs` with the network's variables and this iteration's w
     (`warmstart.schedule`), `kind` which players play (BASELINE, ENHANCED or
     ENHANCED_VS_BASELINE), `iteration` the iteration (from 1), which only a decaying ε reads
     (`rules.explore_decay`), and `starts` the drawn start positions of the first games
-    (`start_positions.Starts`), taken where the baseline plays alone. Each ply's moves are
+    (`start_positions.Starts`), taken where the baseline plays alone, and `group_kind` the
+    kind a vmapped group shares (`SelfPlayTurn.group_kind`). Each ply's moves are
     chosen by a `SelfPlayTurn`, and the played games recorded by `examples`; a started
     game's result holds it whole (its `actions` from its first position, `init_keys` and
     `first_mover` those of that position).
@@ -446,7 +461,8 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
                          f"differs from the baseline's ({temperature_moves})")
 
-    def selfplay(inputs, key, kind, iteration=None, starts=None) -> SelfPlayResult:
+    def selfplay(inputs, key, kind, iteration=None, starts=None,
+                 group_kind=None) -> SelfPlayResult:
         key, init_key = jax.random.split(key)
         init_keys = jax.random.split(init_key, games)
         states = jax.vmap(env.init)(init_keys)
@@ -466,7 +482,7 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
         epsilon = None if rules.explore_decay is None else rules.epsilon(iteration)
         turn = SelfPlayTurn(baseline, enhancement, cheap, rules, inputs,
                             jnp.asarray(kind, jnp.int32), opening, coin, wander, epsilon,
-                            start_ply)
+                            start_ply, group_kind)
         played = game_loop.play_games(env, states, key, turn, keep_examples=True)
         result = examples(env, turn, played, init_keys, first_mover)
         if starts is not None:

@@ -20,6 +20,8 @@ from warmjax.names import MODES
 
 # How self-play searches in one iteration.
 BASELINE, ENHANCED, ENHANCED_VS_BASELINE = 0, 1, 2
+# A vmapped group's runs search in different ways this iteration (`group_kind`).
+MIXED = 3
 
 
 class Schedule(NamedTuple):
@@ -54,6 +56,16 @@ def schedule(mode: str, iteration: jax.Array, switched: jax.Array, iprime: int) 
         kind = jnp.where(active, ENHANCED_VS_BASELINE, BASELINE).astype(jnp.int32)
         return Schedule(active, weight, kind)
     raise ValueError(f"unknown warm-start mode {mode!r}; choose from {MODES}")
+
+
+def group_kind(kind: jax.Array, axis: str) -> jax.Array:
+    """In a vmapped group of runs (`jax.vmap(..., axis_name=axis)`), the way every run's
+    self-play searches this iteration, the same unbatched scalar for all of them: their
+    common `kind`, or MIXED while they differ. Self-play switches on it, so that a group
+    runs a warm-start branch only while one of its runs plays it (`selfplay.SelfPlayTurn`).
+    """
+    low, high = jax.lax.pmin(kind, axis), jax.lax.pmax(kind, axis)
+    return jnp.where(low == high, high, MIXED).astype(jnp.int32)
 
 
 def adaptive_switch(switched: jax.Array, active: jax.Array, balance: jax.Array) -> jax.Array:
