@@ -16,6 +16,7 @@ import numpy as np
 from warmjax.matches.entrants import Entrant
 from warmjax.matches.pair_play import NO_MOVE, make_match
 from warmjax.matches.tournament_folder import GameRecord, PairResult, Settings
+from warmjax.nets import describe, residual_layout
 from warmjax.search.players import make_player
 
 # Compiled matchups, reused by later tournaments in the same process (tests, notebooks).
@@ -131,6 +132,9 @@ def kind_record(kind: tuple) -> list:
     mixed_precision]` or `["anchor", name]`."""
     if kind[0] == "network":
         module = kind[1].module
+        layout = residual_layout(kind[1])
+        if layout is not None:  # the residual family
+            return ["network", "resnet", *layout.values(), module.mixed_precision]
         return ["network", module.channels, list(module.fc), list(module.paddings),
                 module.mixed_precision]
     return list(kind)
@@ -140,5 +144,7 @@ def kind_text(kind: tuple) -> str:
     """A player kind for the progress lines."""
     if kind[0] == "network":
         module = kind[1].module
+        if residual_layout(kind[1]) is not None:
+            return f"networks[{describe(kind[1])}]"
         return f"networks[{module.channels}ch, fc {'x'.join(map(str, module.fc))}]"
     return kind[1]

@@ -244,8 +244,15 @@ def make_network(
     same_padding: bool = False,
     reply_head: bool = False,
     wdl_head: bool = False,
+    resnet: dict[str, int] | None = None,
 ) -> Network:
     """Builds a `Network` from a preset name, with optional overrides.
+
+    A residual preset (`resnet5x128`, …: `nets/resnet.py`) builds the residual network;
+    `channels` then sets its filters, and `resnet` (`{"blocks", "filters",
+    "policy_filters", "value_filters"}`, as `residual_layout` gives them) builds one
+    without a preset (a saved network's description). The AZG network's departures
+    (`fc`, `same_padding`, `reply_head`, `wdl_head`) are refused for it.
 
     `train_conv` picks the training convolution: "auto" (patches on a CPU or GPU, XLA's on
     a TPU), "patches" or "xla"; both compute the same function on the same parameters.
@@ -267,6 +274,10 @@ def make_network(
         if preset not in PRESETS:
             raise ValueError(f"unknown network preset {preset!r}; choose from {sorted(PRESETS)}")
         settings.update(PRESETS[preset])
+    if settings.pop("kind", "azg") == "resnet" or resnet is not None:
+        settings.update(resnet or {})
+        return _residual(num_actions, obs_shape, preset, settings, channels, fc, dropout,
+                         train_conv, mixed_precision, same_padding, reply_head, wdl_head)
     if channels is not None:
         settings["channels"] = channels
     if fc is not None:
@@ -285,6 +296,47 @@ def make_network(
                    paddings=("SAME",) * 4 if same_padding else paddings_for(obs_shape),
                    reply_head=reply_head, wdl_head=wdl_head, **settings)
     return Network(module=module, obs_shape=tuple(obs_shape), train_conv=train_conv)
+
+
+def _residual(num_actions, obs_shape, preset, settings, channels, fc, dropout, train_conv,
+              mixed_precision, same_padding, reply_head, wdl_head) -> Network:
+    from warmjax.nets.resnet import ResNet
+
+    name = preset or "the residual network"
+    for flag, value in (("fc", fc), ("same_padding", same_padding),
+                        ("reply_head (train.reply_weight)", reply_head),
+                        ("wdl_head", wdl_head)):
+        if value:
+            raise ValueError(f"{name} is a residual network: model.{flag.split(' ')[0]} is "
+                             f"the AZG network's and does not apply; leave it unset")
+    if channels is not None:
+        settings["filters"] = channels
+    if min(settings.values()) < 1 and settings.get("blocks", 1) != 0:
+        raise ValueError(f"network sizes must be positive, got {settings}")
+    if train_conv not in CONV_IMPLS:
+        raise ValueError(f"unknown train_conv {train_conv!r}; choose from {', '.join(CONV_IMPLS)}")
+    if len(obs_shape) != 3 or min(obs_shape) < 1:
+        raise ValueError(f"observations must be [H, W, C] planes, got shape {tuple(obs_shape)}")
+    module = ResNet(num_actions=num_actions, mixed_precision=mixed_precision, **settings)
+    return Network(module=module, obs_shape=tuple(obs_shape), train_conv=train_conv)
+
+
+def residual_layout(network: Network) -> dict[str, int] | None:
+    """A residual network's layout (`make_network(resnet=…)` rebuilds it), None for AZG's."""
+    m = network.module
+    if not hasattr(m, "blocks"):
+        return None
+    return {"blocks": m.blocks, "filters": m.filters, "policy_filters": m.policy_filters,
+            "value_filters": m.value_filters}
+
+
+def describe(network: Network) -> str:
+    """The network in a few words: `resnet 5×128` or `azg 32ch, fc 128x64`."""
+    layout = residual_layout(network)
+    if layout is not None:
+        return f"resnet {layout['blocks']}×{layout['filters']}"
+    m = network.module
+    return f"azg {m.channels}ch, fc {'x'.join(map(str, m.fc))}"
 
 
 def without_reply_head(variables: Any) -> Any:

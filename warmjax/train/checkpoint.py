@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import jax
+import numpy as np
 from flax import serialization
 
 from warmjax.fileio import atomic_write
+from warmjax.settings import ConfigError
 
 MAGIC = "warmjax-checkpoint-v1"
 _NAME = re.compile(r"^state_(\d{6})\.ckpt$")
@@ -35,6 +37,36 @@ _NAME = re.compile(r"^state_(\d{6})\.ckpt$")
 
 class CorruptCheckpoint(Exception):
     """A checkpoint file that cannot be trusted."""
+
+
+class ForeignCheckpoint(ConfigError):
+    """A sound checkpoint of another network than the run's (another `model=`): it is not
+    skipped as corrupt but refused, in one line."""
+
+
+def _shapes(tree: Any, prefix: str = "") -> dict[str, tuple]:
+    """`{path: shape}` of a state dict's arrays."""
+    if isinstance(tree, dict):
+        out = {}
+        for key, value in tree.items():
+            out.update(_shapes(value, f"{prefix}/{key}"))
+        return out
+    return {prefix: tuple(getattr(tree, "shape", ()))}
+
+
+def network_difference(template: Any, stored: Any) -> str | None:
+    """Where a stored state dict's network (`params`) differs from the template's in its
+    arrays or their shapes: a sentence with both parameter counts, or None."""
+    mine = _shapes(template.get("params", {}).get("params", {})) if isinstance(template, dict) \
+        else {}
+    theirs = _shapes(stored.get("params", {}).get("params", {})) if isinstance(stored, dict) \
+        else {}
+    if not mine or not theirs or mine == theirs:
+        return None
+    count = lambda shapes: sum(int(np.prod(s)) for s in shapes.values())  # noqa: E731
+    return (f"it holds another network ({count(theirs):,} parameters in {len(theirs)} "
+            f"arrays) than this run's ({count(mine):,} in {len(mine)}): a run resumes only "
+            "with the model it was started with")
 
 
 def encode(state: Any, header: dict) -> bytes:
@@ -49,8 +81,14 @@ def decode(data: bytes, template: Any) -> tuple[Any, dict]:
     header, payload = _checked(data)
     try:
         stored = serialization.msgpack_restore(payload)
-        state = serialization.from_state_dict(
-            template, with_absent_fields(serialization.to_state_dict(template), stored))
+    except Exception as err:  # noqa: BLE001 - any parse failure means corrupt
+        raise CorruptCheckpoint(f"payload does not parse ({err})") from None
+    wanted = serialization.to_state_dict(template)
+    other = network_difference(wanted, stored)
+    if other is not None:
+        raise ForeignCheckpoint(other)
+    try:
+        state = serialization.from_state_dict(template, with_absent_fields(wanted, stored))
     except Exception as err:  # noqa: BLE001 - any parse failure means corrupt
         raise CorruptCheckpoint(f"payload does not match the run's state ({err})") from None
     return state, header
@@ -170,6 +208,8 @@ class CheckpointDir:
         for _, path in reversed(self.files()):
             try:
                 return decode(path.read_bytes(), template)
+            except ForeignCheckpoint as err:
+                raise ForeignCheckpoint(f"{path}: {err}") from None
             except (CorruptCheckpoint, OSError) as err:
                 # Said once, through the run's log (a Python warning as well would repeat it).
                 log(f"[warning] checkpoint {path.name} is corrupt or partial ({err}); "

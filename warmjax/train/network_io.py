@@ -4,7 +4,8 @@ A run folder's final network is two files:
 
 - `network.json`: `{"format": "warmjax-network-v1", "game": {"name", "params"},
   "model": {"preset", "channels", "fc", "dropout", "mixed_precision"[, "same_padding"][,
-  "wdl_head"]},
+  "wdl_head"]} (AZG's), or {"preset", "kind": "resnet", "blocks", "filters",
+  "policy_filters", "value_filters", "mixed_precision"} (the residual family's),
   "num_actions",
   "obs_shape",
   "iteration", "sha256"}`, enough to rebuild the Flax module, with the SHA-256 of the
@@ -27,7 +28,7 @@ from flax import serialization
 
 from warmjax.fileio import atomic_write
 from warmjax.games import make
-from warmjax.nets import make_network, without_reply_head
+from warmjax.nets import make_network, residual_layout, without_reply_head
 
 FORMAT = "warmjax-network-v1"
 
@@ -38,15 +39,21 @@ def save_network(folder: Path, config, network, variables: Any, iteration: int) 
     # A training-only head (the opponent's reply, `train.reply_weight`) is not part of the
     # network that plays: the file holds what `network.json`'s layout rebuilds.
     data = serialization.to_bytes(jax.device_get(without_reply_head(variables)))
+    layout = residual_layout(network)
+    if layout is not None:  # the residual family: its layout, no fully connected layers
+        model = {"preset": config.model.preset, "kind": "resnet", **layout,
+                 "mixed_precision": network.module.mixed_precision}
+    else:
+        model = {"preset": config.model.preset, "channels": network.module.channels,
+                 "fc": list(network.module.fc), "dropout": network.module.dropout,
+                 "mixed_precision": network.module.mixed_precision,
+                 # only where on, so that other runs' files stay as they were
+                 **({"same_padding": True} if config.model.same_padding else {}),
+                 **({"wdl_head": True} if network.module.wdl_head else {})}
     meta = {
         "format": FORMAT,
         "game": {"name": config.game.name, "params": dict(config.game.params)},
-        "model": {"preset": config.model.preset, "channels": network.module.channels,
-                  "fc": list(network.module.fc), "dropout": network.module.dropout,
-                  "mixed_precision": network.module.mixed_precision,
-                  # only where on, so that other runs' files stay as they were
-                  **({"same_padding": True} if config.model.same_padding else {}),
-                  **({"wdl_head": True} if network.module.wdl_head else {})},
+        "model": model,
         "num_actions": network.num_actions,
         "obs_shape": list(network.obs_shape),
         "iteration": int(iteration),
@@ -107,12 +114,17 @@ def load_network(path: Path):
     meta = _read_meta(folder)
     env = make(meta["game"]["name"], **meta["game"]["params"])
     model = meta["model"]
-    network = make_network(env.num_actions, env.observation_shape, None,
-                           channels=model["channels"], fc=tuple(model["fc"]),
-                           dropout=model["dropout"],
-                           mixed_precision=bool(model.get("mixed_precision", False)),
-                           same_padding=bool(model.get("same_padding", False)),
-                           wdl_head=bool(model.get("wdl_head", False)))
+    if model.get("kind") == "resnet":
+        network = make_network(env.num_actions, env.observation_shape, None, resnet={
+            k: int(model[k]) for k in ("blocks", "filters", "policy_filters", "value_filters")},
+            mixed_precision=bool(model.get("mixed_precision", False)))
+    else:
+        network = make_network(env.num_actions, env.observation_shape, None,
+                               channels=model["channels"], fc=tuple(model["fc"]),
+                               dropout=model["dropout"],
+                               mixed_precision=bool(model.get("mixed_precision", False)),
+                               same_padding=bool(model.get("same_padding", False)),
+                               wdl_head=bool(model.get("wdl_head", False)))
     template = network.init(jax.random.PRNGKey(0))
     msgpack = folder / "network.msgpack"
     try:

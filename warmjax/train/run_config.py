@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from warmjax.games import make, registry
 from warmjax.names import EXPLORE_RETURNS, MODES, WARMSTART_ENHANCEMENTS
-from warmjax.nets.presets import CONV_IMPLS, PRESETS
+from warmjax.nets.presets import CONV_IMPLS, PRESETS, kind_of
 from warmjax.search.config import SearchConfig
 from warmjax.settings import PER_RUN, RESUMABLE, ConfigError, from_mapping, marked, setting
 
@@ -99,6 +99,14 @@ class ModelConfig:
                              f"{self.train_conv!r}")
         if not 0.0 <= self.dropout < 1.0:
             raise ValueError(f"dropout must be in [0, 1), got {self.dropout}")
+        if kind_of(self.preset) == "resnet":
+            for flag in ("fc", "same_padding", "wdl_head"):
+                if getattr(self, flag):
+                    raise ValueError(f"{flag}: model={self.preset} is a residual network, "
+                                     "and fc, same_padding and wdl_head are the AZG "
+                                     f"network's; set model.{flag}="
+                                     + ("null" if flag == "fc" else "false")
+                                     + " (profile=smoke sets fc)")
         if (self.channels is not None and self.channels < 1) or any(u < 1 for u in self.fc or ()):
             raise ValueError(f"channels and fc: network sizes must be positive, got "
                              f"{self.channels} and {self.fc}")
