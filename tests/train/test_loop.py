@@ -350,3 +350,33 @@ def test_metrics_without_checkpoints_are_never_trained_over(reference_run, tmp_p
     with pytest.raises(ConfigError, match="holds 2 iterations of metrics but no checkpoint"):
         train(compose_config(SMOKE, unfinished), log=lambda _: None)
     assert (unfinished / run_folder.METRICS).read_bytes() == before
+
+
+@pytest.mark.slow
+def test_a_minutes_budget_stops_after_the_iteration_that_spends_it_and_resumes(
+        reference_run, tmp_path):
+    """`train.minutes`: the run stops after the first iteration whose summed
+    `seconds_total` reaches the budget; a rerun with the same budget does nothing, a larger
+    one goes on, and the iterations are those of a run without a budget (a stopping rule,
+    not another run)."""
+    reference_dir = reference_run[0]
+    config = compose_config([*SMOKE, "train.minutes=1e-9"], tmp_path)
+    lines = []
+    train(config, log=lines.append)
+    assert len(read_metrics(tmp_path)) == 1
+    assert any("train.minutes=1e-09 spent" in line and "after iteration 1" in line
+               for line in lines)
+    lines.clear()
+    train(config, log=lines.append)
+    assert len(read_metrics(tmp_path)) == 1 and any("is complete (1 iterations" in line
+                                                    for line in lines)
+    spent = sum(r.seconds_total for r in run_folder.read_metrics(tmp_path))
+    more = dataclasses.replace(config, train=dataclasses.replace(
+        config.train, minutes=(spent + 1e-9) / 60))
+    train(more, log=lambda _: None)
+    assert len(read_metrics(tmp_path)) == 2
+    train(dataclasses.replace(config, train=dataclasses.replace(config.train, minutes=None)),
+          log=lambda _: None)
+    assert read_metrics(tmp_path) == read_metrics(reference_dir)
+    with pytest.raises(ConfigError, match="train.minutes must be positive"):
+        compose_config([*SMOKE, "train.minutes=0"], tmp_path / "x")

@@ -341,6 +341,13 @@ def train_runs(configs: Sequence[RunConfig], log: Callable[[str], None] = print,
             out.lock.close()
 
 
+def spent_seconds(run_dir, iterations: int) -> float:
+    """The training time a run has spent in its first `iterations` iterations: their
+    `seconds_total` summed (compiling and the probe left out; `train.minutes`)."""
+    return float(sum(row.seconds_total or 0.0 for row in run_folder.read_metrics(run_dir)
+                     if row.iteration <= iterations))
+
+
 def interrupted_line(outputs: Sequence[RunOutputs]) -> str | None:
     """What Ctrl-C says: where each run stands and how to go on; None while every run is
     new and unsaved (the command's own line then, after its cleanups)."""
@@ -400,9 +407,14 @@ def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
         states = [out.resume(t, log, iteration=common) if done > common else s
                   for out, t, s, done in zip(outputs, templates, states, done_by_run)]
     total = first.train.iterations
-    if common >= total:
-        log(f"{outputs[0].dir} is complete ({common} iterations)" if not vmapped else
-            f"the group of {runs} runs is complete ({common} iterations)")
+    allowed = None if first.train.minutes is None else 60.0 * first.train.minutes
+    spent = spent_seconds(outputs[0].dir, common) if allowed is not None else 0.0
+    if common >= total or (allowed is not None and spent >= allowed):
+        why = (f"{common} iterations" if common >= total else
+               f"{common} iterations, {spent / 60:.2f} min: train.minutes="
+               f"{first.train.minutes:g} spent")
+        log(f"{outputs[0].dir} is complete ({why})" if not vmapped else
+            f"the group of {runs} runs is complete ({why})")
         return states
 
     tic = time.perf_counter()
@@ -475,6 +487,12 @@ def _advance(program: dict, configs: list[RunConfig], outputs: list[RunOutputs],
                 for out in outputs:  # only now: every run holds this iteration's checkpoint
                     out.checkpoints.prune()
             done += 1
+            spent += seconds
+            if allowed is not None and spent >= allowed and it < total:
+                log(f"train.minutes={first.train.minutes:g} spent ({spent / 60:.2f} min of "
+                    f"training) after iteration {it}: stopping; a larger train.minutes "
+                    "resumes it")
+                break
     finally:
         for out in outputs:
             out.close()

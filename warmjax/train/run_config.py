@@ -132,6 +132,11 @@ class WarmstartConfig:
 @dataclasses.dataclass(frozen=True)
 class TrainConfig:
     iterations: int = setting(100, resumable=True)  # I
+    # A wall-clock budget, a stopping rule: the run stops after the first iteration at which
+    # its training time (the iterations' seconds_total summed, compiling and the probe left
+    # out) reaches this many minutes, or at train.iterations if that comes first; it
+    # resumes as any run does, and a larger budget extends it. None: no budget.
+    minutes: float | None = setting(None, resumable=True)
     games: int = 50  # E
     replay_iterations: int = 20  # rs
     epochs: int = 10  # ep
@@ -357,6 +362,8 @@ def validate(config: RunConfig) -> None:
         problems.append(f"seed must be non-negative, got {c.seed}")
     if c.train.iterations < 1:
         problems.append(f"train.iterations (I) must be at least 1, got {c.train.iterations}")
+    if c.train.minutes is not None and not c.train.minutes > 0:
+        problems.append(f"train.minutes must be positive (or null), got {c.train.minutes}")
     if c.warmstart.mode == "fixed":
         if c.warmstart.iprime < 1:
             problems.append(f"warmstart.iprime (I′) must be at least 1, got {c.warmstart.iprime}")
