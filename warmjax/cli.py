@@ -229,8 +229,8 @@ def uninterrupted():
 
 
 def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
-    """Calls `on_interrupt` from a watcher thread as soon as Ctrl-C comes, and returns the
-    function that puts the previous handling back.
+    """Calls `on_interrupt` from a watcher thread as soon as Ctrl-C (or SIGTERM) comes, and
+    returns the function that puts the previous handling back.
 
     Python runs a signal handler only between bytecodes, so a Ctrl-C in compiled code (a
     compile, an iteration) would wait for it and then unwind a traceback. Instead Python's
@@ -251,7 +251,7 @@ def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
                 return
             if not byte:
                 return
-            if byte[0] != signal.SIGINT:
+            if byte[0] not in (signal.SIGINT, signal.SIGTERM):
                 continue
             if handling is None:
                 handling = threading.Thread(target=on_interrupt, name="ctrl-c handler",
@@ -261,7 +261,10 @@ def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
                 say("interrupted again: stopped at once", seconds=0.2)
                 os._exit(USER_ERROR)
 
+    # SIGTERM (`kill`, `timeout`, a scheduler) is handled as Ctrl-C: the same line, the same
+    # cleanups, exit 2, where by default it would end the process with nothing undone.
     previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    previous_term = signal.signal(signal.SIGTERM, lambda signum, frame: None)
     old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
     watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
     watcher.start()
@@ -269,6 +272,7 @@ def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
     def undo():
         signal.set_wakeup_fd(old_fd)
         signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)
         writer.close()
         watcher.join(timeout=1.0)
         reader.close()

@@ -87,13 +87,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.simulations < 1:
             parser.error("--simulations must be at least 1")
         settings["simulations"] = args.simulations
+    out = args.out or positions.DATA_DIR / make(args.game, **params).labelled_set_name
+    cli.check_writable(out, parser)  # before the work, not after it
     tic = time.perf_counter()
     try:
         labelled = labels.draw(args.game, args.count, args.seed, params, low, high, log=print,
                                **settings)
     except ValueError as err:
         parser.fail(err)
-    out = args.out or positions.DATA_DIR / make(args.game, **params).labelled_set_name
+    short = positions.exhausted_line(labelled, args.count)
+    if short is not None:
+        print(short)
     positions.save(labelled, out)
     best = labelled.best
     print(f"wrote {len(labelled)} positions to {out} in {time.perf_counter() - tic:.0f} s "

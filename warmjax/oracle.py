@@ -75,13 +75,16 @@ def _named(stem: str, args) -> str:
 
 def _report(parser, args, name: str, render, compute) -> None:
     """Runs `compute`, prints `render` of its result and writes it as JSON (`--out`, or
-    `name` in the run folder); a ValueError is the command's one error line."""
+    `name` in the run folder); a ValueError is the command's one error line, and so is an
+    output that cannot be written, found before the work."""
+    out = Path(args.out) if args.out else Path(args.run_dir) / name
+    cli.check_writable(out, parser)
     try:
         result = compute()
     except ValueError as err:
         parser.fail(err)
     print(render(result))
-    out = Path(args.out) if args.out else Path(args.run_dir) / name
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")
 

@@ -176,7 +176,7 @@ def _remove_if_empty(cfg: DictConfig) -> None:
     # The run folder wherever it is (hydra.run.dir may put it outside run_root), then the
     # folders above it up to run_root, if Hydra left them empty; run_root too if this
     # process made it (`ROOTS_BEFORE`).
-    if folder.is_dir() and not any(folder.iterdir()):
+    if folder.is_dir() and not any(folder.iterdir()) and folder not in RUN_DIRS_BEFORE:
         folder.rmdir()
         folder = folder.parent
         while (folder == root or root in folder.parents) and folder.is_dir() \
@@ -252,9 +252,34 @@ def check_sweep(args: list[str]) -> None:
                 cli.fail(f"job {number} of {len(jobs)} ({name}): {err}; no job was run")
 
 
+def follow_run_dir(argv: list[str]) -> list[str]:
+    """A single run's command line with `run_dir=DIR`: Hydra's job folder made DIR too
+    (`hydra.run.dir`), so that no other folder named after the overrides is made beside it;
+    a DIR that cannot be written is one error line before anything starts."""
+    from pathlib import Path
+
+    given = [a.split("=", 1)[1] for a in argv if a.lstrip("+").startswith("run_dir=")]
+    if not given or any(a in ("-m", "--multirun") for a in argv):
+        return argv
+    problem = cli.writable_problem(Path(given[-1]) / "config.yaml")
+    if problem is not None:
+        cli.fail(f"run_dir: {problem}")
+    if Path(given[-1]).is_dir():
+        RUN_DIRS_BEFORE.add(Path(given[-1]).resolve())
+    if any(a.startswith("hydra.run.dir=") for a in argv):
+        return argv
+    return [*argv, f"hydra.run.dir={given[-1]}"]
+
+
+# Run folders named with run_dir= that existed when the process started: a refused or
+# interrupted run leaves them in place, empty or not (`_remove_if_empty`).
+RUN_DIRS_BEFORE: set = set()
+
+
 if __name__ == "__main__":
     ROOTS_BEFORE = run_roots(sys.argv[1:])
     if any(a in ("-m", "--multirun") for a in sys.argv[1:]):
         check_sweep([a for a in sys.argv[1:] if a not in ("-m", "--multirun")])
     cli.check_overrides("config", None)
+    sys.argv[1:] = follow_run_dir(sys.argv[1:])
     main()

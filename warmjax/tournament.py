@@ -6,6 +6,7 @@ See `warmjax.matches.round_robin` for the settings, the outputs and resuming.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from warmjax import cli
 from warmjax.matches.round_robin import ANCHORS, TournamentConfig, plural_pairs, run_tournament
@@ -46,6 +47,11 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int
     parser.add_argument("--fast-compile", action="store_true",
                         help="XLA optimisation level 0: faster compiling, slower games")
     args = parser.parse_args(argv)
+    # The journal is written game batch by game batch: a folder that cannot take it is
+    # refused before any game is played.
+    problem = cli.writable_problem(Path(args.out) / "journal.check")
+    if problem is not None:
+        parser.fail(problem.replace("/journal.check", "").replace("write", "write into"))
     config = TournamentConfig(
         runs=tuple(args.runs), out=args.out, anchors=tuple(args.anchors), games=args.games,
         simulations=args.simulations, temperature_moves=args.temperature_moves,

@@ -43,6 +43,8 @@ def main(argv=None):
         parser.error(f"--temperature-moves must be non-negative, got {args.temperature_moves}")
     if not Path(args.run_dir).is_dir():
         parser.fail(f"no run folder {args.run_dir}")
+    out = Path(args.out) if args.out else Path(args.run_dir) / VERSUS_FILE
+    cli.check_writable(out, parser)  # before the games, which would be lost after them
     try:
         # `versus` loads (and checks) the network before it compiles anything.
         result = versus(args.run_dir, args.opponents, args.games, args.simulations,
@@ -59,7 +61,7 @@ def main(argv=None):
                      f"{r['score']:.3f}", f"[{low:.3f}, {high:.3f}]"])
     print(table(["opponent", "settings", "wins", "draws", "losses", "score", "95% interval"],
                 rows), end="")
-    out = Path(args.out) if args.out else Path(args.run_dir) / VERSUS_FILE
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out} (the score's interval: Wilson's, a draw as half a win)")
 

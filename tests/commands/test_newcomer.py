@@ -3,6 +3,7 @@ trains; no setting makes a silent second copy of a run; Ctrl-C stops at once and
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -304,3 +305,111 @@ def test_ctrl_c_through_a_dead_pipe_is_one_line_and_exit_2(tmp_path, closed):
         proc.kill()
     assert time.perf_counter() - tic < 10
     assert proc.returncode == 2
+
+
+def test_run_dir_leaves_no_second_folder_and_a_refused_one_nothing(tmp_path):
+    """`run_dir=DIR`: Hydra's own folder (named after the overrides, under
+    runs/<experiment>/) used to be made beside DIR every time, even for a refused
+    configuration; now the run's folder is DIR alone, and a refused configuration leaves
+    nothing. An unwritable DIR is one line."""
+    root, target = tmp_path / "root", tmp_path / "mine"
+    out = run_cli("+experiment=fixed_c4", *SMOKE, "warmstart.iprime=500", f"run_root={root}",
+                  f"run_dir={target}", cwd=ROOT)
+    one_error_line(out, "exceeds train.iterations")
+    assert not target.exists() and not root.exists()
+    made = tmp_path / "made"
+    made.mkdir()  # a folder the user made stays, even empty
+    out = run_cli("+experiment=fixed_c4", *SMOKE, "warmstart.iprime=500", f"run_root={root}",
+                  f"run_dir={made}", cwd=ROOT)
+    one_error_line(out, "exceeds train.iterations")
+    assert made.is_dir() and not root.exists()
+    out = run_cli("+experiment=adaptive_c4", *SMOKE, f"run_root={root}",
+                  "run_dir=/proc/warmjax_run", cwd=ROOT)
+    one_error_line(out, "run_dir: cannot write /proc/warmjax_run")
+    out = run_cli("+experiment=adaptive_c4", *SMOKE, "train.iterations=1", f"run_root={root}",
+                  f"run_dir={target}", cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert (target / "metrics.jsonl").exists() and not root.exists()
+
+
+def test_sigterm_during_the_first_compile_is_ctrl_c(tmp_path):
+    """`timeout` or `kill` (SIGTERM) before the first checkpoint: the same line and exit 2
+    as Ctrl-C, and the run folder with the files it wrote is gone."""
+    env = {k: v for k, v in os.environ.items() if k != "JAX_COMPILATION_CACHE_DIR"}
+    env["JAX_PLATFORMS"] = "cpu"
+    runs = tmp_path / "runs"
+    proc = subprocess.Popen([sys.executable, "-m", "warmjax.run", "+experiment=adaptive_c4",
+                             "profile=smoke", "tensorboard=false", "compilation_cache=null",
+                             "train.iterations=400", f"run_root={runs}"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.time() + 300
+    while not list(runs.glob("adaptive_c4/*/config.yaml")):
+        assert time.time() < deadline and proc.poll() is None, "the run took no folder"
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (2, "run: interrupted\n")
+    assert not (runs / "adaptive_c4").exists()
+
+
+def test_labels_ends_on_a_game_with_fewer_positions_than_asked(tmp_path):
+    """Connect Four 4×4 between plies 2 and 3 has a handful of distinct informative
+    positions: asking for 500 used to draw for ever ("58 of 200 positions drawn"); now the
+    command says how many there are and why, and writes them, all of them: as many as an
+    exhaustive walk of every move order finds."""
+    import itertools
+
+    from warmjax.perfect.connect_four_solver import Solver
+    from warmjax.perfect.positions import ILLEGAL
+
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    out = subprocess.run([sys.executable, "-m", "warmjax.labels", "--count", "500", "--rows",
+                          "4", "--cols", "4", "--min-ply", "2", "--max-ply", "3", "--out",
+                          str(tmp_path / "t.json")], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    found = re.search(r"only (\d+) of 500 positions: the game has no more distinct "
+                      r"informative positions", out.stdout)
+    assert found, out.stdout[-2000:]
+    saved = json.loads((tmp_path / "t.json").read_text())
+    solver = Solver(4, 4, 4)
+    boards = {}
+    for plies in (2, 3):
+        for moves in itertools.product(range(4), repeat=plies):
+            boards.setdefault(tuple(int(x) for x in solver.position(list(moves))[:2]),
+                              list(moves))
+    informative = 0
+    for moves in boards.values():
+        values = solver.move_values(moves)
+        legal = values[values != ILLEGAL]
+        informative += not all(legal == legal[0])
+    assert int(found.group(1)) == len(saved["positions"]) == informative
+
+
+@pytest.mark.parametrize("command, args, words", [
+    ("versus", ["RUN", "--games", "2", "--out", "/proc/versus.json"],
+     "cannot write /proc/versus.json"),
+    ("oracle", ["RUN", "--positions", "4", "--out", "/proc/oracle.json"],
+     "cannot write /proc/oracle.json"),
+    ("oracle", ["RUN", "--benchmark", "pons", "--positions", "2", "--out", "/proc/p.json"],
+     "cannot write /proc/p.json"),
+    ("tournament", ["RUN", "--out", "/proc/tour"], "cannot write into /proc/tour"),
+    ("report", ["--runs", "RUN", "--out", "/proc/report"], "cannot write into /proc/report"),
+    ("labels", ["--count", "5", "--out", "/proc/labels.json"],
+     "cannot write /proc/labels.json"),
+])
+def test_no_result_is_lost_to_an_output_path(tmp_path, command, args, words):
+    """An output that cannot be written is refused before the work, in one line (exit 2):
+    `versus --out /proc/versus.json` used to play all its games, then fail with a
+    traceback and lose them."""
+    from ..helpers import write_tiny_run
+
+    run = write_tiny_run(tmp_path / "run", "connect_four")
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    tic = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", f"warmjax.{command}",
+                          *[str(run) if a == "RUN" else a for a in args]], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=600)
+    one_error_line(out, words)
+    assert time.perf_counter() - tic < 30  # refused before compiling or playing anything

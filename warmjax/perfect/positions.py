@@ -118,6 +118,29 @@ class LabelledSet:
                                    calm=None if self.calm is None else self.calm[mask])
 
 
+# Random games in a row that reach no position not seen before: the game has no more
+# distinct positions at the depths asked for, and drawing stops (`check_found`).
+STALL_DRAWS = 10_000
+
+
+def check_found(kept: list, count: int, drawn: int, depths: str) -> None:
+    """Raises where drawing stopped with no informative position; a set smaller than asked
+    for is kept, and `exhausted_line` says why."""
+    if not kept:
+        raise ValueError(f"no informative position (one whose moves do not all share one "
+                         f"value) at {depths} in {drawn} random games: the game has none "
+                         "there; try other depths")
+
+
+def exhausted_line(labelled: "LabelledSet", count: int) -> str | None:
+    """Why a labelled set holds fewer positions than the `count` asked for, or None."""
+    if len(labelled) >= count:
+        return None
+    return (f"only {len(labelled)} of {count} positions: the game has no more distinct "
+            f"informative positions at these depths ({STALL_DRAWS:,} random games in a row "
+            f"found none new, {labelled.meta.get('games_drawn')} drawn in all)")
+
+
 def random_position(solver: Solver, rng: np.random.Generator, min_ply: int, max_ply: int):
     """Columns of uniformly random play up to a ply drawn from [min_ply, max_ply], or None
     if the game ended (a line or a full board) before it."""
@@ -141,10 +164,11 @@ def generate(count: int, seed: int = 0, rows: int = 6, cols: int = 6, win_length
     solver = Solver(rows, cols, win_length)
     rng = np.random.default_rng(seed)
     seen, kept_moves, kept_values = set(), [], []
-    drawn = 0
-    while len(kept_moves) < count:
+    drawn = since_new = 0
+    while len(kept_moves) < count and since_new < STALL_DRAWS:
         moves = random_position(solver, rng, min_ply, max_ply)
         drawn += 1
+        since_new += 1
         if moves is None:
             continue
         own, mask, _ = solver.position(moves)
@@ -152,12 +176,14 @@ def generate(count: int, seed: int = 0, rows: int = 6, cols: int = 6, win_length
         if key in seen:
             continue
         seen.add(key)
+        since_new = 0
         values = solver.move_values(moves)
         legal = values[values != ILLEGAL]
         if np.all(legal == legal[0]):
             continue
         kept_moves.append(moves)
         kept_values.append(values)
+    check_found(kept_moves, count, drawn, f"plies {min_ply}-{max_ply}")
     meta = dict(seed=seed, min_ply=min_ply, max_ply=max_ply, games_drawn=drawn,
                 command=f"python -m warmjax.labels --count {count} --seed {seed} "
                         f"--rows {rows} --cols {cols} --win-length {win_length} "
@@ -398,10 +424,11 @@ def generate_placement_game(name: str, count: int, seed: int = 0, params: dict |
     by_empties = spec.labels.depth == "empties"
     rng = np.random.default_rng(seed)
     seen, kept_moves, kept_values = set(), [], []
-    drawn = 0
-    while len(kept_moves) < count:
+    drawn = since_new = 0
+    while len(kept_moves) < count and since_new < STALL_DRAWS:
         target = int(rng.integers(low, high + 1))
         drawn += 1
+        since_new += 1
         own, other = solver.start()
         moves: list[int] = []
         ended = False
@@ -419,6 +446,7 @@ def generate_placement_game(name: str, count: int, seed: int = 0, params: dict |
         if (own, other) in seen:
             continue
         seen.add((own, other))
+        since_new = 0
         values = solver.move_values(own, other)
         legal = values[values != ILLEGAL]
         if np.all(legal == legal[0]):
@@ -428,6 +456,8 @@ def generate_placement_game(name: str, count: int, seed: int = 0, params: dict |
         if log is not None and len(kept_moves) % 100 == 0:
             log(f"{len(kept_moves)} of {count} positions labelled")
     depth = "empties" if by_empties else "ply"
+    check_found(kept_moves, count, drawn,
+                f"{'empty cells' if by_empties else 'plies'} {low}-{high}")
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in params.items())
     meta = {"seed": seed, f"min_{depth}": low, f"max_{depth}": high, "games_drawn": drawn,
             "command": f"python -m warmjax.labels --game {name} --count {count} --seed {seed} "

@@ -33,7 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from warmjax.games import make
-from warmjax.perfect.positions import ILLEGAL, LabelledSet, _pack
+from warmjax.perfect.positions import ILLEGAL, STALL_DRAWS, LabelledSet, _pack, check_found
 from warmjax.search.players import make_player
 
 GENERATE = "warmjax.probe.search_labels:generate_by_search"
@@ -47,14 +47,15 @@ def draw_positions(env: Any, count: int, seed: int, low: int, high: int, seen: s
                    log=None) -> tuple[list[list[int]], int]:
     """`count` positions of random play, each stopped at a ply in [low, high], none of them
     in `seen` (observations, as bytes; the new ones are added): their move lists and how
-    many random games were drawn."""
+    many random games were drawn. Fewer where `STALL_DRAWS` random games in a row find no
+    new one (the game has no more at those plies)."""
     rng = np.random.default_rng(seed)
     step = jax.jit(jax.vmap(env.step))
     init = jax.jit(jax.vmap(env.init))
     kept: list[list[int]] = []
-    drawn = 0
+    drawn = since_new = 0
     batch = max(64, 2 * count)
-    while len(kept) < count:
+    while len(kept) < count and since_new < STALL_DRAWS:
         targets = rng.integers(low, high + 1, size=batch)
         states = init(jax.random.split(jax.random.PRNGKey(int(rng.integers(2**31))), batch))
         moves = np.full((batch, high), -1, np.int32)
@@ -73,12 +74,14 @@ def draw_positions(env: Any, count: int, seed: int, low: int, high: int, seen: s
                                            new, old), after, states)
             alive &= ~np.asarray(states.terminated)
         drawn += batch
+        since_new += batch
         observations = np.asarray(states.observation)
         for i in np.flatnonzero(alive):
             key = observations[i].tobytes()
             if key in seen or np.asarray(states.legal_action_mask[i]).sum() < 2:
                 continue
             seen.add(key)
+            since_new = 0
             kept.append([int(a) for a in moves[i, :targets[i]]])
             if len(kept) == count:
                 break
@@ -137,12 +140,15 @@ def generate_by_search(name: str, count: int, seed: int, params: dict, low: int,
         need = count - len(kept_moves)
         moves, more = draw_positions(env, need, seed + drawn, low, high, seen, log)
         drawn += more
+        if not moves:  # the game has no more distinct positions at these plies
+            break
         labels = labels_of(move_values(env, moves, simulations, seed + drawn, log))
         for m, v in zip(moves, labels):
             legal = v[v != ILLEGAL]
             if not np.all(legal == legal[0]):  # a position that tells no move from another
                 kept_moves.append(m)
                 kept_values.append(v)
+    check_found(kept_moves, count, drawn, f"plies {low}-{high}")
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in params.items())
     meta = {"seed": seed, "min_ply": low, "max_ply": high, "games_drawn": drawn,
             "labels": f"pure MCTS, {simulations} simulations per move, win or loss "
