@@ -59,6 +59,7 @@ def test_outputs_have_the_heads_shapes_and_range():
         variables["batch_stats"])
 
 
+@pytest.mark.slow
 def test_patch_convolution_agrees_with_xla():
     nets = {impl: make_network(7, (6, 7, 2), "resnet3x32", train_conv=impl)
             for impl in ("patches", "xla")}
@@ -70,6 +71,7 @@ def test_patch_convolution_agrees_with_xla():
         np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_mixed_precision_keeps_float32_weights_and_close_outputs():
     f32 = make_network(7, (6, 7, 2), "resnet3x32")
     bf16 = make_network(7, (6, 7, 2), "resnet3x32", mixed_precision=True)
@@ -83,6 +85,7 @@ def test_mixed_precision_keeps_float32_weights_and_close_outputs():
     np.testing.assert_allclose(np.asarray(vb), np.asarray(va), atol=0.05)
 
 
+@pytest.mark.slow
 def test_a_few_training_steps_lower_the_loss_on_a_fixed_batch():
     net = make_network(7, (6, 7, 2), "resnet3x32")
     variables = net.init(jax.random.PRNGKey(0))
@@ -113,6 +116,7 @@ def test_a_few_training_steps_lower_the_loss_on_a_fixed_batch():
     assert losses[-1] < 0.5 * losses[0], losses
 
 
+@pytest.mark.slow
 def test_save_and_load_round_trip_and_a_foreign_checkpoint_is_refused(tmp_path):
     from warmjax.games import make
     from warmjax.train.checkpoint import CheckpointDir, ForeignCheckpoint

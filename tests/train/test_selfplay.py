@@ -400,6 +400,7 @@ def test_watkins_targets_bootstrap_at_the_first_explored_ply():
         make_selfplay(env, player, None, SelfPlayRules(games, explore=share, explore_return="tree"))
 
 
+@pytest.mark.slow
 def test_a_group_runs_the_warm_start_branch_only_while_a_run_plays_it():
     """Two runs' self-play vmapped as one group (`warmstart.group_kind`): the enhancement's
     search runs only in the iterations some run plays it. Under vmap a switch on the runs'
