@@ -181,3 +181,55 @@ def test_a_network_free_player_is_called_with_no_variables(game):
     batch = jax.tree_util.tree_map(lambda x: x[None], state)
     move = jax.jit(player)(None, jax.random.PRNGKey(1), batch)
     assert int(move.action[0]) == 0
+
+
+@pytest.mark.slow
+def test_the_whole_game_example_plays_to_the_end(run, game):
+    """docs/api.md's whole game (examples/whole_game.py) on a tiny run: every game ends,
+    and each result printed is the game's own, replayed here move by move from its
+    opening with `position`."""
+    out = subprocess.run([sys.executable, "examples/whole_game.py", str(run)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600,
+                         env=dict(__import__("os").environ, JAX_PLATFORMS="cpu"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert len(lines) == 4
+    words = {"won": 1.0, "drew": 0.0, "lost": -1.0}
+    for line in lines:
+        found = re.match(r"opening (.*): the agent (won|lost|drew) against pure MCTS "
+                         r"\(100\): (.*)$", line)
+        assert found, line
+        opening = "" if found.group(1) == "(none)" else found.group(1)
+        start = warmjax.position(game, opening)
+        end = warmjax.position(game, f"{opening} {found.group(3)}")
+        assert bool(end.terminated)
+        agent = int(start.current_player)
+        assert float(end.rewards[agent]) == words[found.group(2)], line
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, params, labelled", [
+    ("connect_four", {}, "connect_four_6x6.json"), ("othello", {}, "othello_6x6.json"),
+    ("gobang", {}, "gobang_6x6.json"), ("hex", {"size": 5}, "hex_5x5.json")])
+def test_perfect_values_are_the_solvers_labels(name, params, labelled):
+    """`perfect_values` against the committed labelled sets, which each game's exact solver
+    wrote: the same value for every move of their first positions, one by one and as a
+    batch; a game without a solver, or a position before its reach, is one message."""
+    from warmjax.perfect import positions
+
+    game = warmjax.make_game(name, **params)
+    stored = positions.load(positions.DATA_DIR / labelled, game.num_actions).subset(2)
+    moves = [[int(a) for a in m[:n]] for m, n in zip(stored.moves, stored.plies)]
+    for one, values in zip(moves, stored.values):
+        np.testing.assert_array_equal(warmjax.perfect_values(game, one), values)
+    np.testing.assert_array_equal(warmjax.perfect_values(game, batch=moves), stored.values)
+
+
+@pytest.mark.slow
+def test_perfect_values_say_where_they_cannot_answer(game):
+    with pytest.raises(ValueError, match="from ply 8 on; this one is at ply 2"):
+        warmjax.perfect_values(game, "c d")
+    with pytest.raises(ValueError, match="animal_shogi has no exact solver"):
+        warmjax.perfect_values(warmjax.make_game("animal_shogi"), ())
+    with pytest.raises(ValueError, match="move 2"):
+        warmjax.perfect_values(game, "c z")

@@ -19,7 +19,7 @@ FLOORS = (
     ("train",),
     ("matches",),
     ("analysis", "api", "explorer", "labels", "run"),
-    ("calibrate", "explore", "headtohead", "oracle", "orientation", "play", "report",
+    ("advise", "calibrate", "explore", "headtohead", "oracle", "orientation", "play", "report",
      "tournament", "versus", "__init__", "__main__"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}

@@ -17,6 +17,7 @@ from pathlib import Path
 import warmjax
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "api.md"
+EXAMPLE = PAGE.parents[1] / "examples" / "whole_game.py"  # shown whole, after the imports
 # What a class shows besides its own docstring: its public methods and properties.
 SKIP = {"count", "index"}  # NamedTuple's tuple methods
 
@@ -79,7 +80,11 @@ def page() -> str:
            "(docs/experiments.md).", "", "```python", "import warmjax",
            f"warmjax.__version__  # {warmjax.__version__!r}", "```", "",
            inspect.cleandoc(importlib.import_module("warmjax.api").__doc__).split("\n\n")[-1],
-           ""]
+           "", "## A whole game", "",
+           "A batch made from positions, `game.step`, whose turn it is, who won, and the "
+           "agent against pure MCTS in a loop: `examples/whole_game.py` (run it with a run "
+           "folder; `tests/test_api.py` does).", "", "```python",
+           EXAMPLE.read_text().split('"""\n', 1)[1].strip(), "```", ""]
     for name in sorted((n for n in warmjax.__all__ if n != "__version__"), key=str.lower):
         obj = getattr(warmjax, name)
         if inspect.isclass(obj):

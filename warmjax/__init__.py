@@ -27,7 +27,7 @@ except _metadata.PackageNotFoundError:  # a checkout on PYTHONPATH, not installe
 
 # The public names, from `warmjax.api` when first used.
 __all__ = ["Agent", "Analyser", "Analysis", "PLAYERS", "SearchConfig", "__version__",
-           "load_agent", "make_game", "make_player", "position"]
+           "load_agent", "make_game", "make_player", "perfect_values", "position"]
 
 
 def __getattr__(name: str):

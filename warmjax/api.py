@@ -32,7 +32,7 @@ from warmjax.search.config import SearchConfig
 from warmjax.search.players import PLAYERS, Analysis, make_player
 
 __all__ = ["Agent", "Analyser", "Analysis", "PLAYERS", "SearchConfig", "load_agent",
-           "make_game", "make_player", "position"]
+           "make_game", "make_player", "perfect_values", "position"]
 
 
 def position(game, moves: str | Sequence[int | str] = (), *, ascii: str | None = None,
@@ -58,10 +58,17 @@ def position(game, moves: str | Sequence[int | str] = (), *, ascii: str | None =
         if moves:
             raise ValueError("give moves or ascii, not both")
         return game.from_ascii(ascii, to_move)
+    return _played(game, moves, seed)[0]
+
+
+def _played(game, moves, seed: int = 0):
+    """`(state, actions)`: the start with `moves` played (as `position` reads them), and
+    their action ids."""
     if isinstance(moves, str):
         moves = [m for m in re.split(r"[\s,]+", moves) if m]
     state = game.init(jax.random.PRNGKey(seed))
     step = _stepper(game)
+    actions = []
     for ply, move in enumerate(moves, start=1):
         where = f"move {ply} ({move!r})"
         if bool(state.terminated):
@@ -76,7 +83,42 @@ def position(game, moves: str | Sequence[int | str] = (), *, ascii: str | None =
         if not bool(np.asarray(state.legal_action_mask)[action]):
             raise ValueError(f"{where}: {game.illegal_reason(state, action)}")
         state = step(state, np.int32(action))
-    return state
+        actions.append(action)
+    return state, actions
+
+
+def perfect_values(game, moves: str | Sequence[int | str] = (), *,
+                   batch: Sequence[str | Sequence[int | str]] | None = None) -> np.ndarray:
+    """Each move's perfect-play value in a position, by the game's exact solver (Connect
+    Four, Othello, Gobang, Hex, tic-tac-toe at the sizes of their labelled sets and
+    others): the project's measure, which the explorer shows.
+
+    Args:
+      game: a game (`make_game`).
+      moves: the moves from the start, as `position` reads them.
+      batch: instead, several positions' moves: the answer has a leading batch axis.
+
+    Returns:
+      `[A]` int8 (or `[B, A]` for a batch): for each move, its value for the player who
+      makes it with perfect play after it: 1 a win, 0 a draw, −1 a loss; −2 where the move
+      is illegal (or the game is over). A move is optimal where its value is the row's
+      largest.
+
+    Raises:
+      ValueError: a move that cannot be read or played (as `position`), a game without an
+        exact solver, or a position before the solver's reach (Connect Four before ply 8,
+        say), each named.
+    """
+    from warmjax.perfect.values import move_values
+
+    if batch is not None:
+        if moves:
+            raise ValueError("give moves or batch, not both")
+        return np.stack([perfect_values(game, m) for m in batch])
+    state, actions = _played(game, moves)
+    if bool(state.terminated):
+        return np.full(game.num_actions, -2, np.int8)
+    return move_values(game, actions)
 
 
 @functools.lru_cache(maxsize=16)

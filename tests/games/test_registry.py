@@ -230,3 +230,10 @@ def test_the_registry_loads_no_game_code_until_a_game_is_made():
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
         "Connect Four (6, 7) ('othello', 'connect_four', 'gobang') []", "True"]
+
+
+def test_a_misspelt_setting_gets_a_did_you_mean():
+    with pytest.raises(ValueError, match="no setting 'colums'; did you mean 'cols'"):
+        make("connect_four", colums=7)
+    with pytest.raises(ValueError, match="no setting 'size'; its settings: rows, cols"):
+        make("connect_four", size=3)

@@ -21,8 +21,8 @@ import jax
 import numpy as np
 
 import warmjax
-from warmjax.games import registry
 from warmjax.games.env import FIRST
+from warmjax.perfect.values import move_values
 from warmjax.search.players import PLAYERS, uses_network
 from warmjax.train import arena_replay, checkpoint
 from warmjax.train.run_folder import NETWORKS, kept_network_folder
@@ -102,31 +102,10 @@ def load_runs(paths) -> list[Served]:
 
 def solver_values(game, moves: list[int]) -> np.ndarray | None:
     """`[A]` each move's perfect-play value (1, 0, −1; −2 illegal) by the game's exact
-    solver, or None: a game without one, or a position before the solver's reach (the
-    depth its labelled sets start at)."""
-    spec = registry.find(game.name)
-    labels = None if spec is None else spec.labels
-    if labels is None or labels.by_search:
-        return None
-    rows, cols = game.board_shape
-    empties = rows * cols - len(moves)
-    if (labels.depth == "ply" and len(moves) < labels.low) or (
-            labels.depth == "empties" and empties > labels.high):
-        return None
-    params = dict(spec.params)
-    params.update({k: getattr(game, k) for k in ("win_length",) if hasattr(game, k)})
-    if game.name == "connect_four":
-        params.update(rows=rows, cols=cols)
-    elif "size" in spec.params:
-        params["size"] = rows
+    solver (`perfect.values.move_values`), or None: a game without one, or a position
+    before the solver's reach (the depth its labelled sets start at)."""
     try:
-        solver = labels.make_solver(**params)
-        if hasattr(solver, "start"):  # a placement game: play the moves on its boards
-            own, other = solver.start()
-            for action in moves:
-                own, other = solver.play(own, other, int(action))
-            return np.asarray(solver.move_values(own, other))
-        return np.asarray(solver.move_values(list(moves)))
+        return move_values(game, list(moves))
     except Exception:  # noqa: BLE001 - a position the solver does not take: no values
         return None
 

@@ -163,6 +163,15 @@ class GameSpec:
         try:
             return build(**self.settings(params))
         except TypeError as err:
+            unknown = [k for k in params if k not in self.params and k in str(err)]
+            if unknown and self.params:  # name the setting meant, where one is close
+                import difflib
+
+                close = difflib.get_close_matches(unknown[0], list(self.params), n=1,
+                                                  cutoff=0.6)
+                raise ValueError(f"bad settings for {self.name}: no setting {unknown[0]!r}"
+                                 + (f"; did you mean {close[0]!r}?" if close else
+                                    f"; its settings: {', '.join(self.params)}")) from None
             raise ValueError(f"bad settings for {self.name}: {params} ({err})") from None
 
     def settings(self, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -175,7 +175,12 @@ class RunOutputs:
             extended = (f"; it was a run of {self.planned} iterations, extended to {total} "
                         f"by train.iterations={total}"
                         if self.planned is not None and self.planned < total else "")
-            log(f"resuming {self.dir} after iteration {done} of {total}{extended}")
+            if done < total:
+                log(f"resuming {self.dir} after iteration {done} of {total}{extended}")
+            else:  # nothing left to do: the next line says the run is complete
+                log(f"found {self.dir} saved after iteration {done}"
+                    + (f" (train.iterations={total} asks for no more)" if done > total
+                       else ""))
             self.saved = int(header["iteration"])
         run_folder.write_metrics(self.dir, self.history)
         return state
