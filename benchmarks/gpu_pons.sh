@@ -15,11 +15,7 @@
 set -u
 OUT=${OUT:-/tmp/gpu_pons}
 mkdir -p "$OUT"
-if [ -d .whl ]; then  # the GPU machine lacks mctx, pgx, hydra-core, omegaconf, ...
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD
-fi
+. benchmarks/device_wheels.sh
 export PYTHONUNBUFFERED=1
 python3 -c "import jax; print('device:', jax.devices()[0].device_kind, jax.default_backend(), \
 'jax', jax.__version__)" | tee "$OUT/device.txt"

@@ -14,11 +14,7 @@
 set -u
 OUT=${OUT:-/tmp/gpu_session}
 mkdir -p "$OUT"
-if [ -d .whl ]; then  # the GPU machine lacks mctx, pgx, hydra-core, omegaconf, ...
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD/.site:$PWD
-fi
+. benchmarks/device_wheels.sh
 export PYTHONPATH=${PYTHONPATH:-$PWD}:$PWD/benchmarks PYTHONUNBUFFERED=1
 if [ "${SMALL:-0}" = 1 ]; then
   shrink_study="--games 2 --simulations 4 --arena-games 2 --train-steps 3"
