@@ -1,0 +1,58 @@
+"""Exact rank tests across a handful of boards (analysis/ranking.py): against hand counts
+of the orderings and scipy's Spearman ρ."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+
+from warmjax.analysis import ranking
+
+
+def test_spearman_test_counts_the_orderings_by_hand():
+    # Five boards: the perfect ranking is 1 of 120 orderings; ρ ≥ 0.9 are it and the four
+    # swaps of neighbours (5 of 120); the reversed ranking is beaten by all.
+    assert ranking.spearman_test([1, 2, 3, 4, 5], [10, 20, 30, 40, 50]) == pytest.approx(
+        (1.0, 1 / 120))
+    assert ranking.spearman_test([1, 2, 3, 4, 5], [20, 10, 30, 40, 50]) == pytest.approx(
+        (0.9, 5 / 120))
+    assert ranking.spearman_test([1, 2, 3, 4, 5], [50, 40, 30, 20, 10]) == pytest.approx(
+        (-1.0, 1.0))
+
+
+def test_rho_is_scipys():
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        x, y = rng.normal(size=5), rng.normal(size=5)
+        rho, p = ranking.spearman_test(x, y)
+        assert rho == pytest.approx(scipy_stats.spearmanr(x, y).statistic)
+        assert 1 / 120 <= p <= 1
+
+
+def test_placement_test_places_the_new_boards_among_the_old():
+    predictor = [25.1, 21.8, 9.9, 3.5, -0.4]
+    # The new boards (1 and 2) where the predictor puts them, the old in its order: the
+    # best of the 5·4 = 20 placements, alone.
+    rho, p, placements = ranking.placement_test(predictor, [5, 4, 3, 2, 1], new=[1, 2])
+    assert (rho, p, placements) == (pytest.approx(1.0), pytest.approx(1 / 20), 20)
+    # The new boards at the bottom, reversed: no placement does worse.
+    rho, p, _ = ranking.placement_test(predictor, [5, 1, 2, 4, 3], new=[1, 2])
+    assert p == pytest.approx(1.0)
+    # By hand: the new boards at ranks 3 and 4 swapped (the old keep 5, 2, 1): Σd² = 2,
+    # ρ = 1 − 6·2/120 = 0.9. Placements with Σd² ≤ 2, the old boards filling the ranks
+    # left in their order (4 lowest, then 3, then 0): (4, 3) the perfect one, (3, 4) the
+    # observed, (5, 3) which moves board 0 to 4, and (4, 2) which moves board 3 to 3:
+    # 4 of the 20.
+    rho, p, _ = ranking.placement_test(predictor, [5, 3, 4, 2, 1], new=[1, 2])
+    assert rho == pytest.approx(0.9) and p == pytest.approx(4 / 20)
+
+
+def test_early_gain_is_the_paired_mean_with_a_t_interval():
+    gain = ranking.early_gain({60: 0.5, 61: 0.7, 62: 0.9}, {60: 0.4, 61: 0.5, 63: 0.1})
+    assert gain["seeds"] == [60, 61]
+    assert gain["mean"] == pytest.approx(0.15)
+    half = 12.706205 * np.std([0.1, 0.2], ddof=1) / np.sqrt(2)  # t(0.975, 1 df)
+    assert gain["interval"] == pytest.approx([0.15 - half, 0.15 + half], rel=1e-5)
+    with pytest.raises(ValueError, match="at least two paired seeds"):
+        ranking.early_gain({1: 0.5}, {1: 0.4})
