@@ -129,7 +129,8 @@ def test_the_benchmark_refuses_another_board(tmp_path, capsys):
     with pytest.raises(SystemExit):
         oracle.main([str(run), "--benchmark", "pons", "--positions", "2"])
     err = capsys.readouterr().err
-    assert "oracle: error:" in err and "(6, 7)" in err and "(6, 6)" in err
+    assert "oracle: error:" in err and "connect_four 6×6" in err
+    assert "train with game.params.cols=7" in err  # what to do about it
 
 
 def test_a_mistake_is_a_worse_outcome_not_a_slower_win():

@@ -55,6 +55,15 @@ def benchmark(run_dir, simulations=None, deep=600, playouts=600, count=None, see
     Raises:
       ValueError: a run that is not Connect Four 7 columns × 6 rows, or a corrupt one.
     """
+    from warmjax.train.run_folder import read_run
+
+    game = read_run(run_dir).config.game
+    if game.name != "connect_four" or (game.params.get("rows", 6), game.params.get("cols", 6)) \
+            != (6, 7):
+        shape = f"{game.params.get('rows', 6)}×{game.params.get('cols', 6)}"
+        raise ValueError(f"{run_dir} trained {game.name} {shape}; Pons' benchmark is "
+                         "Connect Four 7 columns × 6 rows: train with game.params.cols=7 "
+                         "(e.g. +experiment=adaptive_c4 profile=fast game.params.cols=7)")
     labelled, index = combined(count)
     shallow = oracle(run_dir, simulations, playouts, seed, labelled=labelled,
                      players=("search", "policy_head") + (("pure_mcts",) if pure_mcts else ()),
