@@ -380,3 +380,17 @@ def test_a_minutes_budget_stops_after_the_iteration_that_spends_it_and_resumes(
     assert read_metrics(tmp_path) == read_metrics(reference_dir)
     with pytest.raises(ConfigError, match="train.minutes must be positive"):
         compose_config([*SMOKE, "train.minutes=0"], tmp_path / "x")
+
+
+@pytest.mark.slow
+def test_a_resume_says_when_it_rewrites_a_corrupt_metrics_line(tmp_path):
+    config = compose_config(SMOKE, tmp_path)
+    train(config, log=lambda _: None, stop_after=2)
+    path = tmp_path / "metrics.jsonl"
+    lines = path.read_text().splitlines()
+    path.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2] + "\n")  # torn line 2
+    said = []
+    train(config, log=said.append, stop_after=1)
+    warned = [line for line in said if "[warning]" in line and "metrics.jsonl" in line]
+    assert len(warned) == 1 and "line 2 differs" in warned[0], said
+    assert len(read_metrics(tmp_path)) == 3  # repaired from the checkpoint, then one more

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import shutil
 import threading
@@ -182,8 +183,30 @@ class RunOutputs:
                     + (f" (train.iterations={total} asks for no more)" if done > total
                        else ""))
             self.saved = int(header["iteration"])
+        self._say_what_the_rewrite_changes(log)
         run_folder.write_metrics(self.dir, self.history)
         return state
+
+    def _say_what_the_rewrite_changes(self, log: Callable[[str], None]) -> None:
+        """Before `metrics.jsonl` is rewritten from the checkpoint: one line where its
+        lines differ from the checkpoint's rows other than by rows after it (a kill between
+        the two writes), such as a corrupt or edited line, so that nothing is repaired
+        without a word."""
+        path = self.dir / run_folder.METRICS
+        if not path.exists():
+            return
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+        wanted = [json.dumps(row.to_json()) for row in self.history]
+        for number, (line, row) in enumerate(zip(lines, wanted), start=1):
+            try:
+                same = json.loads(line) == json.loads(row)
+            except ValueError:
+                same = False
+            if not same:
+                log(f"[warning] {path}: line {number} differs from the checkpoint's metrics "
+                    f"(corrupt or edited); rewritten from the checkpoint after iteration "
+                    f"{self.saved}")
+                return
 
     def unsaved(self) -> bool:
         """A new run with no checkpoint on disk yet: its folder holds nothing but the files
