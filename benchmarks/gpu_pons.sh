@@ -10,8 +10,11 @@
 #   SMALL=1 JAX_PLATFORMS=cpu bash benchmarks/gpu_pons.sh     # the dry run, tiny sizes
 #   MODE=tax bash benchmarks/gpu_pons.sh             # instead: the warm-start tax, Hex 7×7
 #
-# MINUTES (default 6) is train.minutes; SPEED=0 leaves out the batch-size sweep of
-# benchmarks/selfplay_speed.py (about a minute on a GPU), which runs last.
+# MINUTES (default 5.5) is train.minutes; SPEED=0 leaves out the batch-size sweep of
+# benchmarks/selfplay_speed.py, which runs last. Each part has a time limit (LIMIT_TRAIN
+# 420 s with compiling, LIMIT_JUDGE 90 s, LIMIT_SPEED 45 s), so that the whole call stays
+# under the device's 600 s; a training stopped by its limit ends as Ctrl-C does, saved after
+# its last iteration, and is judged all the same.
 set -u
 OUT=${OUT:-/tmp/gpu_pons}
 mkdir -p "$OUT"
@@ -35,13 +38,13 @@ train.iterations=2 probe.positions=20 model.mixed_precision=false"
   judge="--positions 10 --deep-simulations 8 --simulations 4 --playouts 4"
   speed="--nets resnet3x32 --batches 8 --simulations 4"
 else
-  recipe="train.minutes=${MINUTES:-6}"
+  recipe="train.minutes=${MINUTES:-5.5}"
   judge="--no-pure-mcts"  # its reference rates are in results.md §12
   speed="--nets small medium resnet5x128 --batches 256 1024 4096 16384 --mixed-precision \
---limit 20"
+--limit 10"
 fi
 echo "== training: +experiment=baseline_c4 profile=gpu game.params.cols=7 $recipe"
-timeout "${LIMIT_TRAIN:-480}" python3 -m warmjax.run +experiment=baseline_c4 profile=gpu \
+timeout "${LIMIT_TRAIN:-420}" python3 -m warmjax.run +experiment=baseline_c4 profile=gpu \
   game.params.cols=7 $recipe tensorboard=false run_root="$runs" > "$OUT/train.log" 2>&1
 echo "(exit $?)" >> "$OUT/train.log"
 grep -v -e "^WARNING" -e "^W1" -e "^I0000" -e "^E0000" "$OUT/train.log" | tail -6
@@ -58,13 +61,13 @@ print(f"{len(rows)} iterations, {train / 60:.1f} min of training; self-play: {si
       f"simulations in {seconds:.0f} s = {sims / max(seconds, 1e-9):,.0f} simulations/s")
 EOF
 echo "== judging on Pons' benchmark"
-timeout "${LIMIT_JUDGE:-150}" python3 -m warmjax.oracle "$run" --benchmark pons $judge \
+timeout "${LIMIT_JUDGE:-90}" python3 -m warmjax.oracle "$run" --benchmark pons $judge \
   --out "$OUT/pons.json" > "$OUT/pons.txt" 2>&1
 echo "(exit $?)" >> "$OUT/pons.txt"
 sed -n '1,11p' "$OUT/pons.txt"; tail -2 "$OUT/pons.txt"
 if [ "${SPEED:-1}" = 1 ]; then
   echo "== self-play speed by batch size"
-  timeout "${LIMIT_SPEED:-100}" python3 benchmarks/selfplay_speed.py $speed \
+  timeout "${LIMIT_SPEED:-45}" python3 benchmarks/selfplay_speed.py $speed \
     --json "$OUT/speed.json" > "$OUT/speed.txt" 2>&1
   echo "(exit $?)" >> "$OUT/speed.txt"
   grep "^|\|published\|exit" "$OUT/speed.txt"
