@@ -163,6 +163,14 @@ def writable_problem(path: str | os.PathLike) -> str | None:
         return f"cannot write {path}: {err.strerror or err}"
 
 
+def folder_problem(folder: str | os.PathLike) -> str | None:
+    """Why files could not be written into `folder` (made if missing), or None."""
+    problem = writable_problem(pathlib.Path(folder) / ".warmjax-write-check")
+    return None if problem is None else problem.replace(
+        f"cannot write {pathlib.Path(folder) / '.warmjax-write-check'}",
+        f"cannot write into {folder}")
+
+
 def check_writable(path: str | os.PathLike, parser: "ArgumentParser") -> None:
     """`parser.fail` with `writable_problem(path)`, if there is one."""
     problem = writable_problem(path)

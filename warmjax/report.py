@@ -9,7 +9,6 @@ and claims, as PNG and Markdown (the library: `warmjax.analysis.report`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from warmjax import cli
 from warmjax.analysis import model
@@ -46,9 +45,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "(warmjax.analysis.arm_measures; repeatable)")
     parser.add_argument("--out", default="report", help="output folder (default: report)")
     args = parser.parse_args(argv)
-    problem = cli.writable_problem(Path(args.out) / "report.check")
-    if problem is not None:  # before reading and testing, not after
-        parser.fail(problem.replace("/report.check", "").replace("write", "write into"))
+    problem = cli.folder_problem(args.out)  # before the work, not after it
+    if problem is not None:
+        parser.fail(problem)
     try:
         if args.study:
             written = render_study(study_record(

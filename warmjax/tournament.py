@@ -6,7 +6,6 @@ See `warmjax.matches.round_robin` for the settings, the outputs and resuming.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from warmjax import cli
 from warmjax.matches.round_robin import ANCHORS, TournamentConfig, plural_pairs, run_tournament
@@ -49,9 +48,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[TournamentConfig, int
     args = parser.parse_args(argv)
     # The journal is written game batch by game batch: a folder that cannot take it is
     # refused before any game is played.
-    problem = cli.writable_problem(Path(args.out) / "journal.check")
+    problem = cli.folder_problem(args.out)  # before the work, not after it
     if problem is not None:
-        parser.fail(problem.replace("/journal.check", "").replace("write", "write into"))
+        parser.fail(problem)
     config = TournamentConfig(
         runs=tuple(args.runs), out=args.out, anchors=tuple(args.anchors), games=args.games,
         simulations=args.simulations, temperature_moves=args.temperature_moves,

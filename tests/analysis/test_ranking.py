@@ -22,12 +22,17 @@ def test_spearman_test_counts_the_orderings_by_hand():
 
 
 def test_rho_is_scipys():
+    import itertools
+
     rng = np.random.default_rng(0)
     for _ in range(5):
         x, y = rng.normal(size=5), rng.normal(size=5)
         rho, p = ranking.spearman_test(x, y)
         assert rho == pytest.approx(scipy_stats.spearmanr(x, y).statistic)
-        assert 1 / 120 <= p <= 1
+        # The exact p by scipy's ρ over every ordering of the outcomes (the reference).
+        every = [scipy_stats.spearmanr(x, order).statistic
+                 for order in itertools.permutations(y)]
+        assert p == pytest.approx(np.mean([r >= rho - 1e-12 for r in every]))
 
 
 def test_placement_test_places_the_new_boards_among_the_old():

@@ -311,7 +311,7 @@ def _residual(num_actions, obs_shape, preset, settings, channels, fc, dropout, t
                              f"the AZG network's and does not apply; leave it unset")
     if channels is not None:
         settings["filters"] = channels
-    if min(settings.values()) < 1 and settings.get("blocks", 1) != 0:
+    if any(v < 1 for v in settings.values()):
         raise ValueError(f"network sizes must be positive, got {settings}")
     if train_conv not in CONV_IMPLS:
         raise ValueError(f"unknown train_conv {train_conv!r}; choose from {', '.join(CONV_IMPLS)}")
