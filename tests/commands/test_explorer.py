@@ -181,7 +181,7 @@ def test_the_page_plays_analyses_compares_and_replays(served, browser, explorer)
     page = browser.new_page()
     page.goto(served + "/?run=0&moves=2,3,2,3,1,1,1,1")
     page.wait_for_selector("#panel-a tbody tr")
-    assert page.inner_text("#status") == "X to move"
+    assert page.inner_text("#status") == "X to move; last move b"
     # The panel is the API's: visits and priors of the same position and seed.
     panel = explorer.analyse(0, [2, 3, 2, 3, 1, 1, 1, 1], seed=0)
     shown = rows(page, "panel-a")
@@ -223,6 +223,122 @@ def test_the_page_plays_analyses_compares_and_replays(served, browser, explorer)
     page.click("#replay-prev")
     page.wait_for_function("document.querySelector('#replay-ply').textContent"
                            ".startsWith('ply 0')")
+    page.close()
+
+
+def test_connect_four_looks_like_its_game_and_is_played_by_column(served, browser):
+    """Red and yellow discs in a blue frame, the columns lettered on the board, the last
+    move marked, the move buttons under their columns, and a click on a column's letter
+    plays that column."""
+    page = browser.new_page()
+    page.goto(served + "/?run=0&moves=2,3,2")
+    page.wait_for_selector("#panel-a tbody tr")
+    board = page.locator("#board svg")
+    assert board.locator('circle[fill="#d62828"]').count() == 2  # X: c, c
+    assert board.locator('circle[fill="#f5c518"]').count() == 1  # O: d
+    assert board.locator('rect[fill="#1d4fb8"]').count() == 1
+    assert board.locator("text.column-letter").all_text_contents() == list("abcdef")
+    marked = board.locator("circle.last-move")
+    assert marked.count() == 1
+    box, mark = board.bounding_box(), marked.bounding_box()
+    assert 2 / 6 < (mark["x"] + mark["width"] / 2 - box["x"]) / box["width"] < 3 / 6
+    assert "last move c" in page.inner_text("#status")
+    # Each move button sits under its own column.
+    for button in page.locator("#legal button").all():
+        column = int(button.get_attribute("data-action"))
+        b = button.bounding_box()
+        centre = (b["x"] + b["width"] / 2 - box["x"]) / box["width"]
+        assert column / 6 < centre < (column + 1) / 6, (column, centre)
+    # A click on column e's letter plays column e.
+    page.select_option("#side", "none")
+    letter = board.locator("text.column-letter").nth(4).bounding_box()
+    page.mouse.click(letter["x"] + letter["width"] / 2, letter["y"] + letter["height"] / 2)
+    page.wait_for_function("new URLSearchParams(location.search).get('moves') === '2,3,2,4'")
+    page.close()
+
+
+@pytest.mark.parametrize("link, words", [
+    ("?run=0&moves=9,9,9", "this link's moves cannot be played: move 1 (9): no action 9"),
+    ("?moves=garbage", 'this link\'s moves must be action ids separated by commas, got '
+                       '"garbage"'),
+    ("?moves=2,,3", 'this link\'s moves must be action ids separated by commas, got "2,,3"'),
+    ("?run=5", "no run 5: 1 served (runs 0 to 0); showing run 0"),
+])
+def test_a_bad_link_keeps_the_board_and_says_why_in_one_line(served, browser, link, words):
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(served + "/" + link)
+    page.wait_for_selector("#panel-a tbody tr")
+    page.wait_for_function("document.querySelector('#message').textContent.length > 0")
+    message = page.inner_text("#message")
+    assert words in message and "\n" not in message
+    assert page.inner_text("#status") == "X to move"  # the start position, drawn
+    assert page.locator("#board svg circle.piece").count() == 0
+    assert page.locator("#board svg circle").count() == 36  # its empty holes
+    assert errors == []  # no raw JavaScript error
+    page.close()
+
+
+def test_the_busy_line_shows_while_a_search_runs_and_clears(served, browser):
+    """The answer to a search is held back: the busy line names the work and counts its
+    seconds; it goes when the answer comes."""
+    page = browser.new_page()
+    page.goto(served + "/?run=0&moves=2")
+    page.wait_for_selector("#panel-a tbody tr")
+    assert page.locator("#busy").is_hidden()
+    held = []
+    page.route("**/api/analyse*", lambda route: held.append(route))
+    page.fill("#simulations", "9")
+    page.dispatch_event("#simulations", "change")
+    page.wait_for_selector("#busy", state="visible")
+    first = page.inner_text("#busy")
+    assert first.startswith("searching… ") and first.endswith(" s")
+    page.wait_for_function("parseFloat(document.querySelector('#busy').textContent"
+                           ".split('… ')[1]) >= 0.5")
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/api/analyse*")
+    page.wait_for_selector("#busy", state="hidden")
+    page.wait_for_function("document.querySelector('#panel-a .summary').textContent"
+                           ".includes('m = 9')")
+    page.close()
+
+
+def test_an_error_is_cleared_by_the_next_good_answer(served, browser):
+    page = browser.new_page()
+    page.goto(served + "/?run=0&moves=")
+    page.wait_for_selector("#panel-a tbody tr")
+    page.fill("#moves-input", "c zz")
+    page.click("#moves-go")
+    page.wait_for_function("document.querySelector('#message').textContent.length > 0")
+    assert page.inner_text("#message") == "refused: cannot read the move zz"
+    page.fill("#simulations", "7")
+    page.dispatch_event("#simulations", "change")
+    page.wait_for_function("document.querySelector('#panel-a .summary').textContent"
+                           ".includes('m = 7')")
+    assert page.inner_text("#message") == ""
+    page.close()
+
+
+def test_a_replay_shows_the_moves_played(served, browser, explorer):
+    page = browser.new_page()
+    page.goto(served + "/?run=0&moves=")
+    page.wait_for_selector("#panel-a tbody tr")
+    page.select_option("#replay-select", "0")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent"
+                           ".startsWith('ply 0')")
+    game = explorer.replay(0, 0)
+    labels = [chr(ord("a") + a) for a in game]
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent"
+                           ".startsWith('ply 1')")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent"
+                           ".startsWith('ply 2')")
+    assert page.locator("#played span.played").all_inner_texts() == labels[:2]
+    assert page.locator("#played span.ahead").all_inner_texts() == labels[2:]
+    assert page.inner_text("#played span.current") == labels[1]
     page.close()
 
 

@@ -8,8 +8,10 @@ import importlib.util
 import os
 import subprocess
 import sys
+from xml.etree import ElementTree
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -176,18 +178,53 @@ def test_own_games_have_ids_of_their_own_and_draw_themselves(game, tmp_path):
     path = tmp_path / "x.svg"
     state.save_svg(path)
     text = path.read_text()
-    assert text.startswith("<svg") and text.count("<circle") == int(
+    assert text.startswith("<svg") and text.count('class="piece') == int(
         np.asarray(state.observation).sum())  # one disc per stone (Othello: the four + one
     # flipped line)
     with pytest.raises(ValueError, match="must end with .svg"):
         state.save_svg(tmp_path / "x.png")
-    with pytest.raises(ValueError, match="draws one state"):
-        jax.vmap(env.init)(jax.random.split(jax.random.key(0), 2)).to_svg()
+    # A batch is drawn as a grid of its boards, as pgx draws its batches (pgx's own
+    # api_test saves a batch).
+    batch = jax.vmap(env.step)(jax.vmap(env.init)(jax.random.split(jax.random.key(0), 3)),
+                               jnp.array([0, 1, 2]))
+    grid = batch.to_svg()
+    assert grid.count("<g ") == 3 and grid.count('class="piece') == int(
+        np.asarray(batch.observation).sum())
     # A pgx game's state is pgx's own, drawn by pgx's visualiser.
     pgx_state = make("tic_tac_toe").init(jax.random.key(0))
     pgx_state.save_svg(tmp_path / "t.svg")
     assert (tmp_path / "t.svg").read_text().startswith("<?xml") or \
         (tmp_path / "t.svg").read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize("game", ["connect_four", "othello", "gobang"])
+def test_pgx_api_test_on_own_games(game):
+    """pgx 2.6's batched API test (random batched play, then a batched `save_svg`) passes
+    on warmjax's own games. (Its single-state half stops on pgx's own games too under this
+    jax: `act_randomly` samples along axis 1 of an unbatched mask; and it accepts only
+    pgx's ids, which warmjax's states do not carry: docs/games.md.)"""
+    from pgx._src.api_test import api_test_batch
+
+    api_test_batch(make(game), num=1)
+
+
+def test_connect_four_is_drawn_as_connect_four():
+    """Red discs for the first mover, yellow for the second, in a blue frame with its
+    holes, the columns lettered as `render` heads them, and the last move's disc marked."""
+    env = make("connect_four")
+    state = env.init(jax.random.key(0))
+    for column in (2, 3, 2):  # X c, O d, X c: X's second disc at row 4 of column c
+        state = env.step(state, column)
+    svg = ElementTree.fromstring(env.to_svg(state, last=(4, 2)))
+    circles = [c.attrib for c in svg.iter("{http://www.w3.org/2000/svg}circle")]
+    assert [c["fill"] for c in circles if c.get("class", "").startswith("piece")] == [
+        "#d62828", "#d62828", "#f5c518"]  # row by row: X's c at row 4; X's c, O's d at row 5
+    assert sum(c["fill"] == "#f4f4f4" for c in circles) == 36 - 3  # the empty holes
+    assert [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")] == list("abcdef")
+    marked = [c for c in circles if c.get("class") == "last-move"]
+    top = 0.6 * 40  # the letters' strip
+    assert len(marked) == 1 and (float(marked[0]["cx"]), float(marked[0]["cy"])) == (
+        2.5 * 40, top + 4.5 * 40)
 
 
 # Settings of each game besides its defaults, where it takes any: boards the studies train.

@@ -21,7 +21,7 @@ import jax
 import numpy as np
 
 import warmjax
-from warmjax.games.env import FIRST
+from warmjax.games.env import EMPTY, FIRST
 from warmjax.perfect.values import move_values
 from warmjax.search.players import PLAYERS, uses_network
 from warmjax.train import arena_replay, checkpoint
@@ -139,7 +139,9 @@ class Explorer:
                         "simulations": r.agent.search.simulations, "kept": list(r.kept),
                         "players": [p for p in PLAYERS if p != "random"],
                         "compare": list(COMPARE),
-                        "clickable": _grid_clicks(r.game)})
+                        "clickable": _grid_clicks(r.game),
+                        "columns": r.game.num_actions == cols,
+                        "geometry": _geometry(r.game)})
         return out
 
     def state(self, run: Served, moves: list[int]):
@@ -155,7 +157,9 @@ class Explorer:
         legal = [int(a) for a in np.flatnonzero(np.asarray(state.legal_action_mask))]
         over = bool(state.terminated)
         winner = game.winner(state) if over else None
-        return {"moves": list(moves), "svg": game.to_svg(state),
+        last = last_cell(game, self.state(run, moves[:-1]), state) if moves else None
+        return {"moves": list(moves), "svg": game.to_svg(state, last=last),
+                "played": [game.action_label(int(a)) for a in moves],
                 "labels": [game.action_label(a) for a in range(game.num_actions)],
                 "legal": [] if over else legal, "over": over,
                 "result": None if not over else ("draw" if winner is None else
@@ -370,6 +374,25 @@ def _replays(run: Served, moves) -> bool:
         return True
     except ValueError:
         return False
+
+
+def last_cell(game, before, after) -> tuple[int, int] | None:
+    """The cell the last move filled: the one cell empty before it and filled after it
+    (None for a pass, or where the board shows no such single cell)."""
+    filled = np.argwhere((game.board_array(before) == EMPTY) & (game.board_array(after) != EMPTY))
+    return (int(filled[0][0]), int(filled[0][1])) if len(filled) == 1 else None
+
+
+def _geometry(game) -> dict | None:
+    """Where the cells lie in the game's own drawing (`env.board_geometry`), for a page
+    that maps a click to a cell; None for pgx's drawings."""
+    from warmjax.games.env import BoardState, board_geometry
+
+    state = game.init(jax.random.PRNGKey(0))
+    if not isinstance(state, BoardState):
+        return None
+    rows, cols = game.board_shape
+    return board_geometry(rows, cols, style=type(state).svg_style)
 
 
 def _grid_clicks(game) -> bool:

@@ -33,7 +33,10 @@ Array = jax.Array
 
 @dataclass
 class State(lines.LineState):
-    """One Connect Four position; fields as in `lines.LineState`, with A = W."""
+    """One Connect Four position; fields as in `lines.LineState`, with A = W. Drawn as
+    the game looks: red and yellow discs in a blue frame, the columns lettered."""
+
+    svg_style: ClassVar[str] = "discs"
 
     @property
     def env_id(self) -> str:

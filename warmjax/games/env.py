@@ -22,6 +22,7 @@ from __future__ import annotations
 import abc
 from typing import TYPE_CHECKING, ClassVar
 
+import jax
 import numpy as np
 import pgx.core
 
@@ -36,47 +37,121 @@ _CHARS = {EMPTY: ".", FIRST: "X", SECOND: "O"}
 _CODES = {".": EMPTY, "-": EMPTY, "X": FIRST, "x": FIRST, "O": SECOND, "o": SECOND}
 
 
-def board_svg(observation, first_to_move: bool, *, scale: float | None = None) -> str:
+# How a board is drawn: "stones" (a green board, the first mover's stones black, the second's
+# white: Othello, Gobang) or "discs" (Connect Four's own look: a blue frame with holes, the
+# first mover's discs red, the second's yellow, the columns lettered above the board).
+STYLES = {
+    "stones": {"board": "#2e7d4f", "first": "black", "second": "white", "grid": True},
+    "discs": {"board": "#1d4fb8", "first": "#d62828", "second": "#f5c518", "grid": False,
+              "hole": "#f4f4f4", "letters": True},
+}
+LETTER_STRIP = 0.6  # the height of the column letters' strip, in cells
+
+
+def board_geometry(rows: int, cols: int, *, style: str = "stones",
+                   scale: float | None = None) -> dict:
+    """Where the cells lie in `board_svg`'s drawing: the cell size and the top of row 0 (in
+    the drawing's units), and its width and height (what a page needs to map a click)."""
+    cell = SVG_CELL * (scale or 1.0)
+    top = LETTER_STRIP * cell if STYLES[style].get("letters") else 0.0
+    return {"cell": cell, "top": top, "width": cols * cell, "height": top + rows * cell}
+
+
+def _draw_board(drawing, group, obs, first_to_move: bool, style: str, cell: float,
+                last: tuple[int, int] | None) -> None:
+    """One board into `group` (whose origin is the board's top left corner)."""
+    look = STYLES[style]
+    rows, cols = obs.shape[:2]
+    top = board_geometry(rows, cols, style=style, scale=cell / SVG_CELL)["top"]
+    if look.get("letters"):
+        for c in range(cols):
+            group.add(drawing.text(column_letter(c), insert=((c + 0.5) * cell, 0.45 * cell),
+                                   text_anchor="middle", font_size=0.4 * cell,
+                                   font_family="sans-serif", fill="#222",
+                                   class_="column-letter"))
+    group.add(drawing.rect((0, top), (cols * cell, rows * cell), fill=look["board"]))
+    if look["grid"]:
+        for r in range(rows + 1):
+            group.add(drawing.line((0, top + r * cell), (cols * cell, top + r * cell),
+                                   stroke="black"))
+        for c in range(cols + 1):
+            group.add(drawing.line((c * cell, top), (c * cell, top + rows * cell),
+                                   stroke="black"))
+    mover, other = ("first", "second") if first_to_move else ("second", "first")
+    for r in range(rows):
+        for c in range(cols):
+            centre = ((c + 0.5) * cell, top + (r + 0.5) * cell)
+            colour = mover if obs[r, c, 0] else other if obs[r, c, 1] else None
+            if colour is None:
+                if "hole" in look:
+                    group.add(drawing.circle(centre, 0.4 * cell, fill=look["hole"]))
+                continue
+            group.add(drawing.circle(centre, 0.4 * cell, fill=look[colour], stroke="black",
+                                     class_=f"piece {colour}"))
+            if last == (r, c):
+                mark = "white" if colour == "first" or style == "discs" else "black"
+                group.add(drawing.circle(centre, 0.15 * cell, fill="none", stroke=mark,
+                                         stroke_width=0.06 * cell, class_="last-move"))
+
+
+def board_svg(observation, first_to_move, *, scale: float | None = None,
+              style: str = "stones", last: tuple[int, int] | None = None) -> str:
     """An SVG drawing of a board from its observation (plane 0: the stones of the player to
-    move, plane 1: the opponent's): the first mover's stones black, the second's white.
-    Needs svgwrite."""
+    move, plane 1: the opponent's) in a style of `STYLES`, with the last move's cell `last`
+    (row, col) marked. A batch of observations (`[..., H, W, C]`, `first_to_move` one bool
+    each) is drawn as a grid of boards, as pgx draws its batches. Needs svgwrite."""
     import svgwrite
 
     obs = np.asarray(observation)
-    rows, cols = obs.shape[:2]
-    cell = SVG_CELL * (scale or 1.0)
-    drawing = svgwrite.Drawing(size=(cols * cell, rows * cell))
-    drawing.add(drawing.rect((0, 0), (cols * cell, rows * cell), fill="#2e7d4f"))
-    for r in range(rows + 1):
-        drawing.add(drawing.line((0, r * cell), (cols * cell, r * cell), stroke="black"))
-    for c in range(cols + 1):
-        drawing.add(drawing.line((c * cell, 0), (c * cell, rows * cell), stroke="black"))
-    mover, other = ("black", "white") if first_to_move else ("white", "black")
-    for r in range(rows):
-        for c in range(cols):
-            for plane, fill in ((0, mover), (1, other)):
-                if obs[r, c, plane]:
-                    drawing.add(drawing.circle(((c + 0.5) * cell, (r + 0.5) * cell),
-                                               0.4 * cell, fill=fill, stroke="black"))
+    rows, cols = obs.shape[-3:-1]
+    geometry = board_geometry(rows, cols, style=style, scale=scale)
+    cell = geometry["cell"]
+    if obs.ndim == 3:
+        drawing = svgwrite.Drawing(size=(geometry["width"], geometry["height"]))
+        _draw_board(drawing, drawing, obs, bool(first_to_move), style, cell, last)
+        return drawing.tostring()
+    boards = obs.reshape(-1, *obs.shape[-3:])
+    movers = np.broadcast_to(np.asarray(first_to_move), obs.shape[:-3]).reshape(-1)
+    across = int(np.ceil(np.sqrt(len(boards))))
+    down = -(-len(boards) // across)
+    gap = 0.25 * cell
+    step_x, step_y = geometry["width"] + gap, geometry["height"] + gap
+    drawing = svgwrite.Drawing(size=(across * step_x - gap, down * step_y - gap))
+    for i, (board, mover) in enumerate(zip(boards, movers)):
+        group = drawing.g(transform=f"translate({(i % across) * step_x},"
+                                    f"{(i // across) * step_y})")
+        _draw_board(drawing, group, board, bool(mover), style, cell, None)
+        drawing.add(group)
     return drawing.tostring()
 
 
 class BoardState:
     """What warmjax's own states add to pgx's `State`: an id of their own (pgx's
     visualiser knows pgx's games by id, and warmjax's have other internals) and
-    `to_svg`/`save_svg` drawn by `board_svg`. Subclasses say whether the first mover is to
-    move (`_first_to_move`)."""
+    `to_svg`/`save_svg` drawn by `board_svg` in the state's `svg_style`. Subclasses say
+    whether the first mover is to move (`_first_to_move`)."""
+
+    svg_style: ClassVar[str] = "stones"
 
     def _first_to_move(self) -> bool:
         raise NotImplementedError
 
-    def to_svg(self, *, color_theme=None, scale: float | None = None) -> str:
-        """The board as SVG (a single, unbatched state; `color_theme` is pgx's argument,
-        not used here)."""
+    def to_svg(self, *, color_theme=None, scale: float | None = None,
+               last: tuple[int, int] | None = None) -> str:
+        """The board as SVG, the cell `last` (row, col) marked as the last move; a batch of
+        states is drawn as a grid of boards, as pgx draws one (`color_theme` is pgx's
+        argument, not used here)."""
         del color_theme
-        if np.ndim(self.current_player) != 0:
-            raise ValueError("to_svg draws one state; index a batch first (state[i])")
-        return board_svg(self.observation, self._first_to_move(), scale=scale)
+        batch = np.shape(self.current_player)
+        if batch == ():
+            return board_svg(self.observation, self._first_to_move(), scale=scale,
+                             style=self.svg_style, last=last)
+        flat = jax.tree.map(lambda x: np.asarray(x).reshape(-1, *np.shape(x)[len(batch):]),
+                            self)
+        movers = [jax.tree.map(lambda x, i=i: x[i], flat)._first_to_move()
+                  for i in range(int(np.prod(batch)))]
+        return board_svg(np.asarray(self.observation), np.reshape(movers, batch),
+                         scale=scale, style=self.svg_style)
 
     def save_svg(self, filename, *, color_theme=None, scale: float | None = None) -> None:
         """Writes `to_svg()` to `filename` (which must end with .svg)."""
@@ -107,9 +182,13 @@ class GameEnv(pgx.core.Env):
     name: ClassVar[str]
     symmetry: ClassVar[str]
 
-    def to_svg(self, state, *, scale: float | None = None) -> str:
-        """One unbatched state's board as SVG (the state's own `to_svg`; a game whose
+    def to_svg(self, state, *, scale: float | None = None,
+               last: tuple[int, int] | None = None) -> str:
+        """One unbatched state's board as SVG, the cell `last` (row, col) marked as the last
+        move where the drawing is warmjax's own (the state's own `to_svg`; a game whose
         states pgx's visualiser cannot draw overrides this)."""
+        if isinstance(state, BoardState):
+            return state.to_svg(scale=scale, last=last)
         return state.to_svg(scale=scale)
 
     def save_svg(self, state, filename, *, scale: float | None = None) -> None:

@@ -161,17 +161,18 @@ class PgxGame(GameEnv):
         included, is one ply)."""
         return FIRST if int(state._step_count) % 2 == 0 else SECOND
 
-    def to_svg(self, state, *, scale: float | None = None) -> str:
-        """pgx's drawing of the state where its visualiser knows the game and size, else
-        warmjax's own (`env.board_svg`, from the observation's current planes: Go at sizes
-        other than 9×9 and 19×19)."""
+    def to_svg(self, state, *, scale: float | None = None,
+               last: tuple[int, int] | None = None) -> str:
+        """pgx's drawing of the state where its visualiser knows the game and size (it marks
+        no last move), else warmjax's own (`env.board_svg`, from the observation's current
+        planes: Go at sizes other than 9×9 and 19×19)."""
         if np.ndim(state.current_player) != 0:
             raise ValueError("to_svg draws one state; index a batch first (state[i])")
         try:
             return state.to_svg(scale=scale)
         except AssertionError:  # pgx's visualiser: a size it has no layout for
             return board_svg(state.observation, self.colour_to_move(state) == FIRST,
-                             scale=scale)
+                             scale=scale, last=last)
 
     def board_array(self, state) -> np.ndarray:
         """A generic board from the observation: plane 0 (the mover's pieces) and plane 1

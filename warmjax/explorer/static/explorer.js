@@ -15,6 +15,25 @@ async function api(path, body) {
 }
 
 function say(text) { $("message").textContent = text || ""; }
+
+// The busy line: while requests run, the latest one's work and how long it has taken.
+const busy = { jobs: [], timer: null };
+function tick() {
+  const job = busy.jobs[busy.jobs.length - 1];
+  $("busy").classList.remove("idle");
+  $("busy").textContent = `${job.what}… ${((performance.now() - job.since) / 1000).toFixed(1)} s`;
+}
+async function working(what, promise) {
+  const job = { what, since: performance.now() };
+  busy.jobs.push(job);
+  if (busy.timer === null) busy.timer = setInterval(tick, 100);
+  tick();
+  try { return await promise; } finally {
+    busy.jobs.splice(busy.jobs.indexOf(job), 1);
+    if (busy.jobs.length) tick();
+    else { clearInterval(busy.timer); busy.timer = null; $("busy").classList.add("idle"); }
+  }
+}
 function pct(x) { return (100 * x).toFixed(1) + "%"; }
 function num(x) { return x === null || x === undefined ? "—" : (x >= 0 ? "+" : "") + x.toFixed(2); }
 function run() { return state.runs[state.run]; }
@@ -25,18 +44,37 @@ function query(extra) {
 }
 
 async function show() {
-  const view = await api("/api/position?" + query());
+  const view = await working("drawing the position", api("/api/position?" + query()));
   state.view = view;
+  say("");  // a good answer clears an earlier error
   $("board").innerHTML = view.svg;
   const svg = $("board").querySelector("svg");
   if (svg && !svg.getAttribute("viewBox")) {  // so that the drawing scales with its box
     svg.setAttribute("viewBox", `0 0 ${parseFloat(svg.getAttribute("width"))} ` +
       `${parseFloat(svg.getAttribute("height"))}`);
   }
-  $("status").textContent = view.over ? "game over: " + view.result : view.to_move + " to move";
+  const last = view.played.length ? `; last move ${view.played[view.played.length - 1]}` : "";
+  $("status").textContent =
+    (view.over ? "game over: " + view.result : view.to_move + " to move") + last;
+  drawLegal(view);
+  drawPlayed();
+  const link = "?" + query();
+  $("link").href = link;
+  history.replaceState(null, "", link);
+  await panels();
+}
+
+// The legal moves as buttons: for a game whose moves are columns, one under each column of
+// the board (a full column's place left empty), else in a row.
+function drawLegal(view) {
   const legal = $("legal");
   legal.innerHTML = "";
-  for (const a of view.legal) {
+  const columns = run().columns && run().clickable;
+  legal.className = columns ? "columns" : "";
+  legal.style.setProperty("--columns", run().board[1]);
+  const shown = columns ? [...Array(run().board[1]).keys()] : view.legal;
+  for (const a of shown) {
+    if (!view.legal.includes(a)) { legal.appendChild(document.createElement("span")); continue; }
     const b = document.createElement("button");
     b.textContent = view.labels[a];
     b.dataset.action = a;
@@ -44,10 +82,24 @@ async function show() {
     b.onclick = () => play({ action: a });
     legal.appendChild(b);
   }
-  const link = "?" + query();
-  $("link").href = link;
-  history.replaceState(null, "", link);
-  await panels();
+}
+
+// The moves of the position; during a replay, every move of the game, those played so far
+// in bold and the last of them highlighted.
+function drawPlayed() {
+  const box = $("played");
+  box.innerHTML = "";
+  const labels = state.view.labels;
+  const moves = state.replay || state.moves;
+  if (!moves.length) return;
+  box.append(state.replay ? "game: " : "moves: ");
+  moves.forEach((a, i) => {
+    const span = document.createElement("span");
+    span.textContent = labels[a];
+    span.className = i < state.moves.length ? "played" : "ahead";
+    if (i === state.moves.length - 1) span.classList.add("current");
+    box.append(span, " ");
+  });
 }
 
 async function panels() {
@@ -73,7 +125,8 @@ async function panels() {
 }
 
 async function panel(id, extra) {
-  const look = await api("/api/analyse?" + query(extra));
+  const look = await working("searching", api("/api/analyse?" + query(extra)));
+  say("");
   const verdict = look.verdict ? ` (<span class="${look.verdict}">${look.verdict}</span>)` : "";
   document.querySelector(`#${id} .summary`).innerHTML =
     `${look.player}, m = ${look.simulations}, ` +
@@ -113,8 +166,8 @@ async function agentTurn() {
   const side = $("side").value;
   if (!state.view || state.view.over || side === "none" || state.view.to_move === side) return;
   const sims = $("simulations").value;
-  const answer = await api("/api/reply", { run: state.run, moves: state.moves,
-    simulations: sims ? Number(sims) : null });
+  const answer = await working("the agent is thinking", api("/api/reply", {
+    run: state.run, moves: state.moves, simulations: sims ? Number(sims) : null }));
   state.moves = answer.moves;
   await show();
 }
@@ -123,10 +176,14 @@ function onBoardClick(event) {
   if (!run().clickable || !state.view) return;
   const svg = $("board").querySelector("svg");
   if (!svg) return;
+  // The drawing's own units (its geometry from the server: cell size, the top of row 0).
   const box = svg.getBoundingClientRect();
-  const [rows, cols] = run().board;
-  const col = Math.floor((event.clientX - box.left) / box.width * cols);
-  const row = Math.floor((event.clientY - box.top) / box.height * rows);
+  const g = run().geometry;
+  const x = (event.clientX - box.left) / box.width * g.width;
+  const y = (event.clientY - box.top) / box.height * g.height;
+  const col = Math.floor(x / g.cell);
+  let row = Math.floor((y - g.top) / g.cell);
+  if (run().columns) row = Math.max(0, row);  // a column's letter names the column too
   play({ row, col });
 }
 
@@ -145,17 +202,36 @@ async function step(delta) {
   if (!state.replay) return;
   state.replayPly = Math.max(0, Math.min(state.replay.length, state.replayPly + delta));
   state.moves = state.replay.slice(0, state.replayPly);
-  const replay = state.replay;
   await show();
-  state.replay = replay;
   $("replay-ply").textContent = `ply ${state.replayPly} of ${state.replay.length}`;
+}
+
+// A link's run and moves, or the start position of run 0 and one line naming what is wrong.
+async function readLink() {
+  const params = new URLSearchParams(location.search);
+  const runText = params.get("run") || "0";
+  const served = state.runs.length;
+  if (!/^\d+$/.test(runText) || Number(runText) >= served) {
+    return `no run ${runText}: ${served} served (runs 0 to ${served - 1}); showing run 0`;
+  }
+  state.run = Number(runText);
+  const movesText = params.get("moves") || "";
+  const pieces = movesText === "" ? [] : movesText.split(",");
+  if (!pieces.every((m) => /^\d+$/.test(m.trim()))) {
+    return `this link's moves must be action ids separated by commas, got "${movesText}"; ` +
+      "showing the start position";
+  }
+  try {
+    await api("/api/position?" + new URLSearchParams({ run: state.run, moves: pieces.join(",") }));
+  } catch (err) { return `this link's moves cannot be played: ${err.message}; showing the ` +
+    "start position"; }
+  state.moves = pieces.map(Number);
+  return "";
 }
 
 async function start() {
   state.runs = await api("/api/runs");
-  const params = new URLSearchParams(location.search);
-  state.run = Number(params.get("run") || 0);
-  state.moves = (params.get("moves") || "").split(",").filter((m) => m !== "").map(Number);
+  const problem = await readLink();
   const runSelect = $("run");
   state.runs.forEach((r, i) => {
     const o = document.createElement("option");
@@ -165,8 +241,9 @@ async function start() {
   });
   runSelect.value = state.run;
   await setupRun();
-  $("run").onchange = async () => { state.run = Number($("run").value); state.moves = [];
-    await setupRun(); };
+  if (problem) say(problem);
+  $("run").onchange = () => { state.run = Number($("run").value); state.moves = [];
+    state.replay = null; setupRun().catch((e) => say(e.message)); };
   $("new").onclick = async () => { state.moves = []; state.replay = null; say("");
     await show(); await agentTurn(); };
   $("undo").onclick = async () => {
@@ -178,7 +255,7 @@ async function start() {
       await show();
     }
   };
-  $("side").onchange = agentTurn;
+  $("side").onchange = () => agentTurn().catch((e) => say(e.message));
   $("compare-player").onchange = () => panels().catch((e) => say(e.message));
   $("simulations").onchange = () => panels().catch((e) => say(e.message));
   $("board").addEventListener("click", onBoardClick);
@@ -196,7 +273,6 @@ async function start() {
       moves: moves.join(",") })); } catch (err) { say(err.message); return; }
     state.moves = moves;
     state.replay = null;
-    say("");
     await show();
   };
   $("replay-select").onchange = async () => {
@@ -204,12 +280,12 @@ async function start() {
     if (id === "") { state.replay = null; return; }
     const title = $("replay-select").selectedOptions[0].textContent;
     // A run's own arena is played again from its checkpoints, once: it can take a minute.
-    say(title.startsWith("arena of iteration") ? "playing the arena again from the run's " +
-      "checkpoints…" : "");
+    const what = title.startsWith("arena of iteration") ? "playing the arena again from " +
+      "the run's checkpoints" : "fetching the game";
     let answer;
-    try { answer = await api(`/api/replay?run=${state.run}&game=${id}`); }
-    catch (err) { state.replay = null; say(err.message); return; }
-    say("");
+    try {
+      answer = await working(what, api(`/api/replay?run=${state.run}&game=${id}`));
+    } catch (err) { state.replay = null; say(err.message); return; }
     state.replay = answer.moves;
     state.replayPly = 0;
     await step(0);
@@ -240,3 +316,6 @@ async function setupRun() {
 }
 
 start().catch((err) => say(err.message));
+// Whatever a click's work did not catch is said in the message line, not lost in a console.
+window.addEventListener("unhandledrejection", (event) => say(String(event.reason?.message ||
+  event.reason)));
