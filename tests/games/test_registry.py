@@ -202,7 +202,7 @@ def test_pgx_api_test_on_own_games(game):
     """pgx 2.6's batched API test (random batched play, then a batched `save_svg`) passes
     on warmjax's own games. (Its single-state half stops on pgx's own games too under this
     jax: `act_randomly` samples along axis 1 of an unbatched mask; and it accepts only
-    pgx's ids, which warmjax's states do not carry: docs/games.md.)"""
+    pgx's ids, which warmjax's states do not carry: docs/experiments.md.)"""
     from pgx._src.api_test import api_test_batch
 
     api_test_batch(make(game), num=1)
