@@ -9,8 +9,9 @@ column letter for Connect Four (`c`, or its number `3`), a cell such as `c4` for
 Gobang (and pgx's stone games: `swap` in Hex), an action id such as `#89` in pgx's
 chess-like games, `pass` when passing is your only move, `moves` to list the legal moves,
 `undo` to take back your last move and the agent's reply, `hint` for the agent's policy
-over your moves with each move's Q and its value of the position, `quit` to stop. Input
-may come from a pipe: the game ends cleanly when it runs out.
+over your moves with each move's Q and its value of the position, `quit` to stop. When a
+game ends, `new` starts another (the next seed), `undo` takes back your last move, `quit`
+stops. Input may come from a pipe: the game ends cleanly when it runs out.
 """
 
 from __future__ import annotations
@@ -139,7 +140,33 @@ def main(argv=None, stdin=None, out=None) -> int:
         f"plays with {search}, m = {m}. Commands: moves, undo, hint, quit.")
     say("The last move is drawn in lower case; hint shows the agent's search for your move.")
     say(board_text(env, game))
-    while not bool(game.state.terminated):
+    games = 1
+    while True:
+        if bool(game.state.terminated):
+            out.write("new game, undo or quit? ")
+            out.flush()
+            line = stdin.readline()
+            if not line:
+                say("\nend of input")
+                return 0
+            text = line.strip().lower()
+            if not stdin.isatty():
+                say(text)
+            if text == "":
+                continue
+            if text == "quit":
+                return 0
+            if text == "new":
+                game, games = Game(env, args.seed + games), games + 1
+                say(f"game {games}: you are {human}")
+                say(board_text(env, game))
+            elif text == "undo":
+                game.undo_to_last("human")
+                say("took back your last move and the agent's reply")
+                say(board_text(env, game))
+            else:
+                say("refused: the game is over; type new, undo or quit")
+            continue
         to_move = CHARS[env.colour_to_move(game.state)]
         if to_move != human:
             key, k_act = jax.random.split(key)
@@ -147,6 +174,8 @@ def main(argv=None, stdin=None, out=None) -> int:
             game.play("agent", action)
             say(f"agent ({to_move}) plays {env.action_label(action)}")
             say(board_text(env, game))
+            if bool(game.state.terminated):
+                say(result_text(env, game.state, human))
             continue
         out.write(f"your move ({human}): ")
         out.flush()
@@ -183,8 +212,8 @@ def main(argv=None, stdin=None, out=None) -> int:
             continue
         game.play("human", action)
         say(board_text(env, game))
-    say(result_text(env, game.state, human))
-    return 0
+        if bool(game.state.terminated):
+            say(result_text(env, game.state, human))
 
 
 if __name__ == "__main__":

@@ -38,8 +38,10 @@ def test_scripted_connect_four_game_through_a_pipe(tmp_path):
     assert "The last move is drawn in lower case" in text.splitlines()[1]
     assert "agent (O) plays" in text
     assert "   a b c d e f" in text and " 6 " in text  # coordinates
-    assert "game over:" in text.splitlines()[-1]
-    assert text.count("game over") == 1  # the end is said once
+    assert text.count("game over:") == 1  # the end is said once, then the next step asked
+    after = text[text.index("game over:"):].splitlines()
+    assert after[1].startswith("new game, undo or quit? ")
+    assert after[-1] == "end of input"
     # The banner names the agent's search (the run's PUCT MCTS, m = 4 in the tiny run).
     assert "the agent plays with its network's PUCT MCTS, m = 4." in text.splitlines()[0]
     if "refused: column" in text:
@@ -71,6 +73,44 @@ def test_second_player_and_end_of_input(tmp_path):
     assert text.index("agent (X) plays") < text.index("your move (O)")
     assert "refused: you cannot pass: you have a legal move" in text
     assert "end of input: game abandoned" in text
+
+
+class Player:
+    """A human at the keyboard: column letters in turn while a game is on; at each game's
+    end the next of `after_end` (the prompt tells it which is asked)."""
+
+    def __init__(self, out, after_end):
+        self.out, self.after_end, self.turn = out, list(after_end), 0
+
+    def isatty(self):
+        return False
+
+    def readline(self):
+        if self.out.getvalue().endswith("new game, undo or quit? "):
+            return self.after_end.pop(0) + "\n" if self.after_end else ""
+        self.turn += 1
+        return "abcdef"[self.turn % 6] + "\n"
+
+
+def test_a_finished_game_offers_undo_and_a_new_game(tmp_path):
+    run = write_tiny_run(tmp_path, "connect_four")
+    out = io.StringIO()
+    code = play.main([str(run), "--seed", "1"], stdin=Player(out, ["hint", "undo", "new",
+                                                                   "quit"]), out=out)
+    text = out.getvalue()
+    assert code == 0
+    ends = [i for i, line in enumerate(text.splitlines()) if line.startswith("game over:")]
+    assert len(ends) == 3  # the first game, again after the undo, and the second game
+    lines = text.splitlines()
+    assert lines[ends[0] + 1] == "new game, undo or quit? hint"
+    assert lines[ends[0] + 2] == "refused: the game is over; type new, undo or quit"
+    assert lines[ends[0] + 4] == "took back your last move and the agent's reply"
+    assert lines[ends[0] + 5 + 8].startswith("your move (X): ")  # the board, then play
+    second = lines.index("game 2: you are X")
+    assert ends[1] < second < ends[2]
+    assert lines[second + 1:second + 9] == ["   a b c d e f", *[f" {r} . . . . . ." for r in
+                                                               range(1, 7)], "X to move"]
+    assert lines[-1].endswith("new game, undo or quit? quit")
 
 
 def test_play_errors(tmp_path, capsys):
