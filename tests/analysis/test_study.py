@@ -219,6 +219,26 @@ def test_synthetic_study_claims(synthetic):
     assert found["4"].verdict == stats.NOT_TESTED
 
 
+def test_claim_3_untested_says_why(tmp_path):
+    """The smoke study's shape: Rollout adaptive and fixed at I′ = 1, two seeds each. Claim
+    3 is not tested because no fixed arm switches at I′ = 5, and says so (both modes ran
+    with two seeds each); without fixed arms it says no enhancement ran in both."""
+    for seed in (0, 1):
+        write_run(tmp_path / "a", "none", "rollout", seed, 0.0)
+        write_run(tmp_path / "a", "adaptive", "rollout", seed, 0.02)
+        write_run(tmp_path / "a", "fixed", "rollout", seed, 0.01, iprime=1)
+    (family,) = study.families(run_folder.find_runs([tmp_path / "a"]))
+    claim = claims.claim_adaptive_beats_fixed(family, 0.02)
+    assert claim.verdict == stats.NOT_TESTED
+    assert claim.evidence == "no fixed arm at I′ = 5 (its fixed arms switch at I′ = 1)"
+    for seed in (0, 1):
+        write_run(tmp_path / "b", "none", "rollout", seed, 0.0)
+        write_run(tmp_path / "b", "adaptive", "rollout", seed, 0.02)
+    (family,) = study.families(run_folder.find_runs([tmp_path / "b"]))
+    assert claims.claim_adaptive_beats_fixed(family, 0.02).evidence == (
+        "no enhancement in both modes with two seeds each")
+
+
 def test_iprime_claim_on_the_seeds_that_ran_every_iprime(tmp_path):
     # Fixed WRoRa at I′ = 1, 3, 5, three seeds each, one more seed at I′ = 5 (as the main
     # comparison's I′ = 5 arm has more seeds than the sweep). Shifts 0, 0.06, 0.12 rank the

@@ -416,3 +416,19 @@ def test_no_result_is_lost_to_an_output_path(tmp_path, capsys, command, args, wo
     lines = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
     assert len(lines) == 1 and words in lines[0], lines
     assert time.perf_counter() - tic < 10  # refused before compiling or playing anything
+
+
+def test_a_run_that_finished_no_iteration_is_said_by_the_report(tmp_path):
+    """A run stopped before its first iteration (a config and an empty metrics.jsonl) used
+    to be reported without a word; the runs report now says it has no training to draw."""
+    from warmjax.analysis.report import write_runs
+
+    from ..analysis.synthetic import write_run
+
+    done = write_run(tmp_path / "runs", "none", "rollout", 0, 0.0)
+    stopped = write_run(tmp_path / "runs", "none", "rollout", 1, 0.0)
+    (stopped / run_folder.METRICS).write_text("")
+    notes = []
+    write_runs([str(done), str(stopped)], out=str(tmp_path / "report"), log=notes.append)
+    assert notes == [f"note: {stopped} has finished no iteration (its metrics.jsonl is "
+                     "empty): nothing of its training is drawn"]

@@ -161,6 +161,10 @@ def claim_adaptive_beats_fixed(family: Family, delta: float) -> Claim:
     tested = [t for e in PAPERS_ENHANCEMENTS if e in adaptive and e in fixed
               if (t := _pair(adaptive[e], fixed[e])) is not None]
     if not tested:
+        others = sorted({a.id.iprime for a in family.arms if a.id.mode == "fixed"})
+        if others and not fixed:
+            return _not_tested(name, family, "no fixed arm at I′ = 5 (its fixed arms switch "
+                               f"at I′ = {', '.join(map(str, others))})")
         return _not_tested(name, family, "no enhancement in both modes with two seeds each")
     return _claim(name, family, tested, delta, _measure(family),
                   f"{_measure(family)}, adaptive − fixed I′ = 5 per enhancement, paired by "

@@ -95,6 +95,10 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
             log(f"skipping {folder}: no config.yaml")
             continue
         summaries.append(run_folder.read_run(folder))
+        if not summaries[-1].metrics:
+            state = "empty" if (Path(folder) / run_folder.METRICS).exists() else "missing"
+            log(f"note: {folder} has finished no iteration (its {run_folder.METRICS} is "
+                f"{state}): nothing of its training is drawn")
 
     lines = ["# warmjax report", ""]
     if runs:
