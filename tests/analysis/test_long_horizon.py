@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import compute, horizon, registered, strength, study, survival
+from warmjax.analysis import compute, horizon, registered, strength, study, survival, verdicts
 from warmjax.analysis.stats import CONTRADICTED, REPRODUCED, UNRESOLVED, Decision
 from warmjax.analysis.tables import Tournament
 from warmjax.matches.tournament_folder import (
@@ -213,12 +213,12 @@ def test_robustness_groups_windows_by_the_verdict_not_its_power_figure():
                  6: Decision(CONTRADICTED, "no gain", ()),
                  7: Decision(UNRESOLVED, "open", ()),
                  8: Decision(UNRESOLVED, "open", (), 54.0)}
-    worded = {k: horizon._verdict(d, False, "Elo" if k == 8 else "points")
+    worded = {k: verdicts.verdict_words(d, False, "Elo" if k == 8 else "points")
               for k, d in decisions.items()}
     assert worded[3] == "not resolvable (80% power needed 6.0 points)"
     assert worded[4] == "not resolvable (80% power needed 5.8 points)"
     assert worded[8] == "not resolvable (80% power needed 54 Elo)"
-    kinds = {k: horizon._verdict(d, False, None) for k, d in decisions.items()}
+    kinds = {k: verdicts.verdict_words(d, False, None) for k, d in decisions.items()}
     assert kinds == {3: "not resolvable", 4: "not resolvable", 5: REPRODUCED,
                      6: "contradicted (no gain ≥ δ)", 7: "not resolvable",
                      8: "not resolvable"}

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -47,13 +46,10 @@ import numpy as np
 from warmjax.analysis import registered, strength, study_tables
 from warmjax.analysis.model import METRICS, TITLES, Arm, Family, final
 from warmjax.analysis.record import comparison_json, num
-from warmjax.analysis.registered import Board, Design, Hypothesis, Measure, arm_gaps
+from warmjax.analysis.registered import Board, Design, Hypothesis, Measure
 from warmjax.analysis.stats import (
-    CONTRADICTED,
     NOT_INFORMATIVE,
-    UNRESOLVED,
     Comparison,
-    Decision,
     Tested,
     adjusted,
     compare_by_seed,
@@ -61,9 +57,16 @@ from warmjax.analysis.stats import (
     power_at,
 )
 from warmjax.analysis.survival import RESAMPLES
+from warmjax.analysis.verdicts import (
+    INCOMPLETE,
+    arm_gaps,
+    interval,
+    labelled,
+    p_text,
+    verdict_words,
+)
 from warmjax.markdown import percent, table
 
-INCOMPLETE = "incomplete: no verdict"
 BUDGET_BOUND = "budget-bound: no baseline run reached it, so the ratio is a lower bound"
 # The self-play health figures (metrics row fields, method.md §5) the record follows.
 HEALTH = {"selfplay_draws": "draws", "selfplay_first_wins": "first-player wins",
@@ -174,23 +177,6 @@ def gaps(design: Design, families: Mapping[str, Family]) -> list[str]:
     return out
 
 
-def _words(d: Decision) -> str:
-    if d.verdict == CONTRADICTED:
-        return f"contradicted ({'opposite' if d.reason == 'opposite' else 'no gain ≥ δ'})"
-    if d.verdict == UNRESOLVED:
-        return ("not resolvable" if math.isnan(d.effect80) else
-                f"not resolvable (80% power needed {100 * d.effect80:.1f} points)")
-    return d.verdict
-
-
-def _labelled(text: str, floor: strength.Floor | None,
-              decline: strength.Decline | None) -> str:
-    """A verdict under the floor rule and the decline rule."""
-    if floor is not None and not floor.learned:
-        return f"{NOT_INFORMATIVE}: the baseline did not learn"
-    return strength.declined(text, decline)
-
-
 def _finals(arm: Arm, measure: str, iteration: int) -> dict[int, float]:
     return {r.id.seed: float(final(r, measure, iteration)) for r in arm.runs}
 
@@ -259,7 +245,7 @@ def _speed(design: Design, families: Mapping[str, Family], curves: Mapping,
                     c["verdict"] = INCOMPLETE
                     continue
                 text = c["verdict"] + (f"; {BUDGET_BOUND}" if c["budget_bound"] else "")
-                c["verdict"] = _labelled(text, floors.get(r["board"]),
+                c["verdict"] = labelled(text, floors.get(r["board"]),
                                          declines.get(r["board"]))
     return records
 
@@ -315,9 +301,9 @@ def analyse(design: Design, families: Mapping[str, Family],
                        p_adjusted=num(p_adj[board, measure]),
                        p_permutation_adjusted=num(flips[board, measure]),
                        power_at_delta=num(power_at(c, delta)),
-                       decided=INCOMPLETE if incomplete else _words(d),
-                       verdict=INCOMPLETE if incomplete else _labelled(
-                           _words(d), floors.get(board), declines.get(board)))
+                       decided=INCOMPLETE if incomplete else verdict_words(d),
+                       verdict=INCOMPLETE if incomplete else labelled(
+                           verdict_words(d), floors.get(board), declines.get(board)))
         final_rows.append(row)
     out["final"] = final_rows
     quiet = _final_rows(design, families, [f"{m}_quiet" for m in registered.rate_measures(design)
@@ -336,34 +322,20 @@ def analyse(design: Design, families: Mapping[str, Family],
 # --- the record in Markdown ------------------------------------------------------------------
 
 
-def _span(c: dict | None) -> str:
-    if c is None or c.get("diff") is None:
-        return "—"
-
-    def f(x):
-        return "—" if x is None else f"{100 * x:+.1f}"
-
-    return f"{f(c['diff'])} [{f(c['ci'][0])}, {f(c['ci'][1])}]"
-
-
-def _p(x: float | None) -> str:
-    return "—" if x is None else f"{x:.3g}"
-
-
 def _final_table(record: dict, rows: Sequence[dict], decided: bool) -> str:
     body = []
     for r in rows:
         c = r["comparison"]
         cells = [record["boards"][r["board"]]["title"], TITLES[r["measure"]],
-                 "—" if c is None else c["n"], _span(c), _p(None if c is None else c["p"])]
+                 "—" if c is None else c["n"], interval(c), p_text(None if c is None else c["p"])]
         if decided:
-            cells += [_p(r.get("p_adjusted")),
-                      "—" if c is None else f"{_p(c.get('p_permutation'))} "
-                      f"({_p(r.get('p_permutation_adjusted'))})",
-                      "—" if c is None else _p(c.get("p_wilcoxon")),
+            cells += [p_text(r.get("p_adjusted")),
+                      "—" if c is None else f"{p_text(c.get('p_permutation'))} "
+                      f"({p_text(r.get('p_permutation_adjusted'))})",
+                      "—" if c is None else p_text(c.get("p_wilcoxon")),
                       "—" if c is None or c["effect80"] is None
                       else f"{100 * c['effect80']:.1f}",
-                      _p(r.get("power_at_delta")), f"**{r['verdict']}**"]
+                      p_text(r.get("power_at_delta")), f"**{r['verdict']}**"]
         body.append(cells)
     head = ["board", "measure", "pairs", "Δ points, paired [95% CI]", "p"]
     if decided:
@@ -379,7 +351,7 @@ def _answers(record: dict) -> list[str]:
         speed = [c for r in record["speed"]["ledger"] if r["board"] == name
                  and "compute" in r["axes"] for c in r["axes"]["compute"]["comparisons"]]
         parts = [f"{TITLES[r['measure']].lower()} at iteration {record['iterations']} "
-                 f"{_span(r['comparison'])} points: **{r['decided']}**" for r in finals]
+                 f"{interval(r['comparison'])} points: **{r['decided']}**" for r in finals]
         verdicts: dict[str, list[str]] = {}
         for c in speed:
             verdicts.setdefault(c["decided"], []).append(

@@ -43,14 +43,12 @@ from collections.abc import Mapping, Sequence
 from warmjax.analysis import strength, study_tables, survival
 from warmjax.analysis.model import Arm, Family, area
 from warmjax.analysis.record import comparison_json, num
-from warmjax.analysis.registered import Board, Design, arm_gaps
+from warmjax.analysis.registered import Board, Design
 from warmjax.analysis.stats import (
     CONTRADICTED,
-    NOT_INFORMATIVE,
     REPRODUCED,
     UNRESOLVED,
     Comparison,
-    Decision,
     Tested,
     adjusted,
     compare,
@@ -58,9 +56,16 @@ from warmjax.analysis.stats import (
     decide,
     power_at,
 )
+from warmjax.analysis.verdicts import (
+    INCOMPLETE,
+    arm_gaps,
+    floored,
+    interval,
+    p_text,
+    verdict_words,
+)
 from warmjax.markdown import percent, table
 
-INCOMPLETE = "incomplete: no verdict"
 NO_EVIDENCE = "no evidence either way"  # growth with the board, neither way resolved
 # The registered measures (`registered.Measure`) a horizon design decides on: (a), (b), (c).
 MEASURES = ("elo", "compute", "auc")
@@ -108,28 +113,6 @@ def resamples(design: Design) -> int:
     return design.measures["compute"].resamples or survival.RESAMPLES
 
 
-def _verdict(d: Decision, incomplete: bool, unit: str | None) -> str:
-    """A verdict in words; `unit`: "points" (rates) or "Elo", for the effect that 80% power
-    would have needed, added to "not resolvable"; None for the verdict alone (what the
-    robustness over the AUC windows groups k by: that effect differs at every k)."""
-    if incomplete:
-        return INCOMPLETE
-    if d.verdict == CONTRADICTED:
-        return (f"contradicted ({'opposite' if d.reason == 'opposite' else 'no gain ≥ δ'})")
-    if d.verdict == UNRESOLVED:
-        if math.isnan(d.effect80) or unit is None:
-            return "not resolvable"
-        need = f"{100 * d.effect80:.1f}" if unit == "points" else f"{d.effect80:.0f}"
-        return f"not resolvable (80% power needed {need} {unit})"
-    return d.verdict
-
-
-def _floored(text: str, floor: strength.Floor | None) -> str:
-    if floor is None or floor.learned or text == INCOMPLETE:
-        return text
-    return f"{NOT_INFORMATIVE}: the baseline did not learn"
-
-
 def _paired(data: Mapping[str, StudyData], values, design: Design
             ) -> dict[str, Comparison | None]:
     """Per registered comparison: `values(arm)` (`{seed: value}`) of the arm against its
@@ -159,7 +142,7 @@ def _decided(comps: Mapping[str, Comparison | None], design: Design, delta: floa
             rows[c.name] = None
             continue
         d = decide([Tested(c.comparison, comp)], delta, p_adjusted=[p_adj[c.name]])
-        verdict = _floored(_verdict(d, incomplete, unit), floors[c.board])
+        verdict = floored(verdict_words(d, incomplete, unit), floors[c.board])
         if declines is not None and verdict != INCOMPLETE:
             verdict = strength.declined(verdict, declines.get(c.board))
         rows[c.name] = {"comparison": c.comparison,
@@ -168,7 +151,7 @@ def _decided(comps: Mapping[str, Comparison | None], design: Design, delta: floa
                        "p_permutation_adjusted": num(flips[c.name]),
                        "power_at_delta": num(power_at(comp, delta)),
                        "verdict": verdict,
-                       "decided": _floored(_verdict(d, incomplete, None), floors[c.board])}
+                       "decided": floored(verdict_words(d, incomplete, None), floors[c.board])}
     return rows
 
 
@@ -316,7 +299,7 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
                         c["verdict"] = c["verdict_registered"] = INCOMPLETE
                     else:
                         c["verdict"] = strength.declined(
-                            _floored(c["verdict"], floors[d.board.name]),
+                            floored(c["verdict"], floors[d.board.name]),
                             declines[d.board.name])
         speed[name] = records
     out["speed"] = speed
@@ -345,29 +328,13 @@ def elo_leads(record: dict, design: Design) -> dict[str, list[tuple[int, dict | 
     return out
 
 
-def _span(r: dict | None, unit: str) -> str:
-    """"+12 [−30, +54]" (Elo) or "+1.2 [−0.4, +2.8]" (points); "—" for none."""
-    if r is None or r.get("diff") is None:
-        return "—"
-    scale, digits = (1.0, 0) if unit == "Elo" else (100.0, 1)
-
-    def f(x):
-        return "—" if x is None else f"{scale * x:+.{digits}f}"
-
-    return f"{f(r['diff'])} [{f(r['ci'][0])}, {f(r['ci'][1])}]"
-
-
-def _p(x: float | None) -> str:
-    return "—" if x is None else f"{x:.3g}"
-
-
 def _decided_table(rows: dict, unit: str, design: Design) -> str:
     scale, digits = (1.0, 0) if unit == "Elo" else (100.0, 1)
-    body = [[r["comparison"], r["n"], _span(r, unit), _p(r["p"]), _p(r["p_adjusted"]),
-             f"{_p(r.get('p_permutation'))} ({_p(r.get('p_permutation_adjusted'))})",
-             _p(r.get("p_wilcoxon")),
+    body = [[r["comparison"], r["n"], interval(r, unit), p_text(r["p"]), p_text(r["p_adjusted"]),
+             f"{p_text(r.get('p_permutation'))} ({p_text(r.get('p_permutation_adjusted'))})",
+             p_text(r.get("p_wilcoxon")),
              "—" if r["effect80"] is None else f"{scale * r['effect80']:.{digits}f}",
-             _p(r["power_at_delta"]), f"**{r['verdict']}**"]
+             p_text(r["power_at_delta"]), f"**{r['verdict']}**"]
             for r in rows.values() if r is not None]
     return table(["comparison", "pairs", f"Δ {unit}, paired [95% CI]", "p",
                   f"p (BH, the {design.count})",
@@ -426,8 +393,8 @@ def _answers(record: dict, design: Design) -> list[str]:
         a, c = elo.get(key), auc.get(key)
         if a is None and c is None:
             continue
-        lines.append(f"- {title}: final Elo {_span(a, 'Elo')}, **{a['verdict'] if a else '—'}**;"
-                     f" AUC 1–{k} {_span(c, 'points')} points, {c['verdict'] if c else '—'}.")
+        lines.append(f"- {title}: final Elo {interval(a, 'Elo')}, **{a['verdict'] if a else '—'}**;"
+                     f" AUC 1–{k} {interval(c, 'points')} points, {c['verdict'] if c else '—'}.")
     lines += ["", "**2. Does warm start save compute, and how much?** (b) the speed-up "
               "RMST(baseline) / RMST(arm) in estimated CPU-seconds, per step of the "
               "policy head's ladder:", ""]
@@ -450,7 +417,7 @@ def _answers(record: dict, design: Design) -> list[str]:
     lines += ["", f"**3. Does its effect grow with the board?** {big} against {little}:", ""]
     if g["elo"] is not None:
         lines.append(f"- The final-Elo lead, {big} − {little} (Welch): "
-                     f"{_span(g['elo'], 'Elo')} Elo, p {_p(g['elo']['p'])}: "
+                     f"{interval(g['elo'], 'Elo')} Elo, p {p_text(g['elo']['p'])}: "
                      f"**{g['elo']['verdict']}**.")
     if g["speedup"] is not None:
         s = g["speedup"]
@@ -495,9 +462,9 @@ def markdown(record: dict, design: Design, command: str) -> str:
               "(unadjusted; decides nothing).", ""]
     rows = []
     for c in design.hypotheses:
-        cells = [_span(record["elo_horizons"][str(h)].get(c.name), "Elo")
+        cells = [interval(record["elo_horizons"][str(h)].get(c.name), "Elo")
                  for h in design.horizons]
-        rows.append([c.comparison, *cells, _span(record["elo"].get(c.name), "Elo")])
+        rows.append([c.comparison, *cells, interval(record["elo"].get(c.name), "Elo")])
     lines += [table(["comparison", *(f"iteration {h}" for h in design.horizons), "final"],
                     rows, "ll" + "l" * len(design.horizons)), "",
               f"![Elo lead against the rated iteration]({FIGURE})", ""]

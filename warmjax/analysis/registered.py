@@ -24,16 +24,14 @@ from typing import Any
 from warmjax.analysis.model import Arm, Family
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.stats import (
-    CONTRADICTED,
-    UNRESOLVED,
     Comparison,
-    Decision,
     Tested,
     adjusted,
     compare_by_seed,
     decide,
     power_at,
 )
+from warmjax.analysis.verdicts import arm_gaps, interval, verdict_words
 from warmjax.markdown import table
 
 NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -233,43 +231,9 @@ PAPERS_ROLES = Roles({"baseline": {"mode": "none"},
                       "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
 
 
-def arm_gaps(where: str, arm: Arm, seeds, iterations: int) -> list[str]:
-    """What one arm of a design lacks, each prefixed by `where` ("c4_long baseline"): the
-    registered seeds it has no run of, and its runs short of the registered iterations."""
-    out = []
-    lacking = sorted(set(seeds) - set(arm.seeds))
-    if lacking:
-        out.append(f"{where}: no run of seed(s) {', '.join(map(str, lacking))}")
-    short = sorted(r.id.seed for r in arm.runs if r.iterations < iterations)
-    if short:
-        out.append(f"{where}: seed(s) {', '.join(map(str, short))} short of {iterations} "
-                   "iterations")
-    return out
-
-
 def missing(arms: Mapping[str, Arm], seeds: tuple[int, ...], iterations: int) -> list[str]:
     """What the registered design lacks: per arm the missing seeds and unfinished runs."""
-    gaps = []
-    for role, arm in arms.items():
-        lacking = sorted(set(seeds) - set(arm.seeds))
-        if lacking:
-            gaps.append(f"{role}: no run of seed(s) {', '.join(map(str, lacking))}")
-        short = [r.id.seed for r in arm.runs if r.iterations < iterations]
-        if short:
-            gaps.append(f"{role}: seed(s) {', '.join(map(str, short))} unfinished")
-    return gaps
-
-
-def verdict(d: Decision, gaps: list[str]) -> str:
-    """A hypothesis's or claim's verdict in words ("incomplete: no verdict" with gaps)."""
-    if gaps:
-        return "incomplete: no verdict"
-    if d.verdict == CONTRADICTED:
-        return f"contradicted ({'opposite' if d.reason == 'opposite' else 'no gain ≥ δ'})"
-    if d.verdict == UNRESOLVED:
-        return (f"not resolvable (80% power needed {100 * d.effect80:.1f} points)"
-                if not math.isnan(d.effect80) else "not resolvable")
-    return d.verdict
+    return [gap for role, arm in arms.items() for gap in arm_gaps(role, arm, seeds, iterations)]
 
 
 def analyse(family: Family, design: Design, gaps: list[str] | None = None,
@@ -294,13 +258,13 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
             d = decide([Tested(h.comparison, c)], delta, p_adjusted=[p])
             rows[h.name] = {"comparison": h.comparison, **comparison_json(c, delta),
                             "p_adjusted": num(p), "power_at_delta": num(power_at(c, delta)),
-                            "verdict": verdict(d, gaps)}
+                            "verdict": verdict_words(d, bool(gaps))}
         out["measures"][measure] = rows
         tested = {h.name: Tested(h.comparison, c) for h, c in zip(design.hypotheses, comps)}
         p_by = {h.name: p for h, p in zip(design.hypotheses, p_adj)}
         out["claims"][measure] = {
-            claim: verdict(decide([tested[n] for n in names], delta,
-                                  p_adjusted=[p_by[n] for n in names]), gaps)
+            claim: verdict_words(decide([tested[n] for n in names], delta,
+                                        p_adjusted=[p_by[n] for n in names]), bool(gaps))
             for claim, names in design.claims.items()}
     for h in design.hypotheses:
         c = compare_by_seed(arms[h.arm].by_seed("elo"), arms[h.reference].by_seed("elo"))
@@ -321,10 +285,6 @@ def rate_measures(design: Design) -> list[str]:
     return rates
 
 
-def _pts(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:+.1f}"
-
-
 def markdown(record: dict, design: Design, command: str) -> str:
     """`registered.md`, read from the record alone."""
     lines = [f"# {design.title}", "",
@@ -339,7 +299,7 @@ def markdown(record: dict, design: Design, command: str) -> str:
         rows = []
         for h, r in record["measures"][measure].items():
             rows.append([h, r["comparison"], r["n"],
-                         f"{_pts(r['diff'])} [{_pts(r['ci'][0])}, {_pts(r['ci'][1])}]",
+                         interval(r),
                          f"{r['p']:.3g}", f"{r['p_adjusted']:.3g}",
                          f"{r.get('p_wilcoxon', math.nan):.3g}",
                          f"{r['welch']['p']:.3g}" if r.get("welch") else "—",

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from warmjax.analysis import strength
 from warmjax.analysis.contrasts import SWITCH_DELTA
 from warmjax.analysis.stats import CONTRADICTED, NOT_INFORMATIVE, REPRODUCED
+from warmjax.analysis.verdicts import p_text
 from warmjax.markdown import percent, table
 from warmjax.train.run_id import game_name
 
@@ -21,10 +22,6 @@ def estimate_text(mean: float | None, ci, scale: float = 100, decimals: int = 1)
     if ci[0] is not None:
         text += f" [{scale * ci[0]:.{decimals}f}, {scale * ci[1]:.{decimals}f}]"
     return text
-
-
-def _p(x: float | None) -> str:
-    return "—" if x is None else f"{x:.3g}"
 
 
 def _fixed(x: float | None, scale: float = 100, decimals: int = 1) -> str:
@@ -51,8 +48,8 @@ def _diff(c: Mapping | None, scale: float = 100, decimals: int = 1) -> list[str]
         welch = None if c["welch"] is None else c["welch"]["p"]
     else:  # an unpaired comparison is Welch's itself
         welch = c["p"]
-    return [interval_text(c, scale, decimals), _p(c["p"]), _p(c["p_adjusted"]),
-            _p(c.get("p_wilcoxon")), _p(welch), _fixed(c["effect80"], scale, decimals)]
+    return [interval_text(c, scale, decimals), p_text(c["p"]), p_text(c["p_adjusted"]),
+            p_text(c.get("p_wilcoxon")), p_text(welch), _fixed(c["effect80"], scale, decimals)]
 
 
 def _pts(c: Mapping | None) -> str:
@@ -61,15 +58,15 @@ def _pts(c: Mapping | None) -> str:
 
 
 def _padj(c: Mapping | None) -> str:
-    return "" if c is None else f"{_p(c['p'])} ({_p(c['p_adjusted'])})"
+    return "" if c is None else f"{p_text(c['p'])} ({p_text(c['p_adjusted'])})"
 
 
 def _span(c: Mapping | None, scale: float = 100, decimals: int = 1) -> str:
     """"+2.3 [−0.4, +5.0], p 0.09 (adj. 0.12)" ("—" for none)."""
     if c is None:
         return "—"
-    text = f"{interval_text(c, scale, decimals)}, p {_p(c['p'])}"
-    return text + ("" if c["p_adjusted"] is None else f" (adj. {_p(c['p_adjusted'])})")
+    text = f"{interval_text(c, scale, decimals)}, p {p_text(c['p'])}"
+    return text + ("" if c["p_adjusted"] is None else f" (adj. {p_text(c['p_adjusted'])})")
 
 
 # --- one family (its entry of the record: `record.family_json`) ------------------------------
@@ -174,7 +171,7 @@ def spearman_markdown(family: Mapping) -> str:
             continue
         rho = found["rho"]
         rows.append([arm["arm"], arm["runs"], "—" if rho is None else f"{rho:+.2f}",
-                     "—" if rho is None else _p(found["p"])])
+                     "—" if rho is None else p_text(found["p"])])
     if not rows:
         return ""
     return table(["Arm", "Runs", f"Spearman ρ (warm-start iterations, policy rate at it. "
@@ -320,7 +317,7 @@ def steps_markdown(groups: Sequence[Mapping], delta: float) -> str:
             rows.append([game_name(group["game"]), f"{s['large']} vs {s['small']}",
                          s["arm"], _span(s["growth"]),
                          verdict_words(s["growth_verdict"], delta),
-                         _span(s["delay"], 1, 2), _p(s["p_mannwhitney"]),
+                         _span(s["delay"], 1, 2), p_text(s["p_mannwhitney"]),
                          verdict_words(s["delay_verdict"], SWITCH_DELTA, "iterations", 1.0)])
     if not rows:
         return ""
@@ -347,7 +344,7 @@ def floor_markdown(floors: Sequence[Mapping]) -> str:
     """Each family's baseline against a random legal move (the floor rule; `Floor.to_json`
     entries)."""
     rows = [[f["family"], f["iteration"], percent(f["baseline_mean"]),
-             percent(f["random_rate"]), _p(f["p"]),
+             percent(f["random_rate"]), p_text(f["p"]),
              "learned" if f["learned"] else "**did not learn**"] for f in floors]
     return table(["family", "last iteration", "baseline's policy head, %", "random move, %",
                   "p (one-sided)", "floor"], rows, "lrrrrl")
@@ -428,8 +425,8 @@ def speed_markdown(record: dict) -> str:
                 for a in block["arms"]]
         comps = [[c["arm"], c["measure"], percent(c["threshold"]),
                   f"{c['speedup']:.2f} [{c['speedup_ci'][0]:.2f}, {c['speedup_ci'][1]:.2f}]",
-                  _p(c["logrank_p"]) + ("" if c["p_adjusted"] is None
-                                        else f" (adj. {_p(c['p_adjusted'])})"),
+                  p_text(c["logrank_p"]) + ("" if c["p_adjusted"] is None
+                                        else f" (adj. {p_text(c['p_adjusted'])})"),
                   c["verdict"]] for c in block["comparisons"]]
         out += [f"Against {unit}:", "",
                 table(["arm", "measure", "step, %", "reached", f"median [95%], {unit}",
@@ -447,7 +444,7 @@ def decline_markdown(declines: Mapping[str, dict]) -> str:
              percent(sum(d["late_rates"]) / len(d["late_rates"])),
              f"{100 * d['diff']:+.1f}",
              f"{sum(a < b for a, b in zip(d['late_rates'], d['window_rates']))} of "
-             f"{len(d['seeds'])}", _p(d["p"]),
+             f"{len(d['seeds'])}", p_text(d["p"]),
              "**declines**" if d["declines"] else "no decline"]
             for d in declines.values()]
     return table(["study", "window", "late", "seeds", "baseline policy head, window %",

@@ -1,0 +1,93 @@
+"""What every registered analysis says the same way, written once: what a design still
+lacks, a decision's verdict in words, the floor and decline labels on it, and the number
+formats of its tables. Pure Python (no JAX, no numpy arrays).
+
+The registered analyses (`registered`, `horizon`, `design`) and the study tables read their
+words and formats from here, so a verdict or an interval reads alike in every report.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+from warmjax.analysis import strength
+from warmjax.analysis.model import Arm
+from warmjax.analysis.stats import CONTRADICTED, NOT_INFORMATIVE, UNRESOLVED, Decision
+
+INCOMPLETE = "incomplete: no verdict"
+
+
+def arm_gaps(where: str, arm: Arm, seeds: Iterable[int], iterations: int) -> list[str]:
+    """What one arm of a design lacks, each prefixed by `where` ("c4_long baseline"): the
+    registered seeds it has no run of, and its runs short of the registered iterations."""
+    out = []
+    lacking = sorted(set(seeds) - set(arm.seeds))
+    if lacking:
+        out.append(f"{where}: no run of seed(s) {', '.join(map(str, lacking))}")
+    short = sorted(r.id.seed for r in arm.runs if r.iterations < iterations)
+    if short:
+        out.append(f"{where}: seed(s) {', '.join(map(str, short))} short of {iterations} "
+                   "iterations")
+    return out
+
+
+def verdict_words(d: Decision, incomplete: bool = False, unit: str | None = "points") -> str:
+    """A decision in words: INCOMPLETE while the design lacks runs; "contradicted" with its
+    reason; "not resolvable" with the effect 80% power would have needed, in `unit`
+    ("points" for rates, "Elo"; None: the verdict alone, as a robustness check groups
+    verdicts whose needed effects differ); else the verdict itself."""
+    if incomplete:
+        return INCOMPLETE
+    if d.verdict == CONTRADICTED:
+        return f"contradicted ({'opposite' if d.reason == 'opposite' else 'no gain ≥ δ'})"
+    if d.verdict == UNRESOLVED:
+        if math.isnan(d.effect80) or unit is None:
+            return "not resolvable"
+        need = f"{100 * d.effect80:.1f}" if unit == "points" else f"{d.effect80:.0f}"
+        return f"not resolvable (80% power needed {need} {unit})"
+    return d.verdict
+
+
+def floored(text: str, floor: strength.Floor | None) -> str:
+    """A verdict under the floor rule: where the baseline did not learn, the comparison
+    decides nothing (an incomplete verdict stays as it is)."""
+    if floor is None or floor.learned or text == INCOMPLETE:
+        return text
+    return f"{NOT_INFORMATIVE}: the baseline did not learn"
+
+
+def labelled(text: str, floor: strength.Floor | None,
+             decline: strength.Decline | None) -> str:
+    """A verdict under the floor rule, else under the decline rule (`strength.declined`):
+    a baseline that did not learn decides nothing, and its label replaces the decline's.
+    (The long-horizon analysis labels a floored verdict with its decline as well:
+    `floored`, then `strength.declined`.)"""
+    if text == INCOMPLETE:
+        return text
+    if floor is not None and not floor.learned:
+        return f"{NOT_INFORMATIVE}: the baseline did not learn"
+    return strength.declined(text, decline)
+
+
+def p_text(x: float | None) -> str:
+    """A p-value to three significant digits; "—" for none."""
+    return "—" if x is None else f"{x:.3g}"
+
+
+def points(x: float | None) -> str:
+    """A rate difference in signed percentage points (0.023 -> "+2.3"); "—" for none."""
+    return "—" if x is None else f"{100 * x:+.1f}"
+
+
+def interval(c: Mapping | None, unit: str = "points") -> str:
+    """A difference with its interval from a comparison's record entry: "+1.2 [−0.4,
+    +2.8]" (points) or "+12 [−30, +54]" (Elo); "—" for none."""
+    if c is None or c.get("diff") is None:
+        return "—"
+    scale, digits = (1.0, 0) if unit == "Elo" else (100.0, 1)
+
+    def f(x):
+        return "—" if x is None else f"{scale * x:+.{digits}f}"
+
+    return f"{f(c['diff'])} [{f(c['ci'][0])}, {f(c['ci'][1])}]"
