@@ -61,3 +61,51 @@ def test_early_gain_is_the_paired_mean_with_a_t_interval():
     assert gain["interval"] == pytest.approx([0.15 - half, 0.15 + half], rel=1e-5)
     with pytest.raises(ValueError, match="at least two paired seeds"):
         ranking.early_gain({1: 0.5}, {1: 0.4})
+
+
+PREDICTOR = {"hex": 25.1, "othello": 21.8, "gobang": 9.9, "c4_6x6": 3.5, "c4_6x7": -0.4}
+NEW = ("othello", "gobang")
+
+
+def boards(gain_ranks):
+    """The five boards with the registered predictor values and early gains ranked as
+    given (gain = rank / 100: its interval and seeds are not what is tested here)."""
+    return [{"name": n, "title": n, "predictor": PREDICTOR[n],
+             "sample": "out of sample" if n in NEW else "in sample",
+             "gain": {"mean": r / 100, "interval": [r / 100 - 0.01, r / 100 + 0.01],
+                      "seeds": [70, 71]}}
+            for n, r in gain_ranks.items()]
+
+
+def test_the_registered_prediction_on_hand_counted_rankings():
+    """Registration, part 2: a perfect ranking gives ρ = 1, p = 1/120, and out of sample
+    the one best placement of twenty (p = 0.05 ≤ 0.10); two disjoint swaps of neighbours
+    give ρ = 0.8 and p = 8/120 (1 identity, 4 single swaps, 3 double swaps have Σd² ≤ 4),
+    which does not hold; the ranking reversed counts against it."""
+    perfect = ranking.prediction(boards({"hex": 5, "othello": 4, "gobang": 3, "c4_6x6": 2,
+                                         "c4_6x7": 1}))
+    assert perfect["spearman"]["rho"] == pytest.approx(1.0)
+    assert perfect["spearman"]["p"] == pytest.approx(1 / 120)
+    assert perfect["spearman"]["verdict"] == ranking.HOLDS
+    assert perfect["out_of_sample"]["placements"] == 20
+    assert perfect["out_of_sample"]["p"] == pytest.approx(1 / 20)
+    assert perfect["out_of_sample"]["verdict"] == ranking.HOLDS
+    two_swaps = ranking.prediction(boards({"hex": 4, "othello": 5, "gobang": 3, "c4_6x6": 1,
+                                           "c4_6x7": 2}))
+    assert two_swaps["spearman"]["rho"] == pytest.approx(0.8)
+    assert two_swaps["spearman"]["p"] == pytest.approx(8 / 120)
+    assert two_swaps["spearman"]["verdict"] == ranking.FAILS
+    reversed_ = ranking.prediction(boards({"hex": 1, "othello": 2, "gobang": 3, "c4_6x6": 4,
+                                           "c4_6x7": 5}))
+    assert reversed_["spearman"]["verdict"] == ranking.AGAINST
+    assert reversed_["out_of_sample"]["verdict"] == ranking.AGAINST
+    text = ranking.prediction_markdown(perfect)
+    assert "Spearman's ρ = +1.00, exact one-sided p = 0.00833 over 120 orderings" in text
+    assert "conditional p = 0.05 over 20 placements" in text and "**holds**" in text
+
+
+def test_window_mean_is_the_registered_window():
+    curve = {1: 0.5, 2: 0.7, 10: 0.9, 11: 0.1}
+    assert ranking.window_mean(curve, (1, 10)) == pytest.approx(0.7)
+    with pytest.raises(ValueError, match="no probe in iterations 12-20"):
+        ranking.window_mean(curve, (12, 20))

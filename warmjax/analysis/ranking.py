@@ -86,3 +86,71 @@ def early_gain(warm: Mapping[int, float], baseline: Mapping[int, float]) -> dict
                  / math.sqrt(len(diffs)))
     return {"mean": mean, "interval": [mean - half, mean + half], "seeds": seeds,
             "differences": diffs.tolist()}
+
+
+# --- the registered prediction across boards --------------------------------------------
+
+HOLDS, FAILS, AGAINST = "holds", "does not hold", "counts against the prediction"
+
+
+def window_mean(curve: Mapping[int, float], window: Sequence[int]) -> float:
+    """The mean rate over the probed iterations `window[0]` … `window[1]`."""
+    points = [v for it, v in curve.items() if window[0] <= it <= window[1]]
+    if not points:
+        raise ValueError(f"no probe in iterations {window[0]}-{window[1]}")
+    return float(np.mean(points))
+
+
+def _verdict(p: float, holds_at: float, rho: float, against_p: float | None) -> str:
+    if rho <= 0 or (against_p is not None and p >= against_p):
+        return AGAINST
+    return HOLDS if p <= holds_at + 1e-12 else FAILS
+
+
+def prediction(boards: Sequence[Mapping], *, holds_at: float = 0.05,
+               out_of_sample_holds_at: float = 0.10, against_p: float = 0.5) -> dict:
+    """The registered prediction's record from each board's `name`, `predictor` (points),
+    `gain` (`early_gain`, rates) and `sample` ("in sample" or "out of sample"): Spearman's
+    ρ of predictor and gain with its exact one-sided p over every ordering (holds at
+    p ≤ `holds_at`), and the out-of-sample boards' placement test (holds at conditional
+    p ≤ `out_of_sample_holds_at`). Either counts against the prediction at ρ ≤ 0, the
+    placement test also at conditional p ≥ `against_p`."""
+    names = [b["name"] for b in boards]
+    x = [float(b["predictor"]) for b in boards]
+    y = [float(b["gain"]["mean"]) for b in boards]
+    rho, p = spearman_test(x, y)
+    out = {"boards": [dict(b) for b in boards],
+           "ranks": {"predictor": dict(zip(names, ranks(x).tolist())),
+                     "gain": dict(zip(names, ranks(y).tolist()))},
+           "spearman": {"rho": rho, "p": p, "orderings": math.factorial(len(y)),
+                        "holds_at": holds_at, "verdict": _verdict(p, holds_at, rho, None)}}
+    new = [i for i, b in enumerate(boards) if b["sample"] == "out of sample"]
+    if new:
+        rho_new, p_new, placements = placement_test(x, y, new)
+        out["out_of_sample"] = {
+            "boards": [names[i] for i in new], "rho": rho_new, "p": p_new,
+            "placements": placements, "holds_at": out_of_sample_holds_at,
+            "verdict": _verdict(p_new, out_of_sample_holds_at, rho_new, against_p)}
+    return out
+
+
+def prediction_markdown(record: Mapping) -> str:
+    """The prediction's table and verdicts, from its record alone."""
+    from warmjax.markdown import table
+
+    rows = [[b["title"], b["sample"], f"{b['predictor']:+.1f}",
+             f"{100 * b['gain']['mean']:+.1f} [{100 * b['gain']['interval'][0]:+.1f}, "
+             f"{100 * b['gain']['interval'][1]:+.1f}]", str(len(b["gain"]["seeds"])),
+             f"{record['ranks']['predictor'][b['name']]:g}",
+             f"{record['ranks']['gain'][b['name']]:g}"] for b in record["boards"]]
+    s = record["spearman"]
+    lines = [table(["board", "", "predictor (points)", "early gain (points) [95%]", "seeds",
+                    "predictor's rank", "gain's rank"], rows), "",
+             f"Spearman's ρ = {s['rho']:+.2f}, exact one-sided p = {s['p']:.3g} over "
+             f"{s['orderings']} orderings (holds at p ≤ {s['holds_at']:g}): **{s['verdict']}**."]
+    if "out_of_sample" in record:
+        o = record["out_of_sample"]
+        lines.append(f"Out of sample ({', '.join(o['boards'])}): conditional p = {o['p']:.3g} "
+                     f"over {o['placements']} placements (holds at p ≤ {o['holds_at']:g}; "
+                     f"at best {1 / o['placements']:.3g}): **{o['verdict']}**.")
+    return "\n".join(lines) + "\n"
