@@ -109,3 +109,24 @@ def test_window_mean_is_the_registered_window():
     assert ranking.window_mean(curve, (1, 10)) == pytest.approx(0.7)
     with pytest.raises(ValueError, match="no probe in iterations 12-20"):
         ranking.window_mean(curve, (12, 20))
+
+
+def test_a_boards_early_gain_from_its_runs(tmp_path):
+    """Synthetic runs (tests/analysis/synthetic.py): the warm arm's policy rate is the
+    baseline's + 0.06 in every seed, its search rate (half the policy's + 0.4) + 0.03; the
+    seed noise is shared, so every paired difference is exact and the interval has no
+    width. Seed 3 is left out as a design's seeds would."""
+    from warmjax.analysis import study
+    from warmjax.train import run_folder
+
+    from .synthetic import write_run
+
+    for seed in (0, 1, 2, 3):
+        write_run(tmp_path, "none", "rollout", seed, 0.0)
+        write_run(tmp_path, "adaptive", "rollout", seed, 0.06)
+    (family,) = study.families(run_folder.find_runs([tmp_path]))
+    search = ranking.board_gain(family, "search", (1, 4), seeds=(0, 1, 2))
+    assert search["seeds"] == [0, 1, 2]
+    assert search["mean"] == pytest.approx(0.03)
+    assert search["interval"] == pytest.approx([0.03, 0.03])
+    assert ranking.board_gain(family, "policy", (1, 4))["mean"] == pytest.approx(0.06)

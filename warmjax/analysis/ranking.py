@@ -101,6 +101,29 @@ def window_mean(curve: Mapping[int, float], window: Sequence[int]) -> float:
     return float(np.mean(points))
 
 
+def board_gain(family, metric: str, window: Sequence[int],
+               seeds: Sequence[int] | None = None) -> dict:
+    """A board's early gain (`early_gain`): its warm-start arm's mean `metric` rate
+    ("search", "policy": `model.METRICS`) over `window` minus its baseline's, paired by
+    seed (the family's two arms, `design.arms_of`; `seeds`: those of the design, None: all).
+
+    Raises:
+      ValueError: a family without both arms, or fewer than two paired seeds.
+    """
+    from warmjax.analysis.design import arms_of
+    from warmjax.analysis.model import curve
+
+    baseline, warm = arms_of(family)
+    if baseline is None or warm is None:
+        raise ValueError(f"{family.title}: an early gain needs a baseline and a warm-start arm")
+
+    def means(arm) -> dict[int, float]:
+        return {r.id.seed: window_mean(curve(r, metric), window) for r in arm.runs
+                if seeds is None or r.id.seed in seeds}
+
+    return early_gain(means(warm), means(baseline))
+
+
 def _verdict(p: float, holds_at: float, rho: float, against_p: float | None) -> str:
     if rho <= 0 or (against_p is not None and p >= against_p):
         return AGAINST
