@@ -4,6 +4,7 @@ and claims, as PNG and Markdown (the library: `warmjax.analysis.report`).
     JAX_PLATFORMS=cpu python -m warmjax.report --runs 'runs/adaptive_*/*' \
         --tournaments tournaments/c4 tournaments/othello --out report
     JAX_PLATFORMS=cpu python -m warmjax.report --study runs/study_c4_cpu --out report_c4
+    JAX_PLATFORMS=cpu python -m warmjax.report --design studies/fast_recipe   # registered
 """
 
 from __future__ import annotations
@@ -43,8 +44,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--measure", action="append", default=[], metavar="NAME",
                         help="a further measure of the study's arms, e.g. selfplay_speed "
                              "(warmjax.analysis.arm_measures; repeatable)")
-    parser.add_argument("--out", default="report", help="output folder (default: report)")
+    parser.add_argument("--design", default=None, metavar="STUDY",
+                        help="a registered study's folder (or its design.json): its one "
+                             "analysis, analysis.json and analysis.md (warmjax.analysis.engine)")
+    parser.add_argument("--cut", type=int, default=0,
+                        help="with --design: apply the first N cuts of its registered cut "
+                             "order")
+    parser.add_argument("--incomplete", action="store_true",
+                        help="with --design: analyse what there is, labelled incomplete, with "
+                             "no verdict (a dry run)")
+    parser.add_argument("--root", default=None,
+                        help="with --design: the folder holding its boards' run folders "
+                             "(default: the study's folder where it holds one, else its parent)")
+    parser.add_argument("--out", default=None,
+                        help="output folder (default: report; with --design, the study's "
+                             "folder)")
     args = parser.parse_args(argv)
+    if args.design is not None:
+        _design(parser, args)
+        return
+    args.out = args.out or "report"
     problem = cli.folder_problem(args.out)  # before the work, not after it
     if problem is not None:
         parser.fail(problem)
@@ -61,6 +80,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ValueError as err:
         cli.fail(err, "report")
     print(f"wrote {len(written)} files to {args.out}; start with {args.out}/{start}")
+
+
+def _design(parser, args) -> None:
+    from pathlib import Path
+
+    from warmjax.analysis import engine
+
+    if not engine.design_file(args.design).is_file():
+        parser.fail(f"no {engine.DESIGN} at {args.design}")
+    out = Path(args.out) if args.out else None
+    problem = cli.folder_problem(str(out or engine.design_file(args.design).parent))
+    if problem is not None:
+        parser.fail(problem)
+    try:
+        _, text = engine.analyse_folder(args.design, root=Path(args.root) if args.root else None,
+                                        cut=args.cut, incomplete=args.incomplete, out=out)
+    except ValueError as err:
+        cli.fail(err, "report")
+    print(text)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""A registered design's analysis (analysis/design.py, tools/design_analysis.py) on
+"""A registered design's analysis (analysis/design.py, analysis/engine.py) on
 fabricated boards whose numbers are set by hand: each test checks its figures against scipy
 or statsmodels, or against values worked out here."""
 
@@ -8,6 +8,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
@@ -17,7 +18,6 @@ from warmjax.train import run_folder
 
 from ..helpers import metric_row
 from .synthetic import write_study_run
-from .test_tools import load_tool
 
 ROOT = Path(__file__).parents[2]
 ITERATIONS = 10
@@ -227,7 +227,7 @@ def test_gaps_and_no_verdict(tmp_path):
 
 def test_markdown_from_the_record_alone(analysed):
     record = analysed[0]
-    text = design.markdown(record, "python tools/design_analysis.py design.json")
+    text = design.markdown(record, "python -m warmjax.report --design study")
     for heading in ("# Does warm start help?", "## The answers", "## (B) The final agent",
                     "## (A) Compute to strength", "## The decline rule",
                     "## Self-play health"):
@@ -238,22 +238,26 @@ def test_markdown_from_the_record_alone(analysed):
     assert not math.isnan(record["final"][0]["comparison"]["diff"])
 
 
-def test_the_tool_refuses_gaps_writes_and_records_the_look_once(tmp_path):
-    tool = load_tool("design_analysis")
+def test_the_command_refuses_gaps_writes_and_records_the_look_once(tmp_path, capsys):
+    from warmjax import report
+
     fabricate(tmp_path / "root", skip=(("a", "adaptive_rollout", 2),))
     folder = tmp_path / "root" / "design"
     folder.mkdir()
     (folder / "design.json").write_text(json.dumps(DESIGN))
     out = tmp_path / "out"
-    args = [str(folder / "design.json"), "--out", str(out)]
-    with pytest.raises(SystemExit, match="a adaptive_rollout: no run of seed.s. 2"):
-        tool.main(args)
+    args = ["--design", str(folder / "design.json"), "--out", str(out)]
+    with pytest.raises(SystemExit) as refused:
+        report.main(args)
+    assert refused.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "a adaptive_rollout: no run of seed(s) 2" in err[0]
     assert not out.exists()
     fabricate(tmp_path / "root2")
     args += ["--root", str(tmp_path / "root2")]
-    tool.main(args)
+    report.main(args)
     first = (out / "analysis.json").read_text()
-    tool.main(args)
+    report.main(args)
     assert (out / "analysis.json").read_text() == first
     record = json.loads(first)
     assert record["complete"] and len(study.read_looks(out)) == 1
@@ -268,11 +272,50 @@ def test_the_tool_refuses_gaps_writes_and_records_the_look_once(tmp_path):
     assert text.index("![Board A") < text.index("### Board B")
 
 
-def test_the_tool_finds_the_boards_beside_the_design(tmp_path):
-    """A study folder holds its design beside its boards (studies/<study>/): no --root."""
-    tool = load_tool("design_analysis")
+def test_the_command_finds_the_boards_beside_the_design(tmp_path):
+    """A study folder holds its design beside its boards (studies/<study>/): no --root, and
+    the folder names the design."""
+    from warmjax import report
+
     folder = tmp_path / "study"
     fabricate(folder)
     (folder / "design.json").write_text(json.dumps(DESIGN))
-    tool.main([str(folder / "design.json"), "--out", str(tmp_path / "out")])
+    report.main(["--design", str(folder), "--out", str(tmp_path / "out")])
     assert json.loads((tmp_path / "out" / "analysis.json").read_text())["complete"]
+
+
+def test_a_design_with_a_prediction_adds_its_record_and_table(tmp_path):
+    """The prediction section (studies/where_it_helps/design.json's shape): each board's
+    early gain over iterations 1–4 from its runs, the design's boards read where they lie
+    and another board from its own folder. Search rates are 0.5 + policy / 2, so board a's
+    search gain is 0.09 / 2 in every seed, board b's the mean of SHIFT_B / 2."""
+    from warmjax import report
+
+    folder = tmp_path / "study"
+    fabricate(folder)
+    fabricate(tmp_path / "elsewhere")
+    (folder / "predictor").mkdir()
+    for name, points in (("a", 10.0), ("b", 2.0), ("c", 5.0)):
+        (folder / "predictor" / f"{name}.json").write_text(json.dumps({"points": points}))
+    window = {"window": [1, 4], "pairing": "seed"}
+    plan = dict(DESIGN, prediction={
+        "outcome": {"measure": "search", **window},
+        "secondary_outcome": {"measure": "policy", **window},
+        "out_of_sample": {"boards": ["b"], "holds_at": 0.1},
+        "boards": [{"name": n, "title": n.upper(), "runs": runs, "seeds": list(SEEDS),
+                    "predictor": f"predictor/{n}.json", "sample": sample}
+                   for n, runs, sample in (("a", "unused", "in sample"),
+                                           ("b", "unused", "out of sample"),
+                                           ("c", str(tmp_path / "elsewhere" / "b"),
+                                            "in sample"))]})
+    (folder / "design.json").write_text(json.dumps(plan))
+    report.main(["--design", str(folder), "--out", str(tmp_path / "out")])
+    record = json.loads((tmp_path / "out" / "analysis.json").read_text())
+    gains = {b["name"]: b for b in record["prediction"]["boards"]}
+    assert gains["a"]["gain"]["mean"] == pytest.approx(0.045)
+    assert gains["a"]["secondary_gain"]["mean"] == pytest.approx(0.09)
+    assert gains["b"]["gain"]["mean"] == pytest.approx(np.mean(list(SHIFT_B.values())) / 2)
+    assert gains["c"]["gain"] == pytest.approx(gains["b"]["gain"])
+    assert record["prediction"]["out_of_sample"]["placements"] == 3  # b's rank: 1, 2 or 3
+    text = (tmp_path / "out" / "analysis.md").read_text()
+    assert "## The prediction across boards" in text and "Spearman's ρ" in text

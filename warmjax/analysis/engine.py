@@ -1,0 +1,177 @@
+"""A registered study's one analysis, from its folder: `python -m warmjax.report --design
+studies/<study>` (the library: `analyse_folder`).
+
+The folder holds `design.json` (`analysis.design`: boards, arms, seeds, iterations, the
+ladders and δ) and a folder of runs per board. The analysis reads each board's runs (the
+design's seeds only), costs their ledgers with the design's calibration table, records the
+look in `looks.json`, and writes `analysis.json` (the record) and `analysis.md` (read from
+the record alone), with one figure per board: its runs' policy head and search against the
+ledger's compute (`compute_<board>.png`, decides nothing). A design with a `prediction`
+section (a registered prediction across boards, `analysis.ranking`) adds its record and
+table: each board's early gain from its runs and its predictor's value from its file.
+
+The registration allows one analysis, when every run is committed: a design that lacks any
+run or iteration is refused unless `incomplete`, which labels every verdict "incomplete: no
+verdict". A look already recorded is not recorded twice.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from warmjax.analysis import design as designs
+from warmjax.analysis import ranking, study
+from warmjax.analysis.report import compute_curves, compute_json, random_rate
+from warmjax.train import run_folder
+
+NOTE = "the registered analysis (python -m warmjax.report --design)"
+DESIGN = "design.json"
+
+
+class DesignError(ValueError):
+    """A design that cannot be analysed (yet), in one line."""
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def design_file(where: Path | str) -> Path:
+    """A study folder's `design.json`, or the file itself."""
+    where = Path(where)
+    return where / DESIGN if where.is_dir() else where
+
+
+def read(plan: designs.Design, root: Path, log: Callable[[str], None] = _stderr
+         ) -> tuple[dict, dict, dict, dict, list[str]]:
+    """Per board: its family, a random move's rate; the ledger's and the measured compute
+    curves of every run; and the boards with no run at all."""
+    families, rates, ledger, measured, absent = {}, {}, {}, {}, []
+    for board in plan.boards:
+        folder = root / board.name
+        runs = run_folder.seed_runs(folder, board.seeds)
+        if not runs:
+            absent.append(f"{board.name}: no run under {folder}")
+            continue
+        found = study.families(runs, [], tables=False)
+        if len(found) != 1:
+            raise DesignError(f"{folder}: its runs make {len(found)} families "
+                              f"({', '.join(f.title for f in found)}); a board is one")
+        families[board.name] = found[0]
+        rates[board.name] = random_rate(found[0])
+        ledger.update(compute_curves(runs, plan.calibration, plan.device, log))
+        measured.update(compute_curves(runs, None, None, log))
+    return families, rates, ledger, measured, absent
+
+
+def figures(plan: designs.Design, families: Mapping, ledger: Mapping, out: Path
+            ) -> dict[str, str]:
+    """Per board read: its runs' policy head and search rates against the ledger's compute,
+    one line per run, the arms in colour (`plots.plot_against_compute`), written to
+    `out/compute_<board>.png`; `{board name: file name}`."""
+    from warmjax.analysis import plots
+
+    drawn = {}
+    for board in plan.boards:
+        if board.name in families:
+            name = f"compute_{board.name}.png"
+            plots.plot_against_compute(board.title, compute_json(families[board.name], ledger),
+                                       out / name)
+            drawn[board.name] = name
+    return drawn
+
+
+def default_root(design: Path, plan: designs.Design) -> Path:
+    """The design's folder where a board's folder lies beside it, else the folder above."""
+    beside = design.parent
+    if any((beside / board.name).is_dir() for board in plan.boards):
+        return beside
+    return beside.parent
+
+
+def prediction(section: Mapping, folder: Path, families: Mapping) -> tuple[dict, list[str]]:
+    """The registered prediction (`ranking.prediction`) from a design's `prediction`
+    section: each board's early gain on its outcome measure and window, from its own runs
+    (`families` where the design's boards are, else the board's `runs` folder, relative to
+    the working folder) on its seeds, and its predictor's value from its file (relative to
+    the design's folder). Returns the record and what is missing (no record then)."""
+    found, gaps = {}, []
+    for b in section["boards"]:  # every board's runs first: no gain is computed before
+        family = families.get(b["name"])
+        if family is None:
+            runs = run_folder.seed_runs(Path(b["runs"]), b["seeds"])
+            read_ = study.families(runs, [], tables=False) if runs else []
+            family = read_[0] if len(read_) == 1 else None
+        if family is None:
+            gaps.append(f"prediction: no runs of {b['name']} under {b['runs']}")
+        found[b["name"]] = family
+    if gaps:
+        return {}, gaps
+    boards = []
+    for b in section["boards"]:
+        try:
+            gain, second = (ranking.board_gain(found[b["name"]], outcome["measure"],
+                                               outcome["window"], b["seeds"])
+                            for outcome in (section["outcome"], section["secondary_outcome"]))
+        except ValueError as err:
+            gaps.append(f"prediction: {b['name']}: {err}")
+            continue
+        value = json.loads((folder / b["predictor"]).read_text())["points"]
+        boards.append({"name": b["name"], "title": b["title"], "sample": b["sample"],
+                       "predictor": value, "gain": gain, "secondary_gain": second})
+    if gaps:
+        return {}, gaps
+    return ranking.prediction(boards, out_of_sample_holds_at=section["out_of_sample"][
+        "holds_at"]), []
+
+
+def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
+                   incomplete: bool = False, out: Path | None = None,
+                   log: Callable[[str], None] = _stderr) -> tuple[dict, str]:
+    """The study's registered analysis (see the module docstring): writes `analysis.json`,
+    `analysis.md` and the figures into `out` (default: the design's folder) and returns the
+    record and the Markdown.
+
+    Raises:
+      DesignError: an unreadable design, a board whose runs are not one family, or (unless
+        `incomplete`) a run, iteration or prediction board missing.
+    """
+    path = design_file(where)
+    try:
+        plan = designs.read(path).under_cuts(cut)
+    except (OSError, ValueError) as err:
+        raise DesignError(str(err)) from None
+    root = root or default_root(path, plan)
+    families, rates, ledger, measured, absent = read(plan, root, log)
+    gaps = absent + designs.gaps(plan, families)
+    raw = json.loads(path.read_text())
+    predicted, missing = ({}, []) if "prediction" not in raw else prediction(
+        raw["prediction"], path.parent, families)
+    if (gaps or missing) and not incomplete:
+        raise DesignError("the registered analysis needs every run and iteration (no "
+                          "interim look); missing: " + "; ".join(gaps + missing))
+    out = Path(out or path.parent)  # the looks go with the report they made
+    out.mkdir(parents=True, exist_ok=True)
+    study.record_look(out, {
+        "date": datetime.date.today().isoformat(), "commit": study.head_commit(),
+        "seeds": {b.name: list(b.seeds) for b in plan.boards},
+        "iterations": plan.iterations,
+        "note": NOTE + (f", {cut} cut(s)" if cut else "")
+        + (" — incomplete, no verdict" if gaps or missing else "")})
+    record = designs.analyse(plan, families, rates, ledger, measured, gaps + missing)
+    record["looks"] = {str(out): study.read_looks(out)}
+    record["figures"] = figures(plan, families, ledger, out)
+    if predicted:
+        record["prediction"] = predicted
+    (out / "analysis.json").write_text(json.dumps(record, indent=1) + "\n")
+    command = f"python -m warmjax.report --design {Path(where)}" + (
+        f" --cut {cut}" if cut else "")
+    text = designs.markdown(record, command)
+    if predicted:
+        text += "\n## The prediction across boards\n\n" + ranking.prediction_markdown(predicted)
+    (out / "analysis.md").write_text(text)
+    return record, text
