@@ -45,8 +45,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="a further measure of the study's arms, e.g. selfplay_speed "
                              "(warmjax.analysis.arm_measures; repeatable)")
     parser.add_argument("--design", default=None, metavar="STUDY",
-                        help="a registered study's folder (or its design.json): its one "
-                             "analysis, analysis.json and analysis.md (warmjax.analysis.engine)")
+                        help="a registered study's folder (or its design file): its one "
+                             "analysis, as analysis.json and analysis.md (a design.json) or "
+                             "registered.json and registered.md (a design.py; "
+                             "warmjax.analysis.engine)")
     parser.add_argument("--cut", type=int, default=0,
                         help="with --design: apply the first N cuts of its registered cut "
                              "order")
@@ -88,7 +90,7 @@ def _design(parser, args) -> None:
     from warmjax.analysis import engine
 
     if not engine.design_file(args.design).is_file():
-        parser.fail(f"no {engine.DESIGN} at {args.design}")
+        parser.fail(f"no {engine.DESIGN_PY} or {engine.DESIGN} at {args.design}")
     out = Path(args.out) if args.out else None
     problem = cli.folder_problem(str(out or engine.design_file(args.design).parent))
     if problem is not None:

@@ -283,24 +283,48 @@ def test_search_misses_by_hand():
     assert "| misses handing the opponent a win at once | 1 |" in tool.markdown(result)
 
 
-def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, monkeypatch):
+DESIGN_PY = """
+from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis, Measure
+
+DESIGN = Design(
+    title="A three-arm study written in a test", registration="REGISTRATION.md",
+    boards=(Board("data", "Connect Four 6×6", SEEDS, ITERATIONS,
+                  ("baseline", "fixed", "adaptive")),),
+    hypotheses=(Hypothesis("H1", "adaptive WRoRa − baseline", "adaptive"),
+                Hypothesis("H2", "fixed WRoRa I′ = 5 − baseline", "fixed"),
+                Hypothesis("H3", "adaptive WRoRa − fixed WRoRa I′ = 5", "adaptive", "fixed")),
+    measures={"auc": Measure("primary: policy head's AUC, iterations 1–3", 0.02,
+                             iterations=3),
+              "final": Measure("secondary: the policy head's final rate", 0.02)},
+    roles=PAPERS_ROLES,
+    claims={"claim 1 (H1 and H2)": ("H1", "H2"), "claim 3 (H3)": ("H3",)})
+"""
+
+
+def test_a_study_written_as_a_design_runs_through_the_one_command(tmp_path, capsys):
+    """A new registered study is a folder (its `design.py` and its runs): `report --design`
+    analyses it with no library code of its own. Its three hypotheses are adjusted together
+    per measure (Benjamini–Hochberg by hand below)."""
     from scipy import stats
 
+    from warmjax import report
     from warmjax.analysis import stats as verdicts
 
     from .synthetic import ITERATIONS, write_run
 
-    tool = load_tool("studies/c4_confirm/analysis")
-    monkeypatch.setattr(tool, "AUC_ITERATIONS", 3)
+    folder = tmp_path / "study"
     # Per seed: adaptive leads the baseline by 5 points (± 1), fixed by 1 point (± 3);
     # every iteration is shifted alike, so each measure's paired differences are these.
     adaptive = {0: 0.05, 1: 0.06, 2: 0.04, 3: 0.05}
     fixed = {0: 0.01, 1: 0.04, 2: -0.02, 3: 0.01}
     for seed in range(4):
-        write_run(tmp_path, "none", "rollout", seed, 0.0)
-        write_run(tmp_path, "adaptive", "wrora", seed, adaptive[seed])
-        write_run(tmp_path, "fixed", "wrora", seed, fixed[seed])
-    result = tool.analyse(tmp_path, seeds=(0, 1, 2, 3), iterations=ITERATIONS)
+        write_run(folder / "data", "none", "rollout", seed, 0.0)
+        write_run(folder / "data", "adaptive", "wrora", seed, adaptive[seed])
+        write_run(folder / "data", "fixed", "wrora", seed, fixed[seed])
+    (folder / "design.py").write_text(f"SEEDS, ITERATIONS = (0, 1, 2, 3), {ITERATIONS}\n"
+                                      + DESIGN_PY)
+    report.main(["--design", str(folder)])
+    result = json.loads((folder / "registered.json").read_text())
     diffs = {"H1": list(adaptive.values()), "H2": list(fixed.values()),
              "H3": [adaptive[s] - fixed[s] for s in range(4)]}
     p = {h: 2 * stats.t.sf(abs(np.mean(d) / (np.std(d, ddof=1) / 2)), 3)
@@ -319,14 +343,23 @@ def test_registered_analysis_adjusts_the_three_hypotheses_together(tmp_path, mon
     assert primary["H1"]["verdict"] == verdicts.REPRODUCED  # p ≈ 0.001, adjusted below 0.05
     assert primary["H2"]["verdict"].startswith("not resolvable")  # +1 ± 2.5: open
     assert result["claims"]["auc"]["claim 1 (H1 and H2)"].startswith("not resolvable")
-    assert result["complete"] and "Incomplete" not in tool.markdown(result)
-    # A missing seed: refused, unless asked for, and then no verdict.
-    with pytest.raises(SystemExit, match="no interim look"):
-        tool.analyse(tmp_path, seeds=(0, 1, 2, 3, 4), iterations=ITERATIONS)
-    partial = tool.analyse(tmp_path, seeds=(0, 1, 2, 3, 4), iterations=ITERATIONS,
-                           allow_incomplete=True)
-    assert partial["gaps"] and partial["measures"]["auc"]["H1"]["verdict"] == \
-        "incomplete: no verdict"
+    text = (folder / "registered.md").read_text()
+    assert result["complete"] and "Incomplete" not in text
+    assert f"Computed by `python -m warmjax.report --design {folder}`" in text
+    # A seed the design registers and the data lack: refused in one line, unless asked
+    # for, and then no verdict.
+    (folder / "design.py").write_text(f"SEEDS, ITERATIONS = (0, 1, 2, 3, 4), {ITERATIONS}\n"
+                                      + DESIGN_PY)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as refused:
+        report.main(["--design", str(folder)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert refused.value.code == 2 and len(err) == 1 and "no interim look" in err[0]
+    report.main(["--design", str(folder), "--incomplete"])
+    partial = json.loads((folder / "registered.json").read_text())
+    assert partial["gaps"] == ["baseline: no run of seed(s) 4", "fixed: no run of seed(s) 4",
+                               "adaptive: no run of seed(s) 4"]
+    assert partial["measures"]["auc"]["H1"]["verdict"] == "incomplete: no verdict"
 
 
 def test_export_keeps_the_committed_round_robin(tmp_path):

@@ -1,8 +1,12 @@
 """A registered study's one analysis, from its folder: `python -m warmjax.report --design
 studies/<study>` (the library: `analyse_folder`).
 
-The folder holds `design.json` (`analysis.design`: boards, arms, seeds, iterations, the
-ladders and δ) and a folder of runs per board. The analysis reads each board's runs (the
+The folder holds its design and a folder of runs per board. A `design.py` whose `DESIGN`
+(`registered.Design`) has one board is a study of hypotheses adjusted together per measure
+(`registered.analyse`, e.g. studies/c4_confirm): it writes `registered.json` and
+`registered.md`, reading the board's `tournament/` for the final networks' Elo where there
+is one. A `design.json` (`analysis.design`: boards, arms, seeds, iterations, the ladders
+and δ) compares two arms over boards: The analysis reads each board's runs (the
 design's seeds only), costs their ledgers with the design's calibration table, records the
 look in `looks.json`, and writes `analysis.json` (the record) and `analysis.md` (read from
 the record alone), with one figure per board: its runs' policy head and search against the
@@ -30,6 +34,7 @@ from warmjax.train import run_folder
 
 NOTE = "the registered analysis (python -m warmjax.report --design)"
 DESIGN = "design.json"
+DESIGN_PY = "design.py"
 
 
 class DesignError(ValueError):
@@ -41,9 +46,12 @@ def _stderr(text: str) -> None:
 
 
 def design_file(where: Path | str) -> Path:
-    """A study folder's `design.json`, or the file itself."""
+    """A study folder's design (`design.py` where it has one, else `design.json`), or the
+    file itself."""
     where = Path(where)
-    return where / DESIGN if where.is_dir() else where
+    if not where.is_dir():
+        return where
+    return where / DESIGN_PY if (where / DESIGN_PY).is_file() else where / DESIGN
 
 
 def read(plan: designs.Design, root: Path, log: Callable[[str], None] = _stderr
@@ -141,6 +149,8 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
         `incomplete`) a run, iteration or prediction board missing.
     """
     path = design_file(where)
+    if path.suffix == ".py":
+        return _hypotheses(where, path, incomplete=incomplete, out=out)
     try:
         plan = designs.read(path).under_cuts(cut)
     except (OSError, ValueError) as err:
@@ -174,4 +184,40 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     if predicted:
         text += "\n## The prediction across boards\n\n" + ranking.prediction_markdown(predicted)
     (out / "analysis.md").write_text(text)
+    return record, text
+
+
+def _hypotheses(where: Path | str, path: Path, *, incomplete: bool, out: Path | None
+                ) -> tuple[dict, str]:
+    """A one-board `registered.Design` (`design.py`): its hypotheses adjusted together per
+    measure (`registered.analyse`), written as `registered.json` and `registered.md`."""
+    from warmjax.analysis import registered, tables
+    from warmjax.matches.tournament_folder import TournamentFolder
+
+    plan = study.load_design(path).DESIGN
+    if len(plan.boards) != 1 or plan.horizons:
+        raise DesignError(f"{path}: a design of several boards or horizons is analysed by "
+                          "its study's own analysis.py")
+    board = plan.board
+    data = Path(where) / board.name if Path(where).is_dir() else path.parent / board.name
+    runs = [r for r in run_folder.find_runs([data]) if r.id.seed in board.seeds]
+    rated = [tables.journal_tournament(data / "tournament")] if TournamentFolder(
+        data / "tournament").has_header() else []
+    auc = plan.measures.get("auc")
+    found = study.families(runs, rated, auc.iterations if auc else None)
+    if len(found) != 1:
+        raise DesignError(f"{data}: its runs make {len(found)} families; a board is one")
+    lacking = set(board.roles) - set(plan.roles(found[0]))
+    if lacking:
+        raise DesignError(f"the study has no {', '.join(sorted(lacking))} arm")
+    gaps = registered.missing(plan.roles(found[0]), board.seeds, board.iterations)
+    if gaps and not incomplete:
+        raise DesignError("the registered analysis needs every run of every seed (no interim "
+                          "look); missing: " + "; ".join(gaps))
+    record = registered.analyse(found[0], plan, gaps, folder=str(data))
+    text = registered.markdown(record, plan, f"python -m warmjax.report --design {where}")
+    out = Path(out or path.parent)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "registered.json").write_text(json.dumps(record, indent=1) + "\n")
+    (out / "registered.md").write_text(text)
     return record, text
