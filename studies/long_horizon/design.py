@@ -50,3 +50,14 @@ DESIGN = Design(
     # after the data (the registration's departures).
     decline_after_data=True,
 )
+
+# The registered cut (REGISTRATION.md, "Budget and cut"), in its order: Hex at 60
+# iterations, then Hex on its first 6 seeds (`python -m warmjax.report --design
+# studies/long_horizon --cut 2`, the analysis of record).
+CUTS = ({"iterations": 60}, {"iterations": 60, "seeds": 6})
+# The note its looks are recorded under (each board's looks.json): the re-issue under the
+# decline rule and the corrections (the registration's departures, 2 December 2026), named
+# as it was made then, so that the analysis again records no new look.
+LOOK_NOTE = ("the registered analysis, re-issued with the decline rule and the corrections "
+             "(studies/long_horizon/analysis.py)")
+OUT = "report"

@@ -1,5 +1,5 @@
 """The long-horizon registered analysis (analysis/horizon.py with the study's design,
-studies/long_horizon/analysis.py) on fabricated studies whose numbers are set by hand: each
+`report --design studies/long_horizon`) on fabricated studies whose numbers are set by hand: each
 test checks its figures against scipy or statsmodels, or against values worked out here."""
 
 from __future__ import annotations
@@ -354,7 +354,7 @@ def test_gaps_and_no_verdict(tmp_path, monkeypatch):
 
 def test_markdown_answers_first(analysed):
     record, _ = analysed
-    text = horizon.markdown(record, fabricated(), "python studies/long_horizon/analysis.py")
+    text = horizon.markdown(record, fabricated(), "python -m warmjax.report --design study")
     assert text.index("## The three questions, answered") < text.index("## (a)")
     for needle in ("At each study's horizon (Connect Four 6×6 at iteration 20, the "
                    "registered cut;", "save compute", "grow with the board",
@@ -394,35 +394,51 @@ def _write_tournament(folder: Path, name: str, elo: dict) -> None:
     tf.write_batch(1, [], pairs)
 
 
+def write_design(folder: Path, expression: str) -> None:
+    """A horizon study's `design.py` in `folder`: `DESIGN` is `expression` over this
+    module's designs, its calibration table the repository's."""
+    calibration = Path(__file__).parents[2] / DESIGN.calibration
+    (folder / "design.py").write_text(
+        "import dataclasses\n"
+        "from tests.analysis.test_long_horizon import DESIGN as REGISTERED, SEEDS, "
+        "fabricated, quick\n"
+        f"DESIGN = dataclasses.replace({expression}, calibration={str(calibration)!r})\n"
+        "LOOK_NOTE = 'the registered analysis (a test)'\n")
+
+
 @pytest.mark.slow
-def test_the_tool_writes_records_the_look_and_refuses_gaps(tmp_path, monkeypatch):
-    """The tool on fabricated folders: refuses while a round robin is missing, then, with
-    every round robin there, writes the record, the Markdown and the figure, and records
-    the look once (a rerun adds none and rewrites the same files)."""
-    tool = load_tool("studies/long_horizon/analysis")
+def test_the_command_writes_records_the_look_and_refuses_gaps(tmp_path):
+    """`report --design` on a fabricated horizon study: refuses while a round robin is
+    missing, then, with every round robin there, writes the record, the Markdown and the
+    figure, and records the look once (a rerun adds none and rewrites the same files)."""
+    from warmjax.analysis import engine
 
     fabricate(tmp_path)
-    args = ["--root", str(tmp_path), "--out", str(tmp_path / "out"),
-            "--calibration", str(Path(__file__).parents[2] / DESIGN.calibration)]
-    with pytest.raises(SystemExit, match="c4_long: no run under"):  # seeds 40-47 there
-        tool.main(args)
-    monkeypatch.setattr(tool, "DESIGN", quick(tool.DESIGN.runs(seeds=SEEDS)))
-    with pytest.raises(SystemExit, match="the final round robin rated no network"):
-        tool.main(args)
+    out = tmp_path / "out"
+
+    def run():
+        return engine.analyse_folder(tmp_path, out=out, log=lambda _: None)
+
+    write_design(tmp_path, "REGISTERED")
+    with pytest.raises(engine.DesignError, match="c4_long: no run under"):  # seeds 40-47
+        run()
+    write_design(tmp_path, "quick(REGISTERED.runs(seeds=SEEDS))")
+    with pytest.raises(engine.DesignError, match="the final round robin rated no network"):
+        run()
     for name in STUDIES:
         _write_tournament(tmp_path / name / "tournament", name, ELO)
         _write_tournament(tmp_path / name / "tournament_at015", name, ELO_15)
     # the runs are 20 iterations long, the board's 100
-    with pytest.raises(SystemExit, match="seed.s. 0, 1, 2, 3 short of 100 iterations"):
-        tool.main(args)
-    assert not (tmp_path / "out").exists() and not study.read_looks(tmp_path / "c4_long")
-    monkeypatch.setattr(tool, "DESIGN", fabricated())
-    tool.main(args)
-    first = (tmp_path / "out" / "long_horizon.json").read_text()
-    tool.main(args)
+    with pytest.raises(engine.DesignError, match="seed.s. 0, 1, 2, 3 short of 100 iterations"):
+        run()
+    assert not out.exists() and not study.read_looks(tmp_path / "c4_long")
+    write_design(tmp_path, "fabricated()")
+    run()
+    first = (out / f"{tmp_path.name}.json").read_text()
+    run()
     record = json.loads(first)
-    assert record["complete"] and (tmp_path / "out" / "elo_leads.png").stat().st_size > 0
-    assert (tmp_path / "out" / "long_horizon.json").read_text() == first
+    assert record["complete"] and (out / "elo_leads.png").stat().st_size > 0
+    assert (out / f"{tmp_path.name}.json").read_text() == first
     looks = study.read_looks(tmp_path / "c4_long")
     assert len(looks) == 1 and looks[0]["seeds"] == list(SEEDS)
     # Bayesian Elo from the fabricated games recovers the leads' order
@@ -434,7 +450,8 @@ def test_a_cut_rates_its_seeds_as_if_the_others_never_played(tmp_path):
     """Hex 5×5's journals hold two seeds the registered cut leaves out; their games share
     the random anchor. The tool rates the kept seeds exactly as a journal without those
     games would, and the filter matters: with them, the kept seeds' ratings move."""
-    tool = load_tool("studies/long_horizon/analysis")
+    from warmjax.analysis import engine, tables
+
     name = "hex_5x5_long"
     kept, with_extra = tmp_path / "kept", tmp_path / "with_extra"
     _write_tournament(kept, name, ELO)
@@ -456,13 +473,13 @@ def test_a_cut_rates_its_seeds_as_if_the_others_never_played(tmp_path):
                                _pair("adaptive s15", "random", 20),
                                _pair("baseline s15", "adaptive s15", 17)])
 
-    alone = tool._tournament(kept, SEEDS)
-    cut = tool._tournament(with_extra, SEEDS)
+    alone = engine.round_robin(kept, SEEDS)
+    cut = engine.round_robin(with_extra, SEEDS)
     assert cut.names == alone.names and "baseline s14" not in cut.names
     np.testing.assert_allclose(cut.ratings, alone.ratings, atol=1e-9)
-    everything = tool.tables.journal_tournament(with_extra)
+    everything = tables.journal_tournament(with_extra)
     assert len(everything.names) == len(alone.names) + 4
     moved = [abs(everything.ratings[everything.names.index(n)] - r)
              for n, r in zip(alone.names, alone.ratings)]
     assert max(moved) > 1.0, moved
-    assert tool._tournament(tmp_path / "none", SEEDS) is None
+    assert engine.round_robin(tmp_path / "none", SEEDS) is None

@@ -14,6 +14,13 @@ ledger's compute (`compute_<board>.png`, decides nothing). A design with a `pred
 section (a registered prediction across boards, `analysis.ranking`) adds its record and
 table: each board's early gain from its runs and its predictor's value from its file.
 
+A `design.py` of several boards or with horizons (e.g. studies/long_horizon) is a horizon
+study (`horizon.analyse`): each board's runs with its final round robin (`tournament/`) and
+those at its horizons (`tournament_atNNN/`), written as `<study>.json`, `<study>.md` and
+`elo_leads.png` into the module's `OUT` (default `report/`); its registered cuts are the
+module's `CUTS`, in order, and its looks are recorded in each board's folder under the
+module's `LOOK_NOTE`.
+
 The registration allows one analysis, when every run is committed: a design that lacks any
 run or iteration is refused unless `incomplete`, which labels every verdict "incomplete: no
 verdict". A look already recorded is not recorded twice.
@@ -150,7 +157,11 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     """
     path = design_file(where)
     if path.suffix == ".py":
-        return _hypotheses(where, path, incomplete=incomplete, out=out)
+        module = study.load_design(path)
+        if len(module.DESIGN.boards) == 1 and not module.DESIGN.horizons:
+            return _hypotheses(where, path, incomplete=incomplete, out=out)
+        return _horizons(where, path, module, cut=cut, incomplete=incomplete, out=out,
+                         log=log)
     try:
         plan = designs.read(path).under_cuts(cut)
     except (OSError, ValueError) as err:
@@ -195,9 +206,6 @@ def _hypotheses(where: Path | str, path: Path, *, incomplete: bool, out: Path | 
     from warmjax.matches.tournament_folder import TournamentFolder
 
     plan = study.load_design(path).DESIGN
-    if len(plan.boards) != 1 or plan.horizons:
-        raise DesignError(f"{path}: a design of several boards or horizons is analysed by "
-                          "its study's own analysis.py")
     board = plan.board
     data = Path(where) / board.name if Path(where).is_dir() else path.parent / board.name
     runs = [r for r in run_folder.find_runs([data]) if r.id.seed in board.seeds]
@@ -220,4 +228,85 @@ def _hypotheses(where: Path | str, path: Path, *, incomplete: bool, out: Path | 
     out.mkdir(parents=True, exist_ok=True)
     (out / "registered.json").write_text(json.dumps(record, indent=1) + "\n")
     (out / "registered.md").write_text(text)
+    return record, text
+
+
+def in_plan(entry, seeds) -> bool:
+    """An anchor, or a network of one of the plan's seeds."""
+    from warmjax.matches.tournament_folder import AnchorEntry
+
+    return isinstance(entry, AnchorEntry) or entry.seed in seeds
+
+
+def round_robin(path: Path, seeds, keep=in_plan):
+    """The round robin in `path` rated from the games among the plan's seeds and the anchors
+    only (`keep`): a cut leaves committed seeds' games in the journal, and through the
+    shared anchor they would move the kept seeds' ratings. None where there is none."""
+    from warmjax.analysis import tables
+    from warmjax.matches.tournament_folder import TournamentFolder
+
+    if not TournamentFolder(path).has_header():
+        return None
+    return tables.journal_tournament(path, lambda entry: keep(entry, seeds))
+
+
+def read_horizons(root: Path, plan, log: Callable[[str], None] = _stderr, keep=in_plan
+                  ) -> tuple[list, dict, dict, list[str]]:
+    """A horizon study's boards under `root` as `horizon.StudyData` (their runs, final and
+    horizon round robins: `round_robin` with `keep`), their compute curves (the ledger's
+    on the design's calibration, and measured) and the boards with no run at all."""
+    from warmjax.analysis import horizon
+
+    k = plan.measures["auc"].iterations
+    data, ledger, measured, absent = [], {}, {}, []
+    for board in plan.boards:
+        folder = root / board.name
+        runs = run_folder.seed_runs(folder, board.seeds)
+        if not runs:
+            absent.append(f"{board.name}: no run under {folder}")
+            continue
+        final = round_robin(folder / "tournament", board.seeds, keep)
+        (family,) = study.families(runs, [final] if final else [], k, tables=False)
+        horizons = {}
+        for h in plan.horizons:
+            found = round_robin(folder / f"tournament_at{h:03d}", board.seeds, keep)
+            if found is not None and h < board.iterations:
+                (horizons[h],) = study.families(runs, [found], k, tables=False)
+        data.append(horizon.StudyData(board, family, horizons, random_rate(family)))
+        ledger.update(compute_curves(runs, plan.calibration, plan.device, log))
+        measured.update(compute_curves(runs, None, None, log))
+    return data, ledger, measured, absent
+
+
+def _horizons(where: Path | str, path: Path, module, *, cut: int, incomplete: bool,
+              out: Path | None, log: Callable[[str], None]) -> tuple[dict, str]:
+    """A horizon study's registered analysis (see the module docstring)."""
+    from warmjax.analysis import horizon, plots
+
+    cuts = getattr(module, "CUTS", ())
+    if not 0 <= cut <= len(cuts):
+        raise DesignError(f"{path} registers {len(cuts)} cuts, not {cut}")
+    plan = module.DESIGN.cut(**cuts[cut - 1]) if cut else module.DESIGN
+    root = path.parent
+    data, ledger, measured, absent = read_horizons(root, plan, log)
+    gaps = absent + horizon.gaps(data, plan)
+    if gaps and not incomplete:
+        raise DesignError("the registered analysis needs every run, iteration and round robin "
+                          "of the studies (no interim look); missing: " + "; ".join(gaps))
+    note = module.LOOK_NOTE + (" — incomplete, no verdict" if gaps else "")
+    for d in data:
+        study.record_look(root / d.board.name, {
+            "date": datetime.date.today().isoformat(), "commit": study.head_commit(),
+            "seeds": list(d.board.seeds), "iterations": d.board.iterations, "note": note})
+    record = horizon.analyse(data, plan, ledger, measured, gaps)
+    record["looks"] = {str(root / d.board.name): study.read_looks(root / d.board.name)
+                       for d in data}
+    out = Path(out or root / getattr(module, "OUT", "report"))
+    out.mkdir(parents=True, exist_ok=True)
+    name = root.resolve().name
+    (out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
+    command = f"python -m warmjax.report --design {where}" + (f" --cut {cut}" if cut else "")
+    text = horizon.markdown(record, plan, command)
+    (out / f"{name}.md").write_text(text)
+    plots.plot_elo_leads(horizon.elo_leads(record, plan), out / horizon.FIGURE)
     return record, text
