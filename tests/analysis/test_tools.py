@@ -16,8 +16,8 @@ from ..helpers import ROOT, fabricate_run, metric_row
 
 
 def load_tool(name: str):
-    """A tool by name (`tools/<name>.py`), or a study's driver by its path from the
-    repository ("studies/long_horizon/analysis")."""
+    """A tool by name (`tools/<name>.py`), or a study's module by its path from the
+    repository ("studies/long_horizon/design")."""
     path = ROOT / f"{name}.py" if "/" in name else ROOT / "tools" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name.replace("/", "_"), path)
     module = importlib.util.module_from_spec(spec)
@@ -493,3 +493,22 @@ def test_draw_collapse_reads_the_prediction_by_hand(tmp_path):
     _collapse_run(tmp_path / "noise" / "s1", 1, 0.01, 24, health=0.125)
     assert "every seed: no)" in tool.report(tmp_path / "noise", tmp_path / "paper",
                                             tmp_path / "none")
+
+
+@pytest.mark.slow
+def test_the_committed_registered_analysis_regenerates_and_a_change_is_caught(tmp_path,
+                                                                              monkeypatch):
+    """`tools/reports.py --check c4_confirm`: the committed record and Markdown regenerate
+    through `report --design`; a committed value edited by hand is reported as changed."""
+    import shutil
+
+    reports = load_tool("reports")
+    assert reports.check_design("c4_confirm")
+    copy = tmp_path / "studies" / "c4_confirm"
+    shutil.copytree(ROOT / "studies" / "c4_confirm", copy,
+                    ignore=shutil.ignore_patterns("report"))
+    record = json.loads((copy / "registered.json").read_text())
+    record["measures"]["auc"]["H1"]["diff"] += 0.001
+    (copy / "registered.json").write_text(json.dumps(record, indent=1) + "\n")
+    monkeypatch.setattr(reports, "ROOT", tmp_path)
+    assert not reports.check_design("c4_confirm")
