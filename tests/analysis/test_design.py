@@ -284,6 +284,7 @@ def test_the_command_finds_the_boards_beside_the_design(tmp_path):
     assert json.loads((tmp_path / "out" / "analysis.json").read_text())["complete"]
 
 
+@pytest.mark.slow
 def test_a_design_with_a_prediction_adds_its_record_and_table(tmp_path):
     """The prediction section (studies/where_it_helps/design.json's shape): each board's
     early gain over iterations 1–4 from its runs, the design's boards read where they lie

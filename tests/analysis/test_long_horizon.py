@@ -261,6 +261,7 @@ def test_the_decline_rule_and_the_exact_sign_flips(analysed):
         pytest.approx(list(multipletests(flips, method="fdr_bh")[1]), abs=1e-6)
 
 
+@pytest.mark.slow
 def test_a_declining_study_labels_its_horizon_verdicts_only(tmp_path, monkeypatch):
     """Where Connect Four's baseline declines, its final-Elo and compute-to-strength
     verdicts carry the label and keep their verdict; its early-learning AUC and the Hex
@@ -337,6 +338,7 @@ def test_speedup_growth_by_hand():
         survival.speedup_growth(({0: p(1.0, True)}, {0: p(1.0, True)}, 5.0), small)
 
 
+@pytest.mark.slow
 def test_gaps_and_no_verdict(tmp_path, monkeypatch):
     """A missing run and an unrated final round robin are named, and every verdict reads
     'incomplete: no verdict'."""

@@ -34,6 +34,7 @@ def test_the_score_interval_is_wilsons(wins, draws, losses):
     assert low <= score <= high
 
 
+@pytest.mark.slow
 def test_versus_writes_its_settings_and_intervals(tmp_path, capsys):
     from warmjax import versus
 

@@ -92,6 +92,7 @@ class Player:
         return "abcdef"[self.turn % 6] + "\n"
 
 
+@pytest.mark.slow
 def test_a_finished_game_offers_undo_and_a_new_game(tmp_path):
     run = write_tiny_run(tmp_path, "connect_four")
     out = io.StringIO()

@@ -311,6 +311,7 @@ def test_matches_pgx_at_every_ply(versus_pgx, field):
         pytest.fail(f"{field}: {bad.sum()} mismatches, first at ply {ply} of game {game}")
 
 
+@pytest.mark.slow
 def test_pgx_games_cover_the_rules(versus_pgx):
     """The random games end, and include passes, two-pass endings, draws and wins."""
     ended = versus_pgx["pgx_terminated"]

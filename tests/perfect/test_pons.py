@@ -63,6 +63,7 @@ def test_a_line_whose_best_column_disagrees_is_refused():
         pons.parse("4 2\n", "4 43,1,1,1,1,1,1\n", "made_up")
 
 
+@pytest.mark.slow
 def test_a_run_is_scored_on_every_set(tmp_path, capsys):
     from warmjax import oracle
 
@@ -83,6 +84,7 @@ def test_a_run_is_scored_on_every_set(tmp_path, capsys):
     assert saved["settings"]["deep_simulations"] == 4
 
 
+@pytest.mark.slow
 def test_a_kept_network_is_scored_as_that_network_would_be_as_a_runs_final(tmp_path, capsys):
     """`--iteration N` judges the network the run kept after N: the same rates as a run
     whose final network is that one (a copy of the folder with it as network.msgpack);

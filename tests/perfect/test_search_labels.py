@@ -16,6 +16,7 @@ from warmjax.probe.search_labels import LOSS, WIN, labels_of, move_values
 from ..games.test_registry import load_example
 
 
+@pytest.mark.slow
 def test_deep_search_labels_agree_with_the_solver_on_tic_tac_toe():
     """Twenty solved tic-tac-toe positions: with 2,000 simulations per move the labels give
     every position's value and nearly every optimal move set exactly
@@ -51,6 +52,7 @@ def toy():
     registry.unregister("toy_three")
 
 
+@pytest.mark.slow
 def test_a_game_without_a_solver_gets_a_labelled_set_and_an_oracle(toy, tmp_path, capsys):
     from warmjax import labels as labels_command
     from warmjax.matches.oracle_run import oracle

@@ -95,6 +95,7 @@ def test_a_reused_tree_holds_the_childs_subtree():
     np.testing.assert_array_equal(np.asarray(empty.count), 0)
 
 
+@pytest.mark.slow
 def test_advance_keeps_at_most_keep_nodes_with_their_parents():
     player, memory, action = searched()
     assert player.keep == SIMS + 1  # capacity 2m + 1 less the m nodes a search may add
