@@ -140,18 +140,26 @@ def main(argv=None, stdin=None, out=None) -> int:
         f"plays with {search}, m = {m}. Commands: moves, undo, hint, quit.")
     say("The last move is drawn in lower case; hint shows the agent's search for your move.")
     say(board_text(env, game))
+    def ask(prompt: str) -> str | None:
+        """The typed line, lower case (None at the end of input); piped input is echoed,
+        so that the transcript reads like a session."""
+        out.write(prompt)
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            return None
+        text = line.strip().lower()
+        if not stdin.isatty():
+            say(text)
+        return text
+
     games = 1
     while True:
         if bool(game.state.terminated):
-            out.write("new game, undo or quit? ")
-            out.flush()
-            line = stdin.readline()
-            if not line:
+            text = ask("new game, undo or quit? ")
+            if text is None:
                 say("\nend of input")
                 return 0
-            text = line.strip().lower()
-            if not stdin.isatty():
-                say(text)
             if text == "":
                 continue
             if text == "quit":
@@ -177,15 +185,10 @@ def main(argv=None, stdin=None, out=None) -> int:
             if bool(game.state.terminated):
                 say(result_text(env, game.state, human))
             continue
-        out.write(f"your move ({human}): ")
-        out.flush()
-        line = stdin.readline()
-        if not line:
+        text = ask(f"your move ({human}): ")
+        if text is None:
             say("\nend of input: game abandoned")
             return 0
-        text = line.strip().lower()
-        if not stdin.isatty():
-            say(text)  # echo piped input, so that the transcript reads like a session
         if text == "":
             continue
         if text == "quit":

@@ -61,16 +61,30 @@ def design_file(where: Path | str) -> Path:
     return where / DESIGN_PY if (where / DESIGN_PY).is_file() else where / DESIGN
 
 
+def _board_runs(root: Path, board, absent: list[str]) -> tuple[Path, list]:
+    """A board's folder under `root` and its runs of the board's seeds; a board with none
+    is added to `absent`."""
+    folder = root / board.name
+    runs = run_folder.seed_runs(folder, board.seeds)
+    if not runs:
+        absent.append(f"{board.name}: no run under {folder}")
+    return folder, runs
+
+
+def _cost(runs, plan, ledger: dict, measured: dict, log: Callable[[str], None]) -> None:
+    """The runs' compute curves: the ledger's on the design's calibration, and measured."""
+    ledger.update(compute_curves(runs, plan.calibration, plan.device, log))
+    measured.update(compute_curves(runs, None, None, log))
+
+
 def read(plan: designs.Design, root: Path, log: Callable[[str], None] = _stderr
          ) -> tuple[dict, dict, dict, dict, list[str]]:
     """Per board: its family, a random move's rate; the ledger's and the measured compute
     curves of every run; and the boards with no run at all."""
     families, rates, ledger, measured, absent = {}, {}, {}, {}, []
     for board in plan.boards:
-        folder = root / board.name
-        runs = run_folder.seed_runs(folder, board.seeds)
+        folder, runs = _board_runs(root, board, absent)
         if not runs:
-            absent.append(f"{board.name}: no run under {folder}")
             continue
         found = study.families(runs, [], tables=False)
         if len(found) != 1:
@@ -78,8 +92,7 @@ def read(plan: designs.Design, root: Path, log: Callable[[str], None] = _stderr
                               f"({', '.join(f.title for f in found)}); a board is one")
         families[board.name] = found[0]
         rates[board.name] = random_rate(found[0])
-        ledger.update(compute_curves(runs, plan.calibration, plan.device, log))
-        measured.update(compute_curves(runs, None, None, log))
+        _cost(runs, plan, ledger, measured, log)
     return families, rates, ledger, measured, absent
 
 
@@ -260,10 +273,8 @@ def read_horizons(root: Path, plan, log: Callable[[str], None] = _stderr, keep=i
     k = plan.measures["auc"].iterations
     data, ledger, measured, absent = [], {}, {}, []
     for board in plan.boards:
-        folder = root / board.name
-        runs = run_folder.seed_runs(folder, board.seeds)
+        folder, runs = _board_runs(root, board, absent)
         if not runs:
-            absent.append(f"{board.name}: no run under {folder}")
             continue
         final = round_robin(folder / "tournament", board.seeds, keep)
         (family,) = study.families(runs, [final] if final else [], k, tables=False)
@@ -273,8 +284,7 @@ def read_horizons(root: Path, plan, log: Callable[[str], None] = _stderr, keep=i
             if found is not None and h < board.iterations:
                 (horizons[h],) = study.families(runs, [found], k, tables=False)
         data.append(horizon.StudyData(board, family, horizons, random_rate(family)))
-        ledger.update(compute_curves(runs, plan.calibration, plan.device, log))
-        measured.update(compute_curves(runs, None, None, log))
+        _cost(runs, plan, ledger, measured, log)
     return data, ledger, measured, absent
 
 
