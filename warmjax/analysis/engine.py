@@ -172,7 +172,7 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     if path.suffix == ".py":
         module = study.load_design(path)
         if len(module.DESIGN.boards) == 1 and not module.DESIGN.horizons:
-            return _hypotheses(where, path, incomplete=incomplete, out=out)
+            return _hypotheses(where, path, module.DESIGN, incomplete=incomplete, out=out)
         return _horizons(where, path, module, cut=cut, incomplete=incomplete, out=out,
                          log=log)
     try:
@@ -211,14 +211,13 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     return record, text
 
 
-def _hypotheses(where: Path | str, path: Path, *, incomplete: bool, out: Path | None
-                ) -> tuple[dict, str]:
+def _hypotheses(where: Path | str, path: Path, plan, *, incomplete: bool,
+                out: Path | None) -> tuple[dict, str]:
     """A one-board `registered.Design` (`design.py`): its hypotheses adjusted together per
     measure (`registered.analyse`), written as `registered.json` and `registered.md`."""
     from warmjax.analysis import registered, tables
     from warmjax.matches.tournament_folder import TournamentFolder
 
-    plan = study.load_design(path).DESIGN
     board = plan.board
     data = Path(where) / board.name if Path(where).is_dir() else path.parent / board.name
     runs = [r for r in run_folder.find_runs([data]) if r.id.seed in board.seeds]
