@@ -203,6 +203,31 @@ def test_compute_to_strength_on_the_design_ladders(analysed):
     assert record["speed"]["measured"] == []  # no measured curves were given
 
 
+def test_robustness_beside_compute_to_strength(analysed):
+    """Board a, policy 50%: the baseline reaches it at 50, 50, 60, 50 s, the arm at 12 s in
+    every seed: 4 of 4 sooner, exact paired p = 2/2⁴. Held for 3 iterations (the rates only
+    rise) the baseline gets there two iterations later, 70, 70, 80, 70 s, the arm at 36 s.
+    The paired p-values are adjusted by Benjamini–Hochberg over all five steps."""
+    record = analysed[0]
+    rows = {(r["board"], r["measure"], r["threshold"]): r for r in record["robustness"]}
+    assert len(rows) == 5
+    first = rows["a", "policy", 0.50]
+    assert (first["sooner"], first["later"], first["seeds"]) == (4, 0, 4)
+    assert first["paired_p"] == pytest.approx(2 / 16)
+    assert first["held_speedup"] == pytest.approx(72.5 / 36)
+    assert first["held_reached"] == [4, 4]
+    assert [r["paired_p_adjusted"] for r in record["robustness"]] == pytest.approx(
+        multipletests([r["paired_p"] for r in record["robustness"]], method="fdr_bh")[1])
+    assert design._beside([{**first, "decided": "faster",
+                            "held_speedup_ci": [0.9, 2.0]}])[0].startswith(
+        "policy 50.0% is faster at the first touch only: held for 3 iterations 2.01× "
+        "[0.90, 2.00], paired by seed exact p = 0.125")
+    assert design._beside([{**first, "decided": "open", "speedup_ci": [1.1, 3.0],
+                            "sooner": 0, "later": 0}]) == [
+        f"open, with the speed-up's interval wholly above 1: policy 50.0% "
+        f"({first['speedup']:.2f}× [1.10, 3.00])"]
+
+
 def test_health_means_over_seeds(analysed):
     record = analysed[0]
     draws = record["health"]["a"]["Baseline"]["selfplay_draws"]
@@ -244,7 +269,8 @@ def test_the_command_refuses_gaps_writes_and_records_the_look_once(tmp_path, cap
     fabricate(tmp_path / "root", skip=(("a", "adaptive_rollout", 2),))
     folder = tmp_path / "root" / "design"
     folder.mkdir()
-    (folder / "design.json").write_text(json.dumps(DESIGN))
+    glimpse = {"when": "2026-01-01, 10:00 UTC", "what": "a log's last line: seed 0 of b"}
+    (folder / "design.json").write_text(json.dumps({**DESIGN, "glimpses": [glimpse]}))
     out = tmp_path / "out"
     args = ["--design", str(folder / "design.json"), "--out", str(out)]
     with pytest.raises(SystemExit) as refused:
@@ -270,6 +296,10 @@ def test_the_command_refuses_gaps_writes_and_records_the_look_once(tmp_path, cap
     assert all((out / name).stat().st_size > 10_000 for name in record["figures"].values())
     assert "![Board B: each run against the ledger's compute](compute_b.png)" in text
     assert text.index("![Board A") < text.index("### Board B")
+    # The registration's glimpses are said in the report, before its looks.
+    assert record["glimpses"] == [glimpse]
+    assert ("- **2026-01-01, 10:00 UTC.** A log's last line: seed 0 of b." in text
+            and text.index("## Glimpses before the look") < text.index("## Looks"))
 
 
 def test_the_command_finds_the_boards_beside_the_design(tmp_path):

@@ -70,6 +70,17 @@ def test_paired_comparison_against_hand_computed_values():
     assert c.p_permutation == pytest.approx(2 / 8)
 
 
+def test_sign_flip_p_counts_sign_patterns_by_hand():
+    # Six differences of one sign: only all-plus and all-minus reach the mean, 2 of 2⁶.
+    assert stats.sign_flip_p([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]) == pytest.approx(2 / 64)
+    # 3, 1, −1 (sum 3): the sums ±5, ±3, ±3 reach |3|, six of the 2³ patterns.
+    assert stats.sign_flip_p([3.0, 1.0, -1.0]) == pytest.approx(6 / 8)
+    # It is the paired test's permutation p on the same differences.
+    assert stats.sign_flip_p([2.0, 3.0, 1.0]) == pytest.approx(
+        stats.compare_paired([3.0, 5.0, 4.0], [1.0, 2.0, 3.0]).p_permutation)
+    assert stats.sign_flip_p([0.0, 0.0]) == 1.0
+
+
 def test_elo_is_centred_on_each_seed_block(tmp_path):
     # Two seeds whose blocks sit 1000 Elo apart (as blocks tied only through an anchor may):
     # the baseline is 20 below the warm-start arm in both.

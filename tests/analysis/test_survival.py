@@ -30,6 +30,21 @@ def test_first_passage_reads_the_first_iteration_at_the_threshold():
         first_passage([0.1], [1.0, 2.0], 0.5)
 
 
+def test_a_held_step_counts_from_the_last_of_its_rows():
+    """Held for 3 rows: a touch that falls back does not count, the time is the third row's,
+    an unmeasured row breaks the run of rows, and fewer than 3 rows at the end censor."""
+    rates = [0.52, 0.49, 0.55, 0.56, 0.58, 0.40]
+    compute = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]
+    assert first_passage(rates, compute, 0.50, hold=3) == Passage(50.0, True)
+    assert first_passage(rates, compute, 0.50, hold=1) == Passage(10.0, True)
+    assert first_passage([0.6, None, 0.6, 0.6, 0.6], compute[:5], 0.5, hold=3) == Passage(
+        50.0, True)
+    assert first_passage([0.4, 0.4, 0.4, 0.6, 0.6], compute[:5], 0.5, hold=3) == Passage(
+        50.0, False)
+    with pytest.raises(ValueError):
+        first_passage(rates, compute, 0.5, hold=0)
+
+
 def test_kaplan_meier_by_hand():
     """Runs reaching at 2, 3 and 5, one censored at 3. At risk 4 at t = 2: S = 3/4; at
     t = 3 one of 3 reaches (the censored run still counts as at risk): S = 3/4 · 2/3 = 1/2;

@@ -26,6 +26,13 @@ search. What it decides:
   a board whose baseline declines carries the label on every verdict.
 - **Self-play health** (secondary): per board, arm and iteration, the mean over seeds of
   the health figures every metrics row holds (method.md §5).
+- **Robustness of (A)** (beside it, deciding nothing; `robustness`): per board and step on
+  the ledger's compute, how many seeds reached the step sooner and how many later with warm
+  start, the exact sign-flip p of those paired times (Benjamini–Hochberg over every step
+  together), and the speed-up where a step counts only once the probe has held it for
+  `HOLD` iterations. The answers say, per board, which *faster* step is faster at the first
+  touch only (held, its speed-up's interval reaches 1), which steps warm start reached later
+  (or sooner) in every seed, and which *open* steps have a speed-up interval wholly above 1.
 
 A design whose arms lack any registered seed or iteration gets "incomplete: no verdict"
 everywhere (`gaps`). A registered cut (`registered.Design.under_cuts`) applies the first
@@ -43,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from warmjax.analysis import registered, strength, study_tables
+from warmjax.analysis import registered, strength, study_tables, survival
 from warmjax.analysis.model import METRICS, TITLES, Arm, Family, final
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.registered import Board, Design, Hypothesis, Measure
@@ -55,6 +62,7 @@ from warmjax.analysis.stats import (
     compare_by_seed,
     decide,
     power_at,
+    sign_flip_p,
 )
 from warmjax.analysis.survival import RESAMPLES
 from warmjax.analysis.verdicts import (
@@ -63,6 +71,7 @@ from warmjax.analysis.verdicts import (
     interval,
     labelled,
     p_text,
+    ratio,
     verdict_words,
 )
 from warmjax.markdown import percent, table
@@ -74,6 +83,7 @@ HEALTH = {"selfplay_draws": "draws", "selfplay_first_wins": "first-player wins",
           "selfplay_openings": "distinct openings", "selfplay_target_entropy":
           "target entropy, nats"}
 HEALTH_AT = (1, 10, 20, 40)  # the health table's iterations, with the last
+HOLD = 3  # robustness: a step counts once the probe has held it this many iterations
 
 
 def from_json(data: Mapping, source: str = "") -> Design:
@@ -250,6 +260,39 @@ def _speed(design: Design, families: Mapping[str, Family], curves: Mapping,
     return records
 
 
+def robustness(design: Design, families: Mapping[str, Family], curves: Mapping,
+               speed: Sequence[dict], hold: int = HOLD) -> list[dict]:
+    """Beside (A), deciding nothing (the module docstring): one row per (board, measure,
+    step) of `speed` (its records on `curves`) on the compute axis, the paired p-values
+    adjusted by Benjamini–Hochberg over all rows."""
+    rows = []
+    for r in speed:
+        if "compute" not in r["axes"]:
+            continue
+        base, warm = arms_of(families[r["board"]])
+        for c in r["axes"]["compute"]["comparisons"]:
+            step = (c["measure"], c["threshold"], "compute", curves)
+            first = [strength.passages(arm, *step) for arm in (base, warm)]
+            held = [strength.passages(arm, *step, hold=hold) for arm in (base, warm)]
+            seeds = sorted(set(first[0]) & set(first[1]))
+            # compute to the step, each run stopped at τ; positive: warm start sooner
+            diffs = [min(first[0][s].time, c["tau"]) - min(first[1][s].time, c["tau"])
+                     for s in seeds]
+            up = survival.speedup(held[0], held[1], c["tau"],
+                                  design.measures["compute"].resamples)
+            rows.append({
+                "board": r["board"], "measure": c["measure"], "threshold": c["threshold"],
+                "decided": c["decided"], "speedup": c["speedup"],
+                "speedup_ci": c["speedup_ci"], "seeds": len(seeds),
+                "sooner": sum(d > 0 for d in diffs), "later": sum(d < 0 for d in diffs),
+                "paired_p": sign_flip_p(diffs), "paired_p_adjusted": None, "hold": hold,
+                "held_speedup": up.ratio, "held_speedup_ci": list(up.ci),
+                "held_reached": [sum(p.reached for p in h.values()) for h in held]})
+    for row, p in zip(rows, adjusted([row["paired_p"] for row in rows])):
+        row["paired_p_adjusted"] = p
+    return rows
+
+
 def analyse(design: Design, families: Mapping[str, Family],
             random_rates: Mapping[str, float | None], ledger: Mapping, measured: Mapping,
             missing: Sequence[str] | None = None) -> dict:
@@ -316,6 +359,7 @@ def analyse(design: Design, families: Mapping[str, Family],
                                        declines, axes=("compute",))}
     out["health"] = {b.name: _health(families[b.name]) for b in design.boards
                      if b.name in families}
+    out["robustness"] = robustness(design, families, ledger, out["speed"]["ledger"])
     return out
 
 
@@ -366,7 +410,60 @@ def _answers(record: dict) -> list[str]:
         else:
             lines.append("  Compute to strength: no compute axis (the calibration table has "
                          "no row for these runs).")
+        beside = _beside([r for r in record.get("robustness", []) if r["board"] == name])
+        if beside and record["complete"]:
+            lines.append("  Beside it (decides nothing): " + "; ".join(beside) + ".")
     return lines + [""]
+
+
+def _step(row: Mapping) -> str:
+    return f"{row['measure']} {percent(row['threshold'])}%"
+
+
+def _beside(rows: Sequence[Mapping]) -> list[str]:
+    """What the robustness rows of one board say beside its verdicts (the module docstring):
+    whether a *faster* step is faster held as well (its held speed-up's interval above 1) or
+    at the first touch only, with its paired p; the steps later or sooner in every seed; and
+    the *open* steps whose speed-up interval lies wholly above 1."""
+    out = []
+    for r in rows:
+        if r["decided"] == "faster":
+            held = r["held_speedup_ci"][0] > 1
+            out.append(
+                f"{_step(r)} is faster " + ("held as well" if held else
+                                            "at the first touch only")
+                + f": held for {r['hold']} iterations "
+                f"{ratio(r['held_speedup'], r['held_speedup_ci'], '×')}"
+                f", paired by seed exact p = {p_text(r['paired_p'])} (BH "
+                f"{p_text(r['paired_p_adjusted'])}; {r['sooner']} of {r['seeds']} seeds sooner)")
+    for side, word in (("later", "later"), ("sooner", "sooner")):
+        every = [r for r in rows if r["seeds"] and r[side] == r["seeds"]
+                 and r["decided"] != "faster"]  # a faster step is said above
+        if every:
+            out.append(f"warm start {word} in every seed: " + ", ".join(
+                f"{_step(r)} ({ratio(r['speedup'], r['speedup_ci'], '×')}, paired exact p = "
+                f"{p_text(r['paired_p'])}, BH {p_text(r['paired_p_adjusted'])})"
+                for r in every))
+    above = [r for r in rows if r["decided"].startswith("open") and r["speedup_ci"][0] > 1]
+    if above:
+        out.append("open, with the speed-up's interval wholly above 1: " + ", ".join(
+            f"{_step(r)} ({ratio(r['speedup'], r['speedup_ci'], '×')})" for r in above))
+    return out
+
+
+def _robustness_markdown(record: dict) -> str:
+    rows = [[record["boards"][r["board"]]["title"], r["measure"], percent(r["threshold"]),
+             r["decided"], ratio(r["speedup"], r["speedup_ci"]),
+             f"{r['sooner']} / {r['later']} of {r['seeds']}",
+             f"{p_text(r['paired_p'])} ({p_text(r['paired_p_adjusted'])})",
+             ratio(r["held_speedup"], r["held_speedup_ci"]),
+             " / ".join(str(n) for n in r["held_reached"])]
+            for r in record["robustness"]]
+    hold = record["robustness"][0]["hold"]
+    return table(["board", "measure", "step, %", "verdict", "speed-up [95%]",
+                  "seeds sooner / later", "paired exact p (BH)",
+                  f"held {hold} iterations: speed-up [95%]",
+                  "held: runs reached, baseline / warm"], rows, "lllllllll")
 
 
 def _board_labels(record: dict, name: str) -> list[str]:
@@ -450,6 +547,15 @@ def markdown(record: dict, command: str) -> str:
     for r in record["speed"]["measured"]:
         lines += [f"#### {boards[r['board']]['title']}", "", study_tables.speed_markdown(r),
                   ""]
+    if record.get("robustness"):
+        hold = record["robustness"][0]["hold"]
+        lines += ["### Beside it: robustness of the compute verdicts (decides nothing)", "",
+                  ("Per step on the ledger's compute: how many seeds reached it sooner and "
+                   "how many later with warm start (each run stopped at τ), the exact "
+                   "sign-flip p of those paired times (Benjamini–Hochberg over every step "
+                   "together), and the speed-up where a step counts only once the probe has "
+                   f"held it for {hold} iterations in a row (timed at the last of them)."), "",
+                  _robustness_markdown(record), ""]
     if record["floor"]:
         lines += ["## The floor rule", "",
                   ("A board whose baseline did not learn decides nothing: its baseline's "
@@ -466,6 +572,12 @@ def markdown(record: dict, command: str) -> str:
               "Each figure's mean over the arm's seeds at some iterations (method.md §5).", ""]
     for name in record["health"]:
         lines += [f"### {boards[name]['title']}", "", _health_markdown(record, name), ""]
+    if record.get("glimpses"):
+        lines += ["## Glimpses before the look", "",
+                  (f"Data seen outside the looks, as {record['registration']} records them "
+                   "(none changed a setting):"), ""]
+        lines += [f"- **{g['when']}.** {g['what'][0].upper()}{g['what'][1:]}."
+                  for g in record["glimpses"]] + [""]
     if record.get("looks"):
         lines += ["## Looks", "", "Every analysis of this study, oldest first.", "",
                   study_tables.looks_markdown(record["looks"]), ""]

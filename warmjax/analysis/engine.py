@@ -12,7 +12,9 @@ look in `looks.json`, and writes `analysis.json` (the record) and `analysis.md` 
 the record alone), with one figure per board: its runs' policy head and search against the
 ledger's compute (`compute_<board>.png`, decides nothing). A design with a `prediction`
 section (a registered prediction across boards, `analysis.ranking`) adds its record and
-table: each board's early gain from its runs and its predictor's value from its file.
+table: each board's early gain from its runs and its predictor's value from its file. Its
+`glimpses` (data seen outside the looks, `{"when", "what"}` as the registration records
+them) are copied into the record and said in the report.
 
 A `design.py` of several boards or with horizons (e.g. studies/long_horizon) is a horizon
 study (`horizon.analyse`): each board's runs with its final round robin (`tournament/`) and
@@ -199,6 +201,8 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     record = designs.analyse(plan, families, rates, ledger, measured, gaps + missing)
     record["looks"] = {str(out): study.read_looks(out)}
     record["figures"] = figures(plan, families, ledger, out)
+    if raw.get("glimpses"):
+        record["glimpses"] = list(raw["glimpses"])
     if predicted:
         record["prediction"] = predicted
     (out / "analysis.json").write_text(json.dumps(record, indent=1) + "\n")

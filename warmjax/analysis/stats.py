@@ -265,6 +265,20 @@ def _tested(a: np.ndarray, b: np.ndarray, test, statistic, permutation_type: str
                       float(test.pvalue), float(permutation.pvalue))
 
 
+def sign_flip_p(differences: Sequence[float]) -> float:
+    """The two-sided p of the mean of paired differences under random signs
+    (`scipy.stats.permutation_test`, exact up to `PERMUTATIONS` sign patterns); 1 where every
+    difference is 0."""
+    d = np.asarray(differences, np.float64)
+    if not d.size:
+        raise ValueError("a sign-flip test needs at least one difference")
+    if np.all(d == 0):
+        return 1.0
+    return float(stats.permutation_test(
+        (d,), np.mean, permutation_type="samples", vectorized=True, n_resamples=PERMUTATIONS,
+        alternative="two-sided", random_state=0).pvalue)
+
+
 def adjusted(p_values: Sequence[float]) -> list[float]:
     """Benjamini–Hochberg adjusted p-values (`scipy.stats.false_discovery_control`)."""
     if not p_values:

@@ -92,16 +92,19 @@ def _times(run, axis: str, curves: Mapping | None) -> list[float] | None:
     return None if curve is None else list(curve.seconds)
 
 
-def passages(arm, measure: str, threshold: float, axis: str, curves) -> dict | None:
+def passages(arm, measure: str, threshold: float, axis: str, curves, hold: int = 1
+             ) -> dict | None:
     """`{seed: survival.Passage}` of the arm's runs over `threshold` of `measure` ("policy"
-    or "search") on `axis` ("iterations" or "compute", with `curves`); None where a run has
-    no time on that axis."""
+    or "search") on `axis` ("iterations" or "compute", with `curves`), the step held for
+    `hold` iterations (`survival.first_passage`); None where a run has no time on that
+    axis."""
     out = {}
     for run in arm.runs:
         times = _times(run, axis, curves)
         if times is None or not run.metrics:
             return None
-        out[run.id.seed] = survival.first_passage(_values(run, measure), times, threshold)
+        out[run.id.seed] = survival.first_passage(_values(run, measure), times, threshold,
+                                                  hold)
     return out
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from warmjax.analysis import strength
 from warmjax.analysis.contrasts import SWITCH_DELTA
 from warmjax.analysis.stats import CONTRADICTED, NOT_INFORMATIVE, REPRODUCED
-from warmjax.analysis.verdicts import p_text
+from warmjax.analysis.verdicts import p_text, ratio
 from warmjax.markdown import percent, table
 from warmjax.train.run_id import game_name
 
@@ -424,7 +424,7 @@ def speed_markdown(record: dict) -> str:
                  f"{_time(a['median_ci'][1], axis)}]", _time(a["rmst"], axis)]
                 for a in block["arms"]]
         comps = [[c["arm"], c["measure"], percent(c["threshold"]),
-                  f"{c['speedup']:.2f} [{c['speedup_ci'][0]:.2f}, {c['speedup_ci'][1]:.2f}]",
+                  ratio(c["speedup"], c["speedup_ci"]),
                   p_text(c["logrank_p"]) + ("" if c["p_adjusted"] is None
                                         else f" (adj. {p_text(c['p_adjusted'])})"),
                   c["verdict"]] for c in block["comparisons"]]

@@ -41,20 +41,27 @@ class Passage:
     reached: bool  # False: censored at `time`
 
 
-def first_passage(values: Sequence[float | None], times: Sequence[float], threshold: float
-                  ) -> Passage:
+def first_passage(values: Sequence[float | None], times: Sequence[float], threshold: float,
+                  hold: int = 1) -> Passage:
     """The first time `values[i] ≥ threshold` (values None are not measured), else the run
-    censored at its last time.
+    censored at its last time. With `hold` > 1, the first time the values have been at or
+    above the threshold for `hold` consecutive rows, timed at the last of them (a probe
+    that touches a step and falls back has not reached it yet).
 
     Args:
       values: a run's rate after each iteration (None where the probe did not run).
       times: the compute (or iteration) after each iteration, increasing.
       threshold: the step of the ladder.
+      hold: the consecutive rows at or above the threshold that count as reaching it.
     """
     if len(values) != len(times) or not times:
         raise ValueError("a run needs one time per value, and at least one")
+    if hold < 1:
+        raise ValueError(f"a step is held for at least one row, not {hold}")
+    held = 0
     for value, time in zip(values, times):
-        if value is not None and value >= threshold:
+        held = held + 1 if value is not None and value >= threshold else 0
+        if held == hold:
             return Passage(float(time), True)
     return Passage(float(times[-1]), False)
 

@@ -9,7 +9,7 @@ words and formats from here, so a verdict or an interval reads alike in every re
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from warmjax.analysis import strength
 from warmjax.analysis.model import Arm
@@ -91,3 +91,9 @@ def interval(c: Mapping | None, unit: str = "points") -> str:
         return "—" if x is None else f"{scale * x:+.{digits}f}"
 
     return f"{f(c['diff'])} [{f(c['ci'][0])}, {f(c['ci'][1])}]"
+
+
+def ratio(x: float, ci: Sequence[float], times: str = "") -> str:
+    """A speed-up with its interval: "1.19 [0.83, 1.66]" ("1.19× [0.83, 1.66]" with
+    `times` "×")."""
+    return f"{x:.2f}{times} [{ci[0]:.2f}, {ci[1]:.2f}]"
