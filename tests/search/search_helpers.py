@@ -139,7 +139,7 @@ def search_with(selection=None, backup=None):
     config = SearchConfig(simulations=4)
     search = make_search(env, config,
                          selection=selection or rules.puct_rule(config),
-                         leaf=leaf.playout_leaf(env, None, 0),
+                         leaf=leaf.uniform_prior_rollout_leaf(env, None, 0),
                          backup=backup or backup_parts.value_backup(config))
     states = jax.vmap(env.init)(jax.random.split(jax.random.key(0), 2))
     return jax.jit(search)(None, jax.random.key(1), states)

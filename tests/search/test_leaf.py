@@ -18,7 +18,7 @@ def test_a_leaf_evaluator_is_one_entry_of_the_table(monkeypatch):
     from warmjax.search import leaf
 
     monkeypatch.setitem(leaf.LEAF_VALUES, "half",
-                        leaf.LeafValue(lambda net_value, played, weight: 0.5 * net_value, False))
+                        leaf.LeafValue(lambda net_value, played, weight: 0.5 * net_value, None))
     env, net, params, _, _ = setup("connect_four")
     states = positions("connect_four", 4)
     evaluate = leaf.make_leaf_evaluator(env, net.apply, "half")

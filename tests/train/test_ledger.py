@@ -145,9 +145,12 @@ def test_the_ledger_counts_a_look_ahead_playouts_real_steps(dead_draw, simulatio
     env, states = dead_draw
     config = SearchConfig(simulations=simulations, temperature_moves=0)
     counted = {}
-    for name, playout in (("plain", leaf.rollout), ("look-ahead", _lookahead_playout)):
-        evaluate = leaf.make_leaf_evaluator(env, None, "rollout", use_network=False,
-                                            playout=playout)
+    # A new playout is a function and a row of the leaf table.
+    look_ahead = leaf.LeafValue(leaf.LEAF_VALUES["rollout"].value, _lookahead_playout)
+    for name, kind in (("plain", "rollout"), ("look-ahead", "look-ahead")):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setitem(leaf.LEAF_VALUES, "look-ahead", look_ahead)
+            evaluate = leaf.make_leaf_evaluator(env, None, kind, use_network=False)
         part = leaf.Leaf(lambda inputs, s: jnp.zeros(s.legal_action_mask.shape), evaluate)
         search = make_search(env, config, selection=selection.puct_rule(config), leaf=part,
                              backup=backup.value_backup(config))

@@ -20,7 +20,7 @@ reading of the papers' formula).
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Protocol
 
 import jax
 import jax.numpy as jnp
@@ -147,6 +147,12 @@ class Backup(NamedTuple):
 
     update: Callable  # (tree, path, leaf, leaf_value, played: Rollout) -> tree, unbatched
     playout_moves: bool
+
+
+class BackupBuilder(Protocol):
+    """A backup part's builder (`value_backup`, `amaf_backup`): the backup for a config."""
+
+    def __call__(self, config: SearchConfig) -> Backup: ...
 
 
 def value_backup(config: SearchConfig) -> Backup:

@@ -3,16 +3,20 @@
 The parts a variant hands the search (`variants.py`), each `part(env, apply_fn, record) ->
 Leaf`:
 
-- `network_leaf`: prior and value from the network (the baseline and plain RAVE).
-- `rollout_leaf`: prior from the network, value from a uniformly random playout (Rollout,
-  RoRa).
-- `mix_leaf`: prior from the network, value (1 − w) · v_network + w · v_rollout (WRo, WRoRa).
-- `playout_leaf`: no network: a uniform prior over the legal actions and the playout's
-  value (the pure players of §4).
+Each is named by its prior, then its value:
 
-Each evaluator's value rule is one entry of `LEAF_VALUES` (a function of the network's
-value, the playout and w, and whether it needs a playout); the terminal value and the
-empty playout record all of them share are `with_terminal_values` and `no_playout`. A
+- `network_leaf`: prior and value from the network (the baseline and plain RAVE).
+- `network_prior_rollout_leaf`: prior from the network, value from a uniformly random
+  playout (Rollout, RoRa).
+- `network_prior_mix_leaf`: prior from the network, value (1 − w) · v_network + w · v_rollout
+  (WRo, WRoRa).
+- `uniform_prior_rollout_leaf`: no network: a uniform prior over the legal actions and the
+  playout's value (the pure players of §4).
+
+Each evaluator's value rule is one row of `LEAF_VALUES`: a function of the network's value,
+the playout and w, and the playout it plays (`rollouts.rollout`, or None for none), so a
+new playout is a function and a row. The terminal value and the empty playout record all
+of them share are `with_terminal_values` and `no_playout`. A
 terminal state's value is always the game result. `record` is how many playout moves to
 keep for the AMAF backup (0: none).
 
@@ -22,12 +26,15 @@ What changes from call to call — the network's variables and w — travels as 
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, Protocol
 
 import jax
 import jax.numpy as jnp
 
 from warmjax.search.rollouts import Rollout, rollout
+
+# The network: `apply(variables, observations [B, ...]) -> (logits [B, A], value [B])`.
+ApplyFn = Callable[[Any, jax.Array], tuple[jax.Array, jax.Array]]
 
 
 class Inputs(NamedTuple):
@@ -56,24 +63,33 @@ class Leaf(NamedTuple):
     evaluate: Callable  # (inputs, key, states) -> LeafEvaluation
 
 
+class LeafBuilder(Protocol):
+    """A leaf part's builder (`network_leaf` and the others): the part for a game, a network
+    (None for network-free players) and the playout moves to record."""
+
+    def __call__(self, env: Any, apply_fn: ApplyFn | None, record: int = 0) -> Leaf: ...
+
+
 class LeafValue(NamedTuple):
     """One leaf evaluator's value rule: `value(net_value [B], played: Rollout, weight)` ->
-    [B] for the player to move, and whether it needs a random playout from the leaf."""
+    [B] for the player to move, and the playout it plays from the leaf: `(env, key, state,
+    record) -> Rollout` of one state (its `steps` go to the compute ledger), or None."""
 
     value: Callable
-    playout: bool
+    playout: Callable | None
 
 
 def _mixed(net_value, played, weight):
     return (1.0 - weight) * net_value + weight * played.value
 
 
-# Each leaf evaluator's value, by name (`network_leaf`, `rollout_leaf`, `mix_leaf` and the
-# network-free `playout_leaf` use them); a new evaluator is one entry.
+# Each leaf evaluator's value, by name (`network_leaf`, `network_prior_rollout_leaf`,
+# `network_prior_mix_leaf` and the network-free `uniform_prior_rollout_leaf` use them); a
+# new evaluator is one row.
 LEAF_VALUES: dict[str, LeafValue] = {
-    "network": LeafValue(lambda net_value, played, weight: net_value, False),
-    "rollout": LeafValue(lambda net_value, played, weight: played.value, True),
-    "mix": LeafValue(_mixed, True),
+    "network": LeafValue(lambda net_value, played, weight: net_value, None),
+    "rollout": LeafValue(lambda net_value, played, weight: played.value, rollout),
+    "mix": LeafValue(_mixed, rollout),
 }
 LEAF_KINDS = tuple(LEAF_VALUES)
 
@@ -94,22 +110,22 @@ def with_terminal_values(states: Any, value: jax.Array) -> jax.Array:
     return jnp.where(states.terminated, result, value).astype(jnp.float32)
 
 
-def network_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
+def network_leaf(env: Any, apply_fn: ApplyFn | None, record: int = 0) -> Leaf:
     """Prior and value from the network."""
     return _leaf(env, apply_fn, "network", True, record)
 
 
-def rollout_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
+def network_prior_rollout_leaf(env: Any, apply_fn: ApplyFn | None, record: int = 0) -> Leaf:
     """Prior from the network, value from a random playout."""
     return _leaf(env, apply_fn, "rollout", True, record)
 
 
-def mix_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
+def network_prior_mix_leaf(env: Any, apply_fn: ApplyFn | None, record: int = 0) -> Leaf:
     """Prior from the network, value (1 − w)·network + w·playout."""
     return _leaf(env, apply_fn, "mix", True, record)
 
 
-def playout_leaf(env: Any, apply_fn: Callable | None, record: int = 0) -> Leaf:
+def uniform_prior_rollout_leaf(env: Any, apply_fn: ApplyFn | None, record: int = 0) -> Leaf:
     """No network: uniform prior, value from a random playout (`apply_fn` is ignored)."""
     del apply_fn
     return _leaf(env, None, "rollout", False, record)
@@ -129,12 +145,11 @@ def _leaf(env, apply_fn, kind, use_network, record) -> Leaf:
 
 def make_leaf_evaluator(
     env: Any,
-    apply_fn: Callable | None,
+    apply_fn: ApplyFn | None,
     kind: str,
     *,
     use_network: bool = True,
     record: int = 0,
-    playout: Callable = rollout,
 ) -> Callable:
     """Builds `evaluate(inputs, key, states) -> LeafEvaluation`.
 
@@ -145,8 +160,6 @@ def make_leaf_evaluator(
       kind: a key of LEAF_VALUES.
       use_network: False for uniform priors and no network call.
       record: moves to record per playout (for RAVE); 0 records none.
-      playout: `(env, key, state, record) -> Rollout` of one state, the random playout
-        (`rollouts.rollout`); its `steps` go to the compute ledger.
 
     Returns:
       The evaluator. `states` are batched; `inputs.weight` is a float scalar (used by "mix").
@@ -154,8 +167,8 @@ def make_leaf_evaluator(
     if kind not in LEAF_VALUES:
         raise ValueError(f"unknown leaf evaluator {kind!r}; choose from {LEAF_KINDS}")
     rule = LEAF_VALUES[kind]
-    if not use_network and kind != "rollout":
-        raise ValueError("a search without a network needs rollout leaf values")
+    if not use_network and rule.playout is None:
+        raise ValueError("a search without a network needs a leaf value from a playout")
     if use_network and apply_fn is None:
         raise ValueError(f"leaf evaluator {kind!r} needs a network")
 
@@ -166,9 +179,9 @@ def make_leaf_evaluator(
         else:
             logits = jnp.zeros(states.legal_action_mask.shape, jnp.float32)
             net_value = jnp.zeros((batch,), jnp.float32)
-        if rule.playout:
+        if rule.playout is not None:
             keys = jax.random.split(key, batch)
-            played = jax.vmap(lambda k, s: playout(env, k, s, record))(keys, states)
+            played = jax.vmap(lambda k, s: rule.playout(env, k, s, record))(keys, states)
         else:
             played = no_playout(batch)
         value = with_terminal_values(states, rule.value(net_value, played, inputs.weight))

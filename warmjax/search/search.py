@@ -27,7 +27,7 @@ from warmjax.search import backup as backup_lib
 from warmjax.search.backup import Backup, Path
 from warmjax.search.config import SearchConfig
 from warmjax.search.leaf import Inputs, Leaf
-from warmjax.search.selection import pruned_visits, with_forced
+from warmjax.search.selection import SelectionRule, pruned_visits, with_forced
 from warmjax.search.tree import Tree, init_tree
 
 
@@ -62,7 +62,7 @@ def add_dirichlet_noise(key, prior, legal, fraction: float, alpha: float) -> jax
     return (1.0 - fraction) * prior + fraction * noise
 
 
-def make_search(env: Any, config: SearchConfig, *, selection: Callable, leaf: Leaf,
+def make_search(env: Any, config: SearchConfig, *, selection: SelectionRule, leaf: Leaf,
                 backup: Backup) -> Callable:
     """Builds the search function from its parts.
 

@@ -22,6 +22,8 @@ breaks the tie in favour of the highest prior (for N(s) ≥ 1 the 1e-8 vanishes 
 
 from __future__ import annotations
 
+from typing import Callable, Protocol
+
 import jax
 import jax.numpy as jnp
 
@@ -29,6 +31,15 @@ from warmjax.search.config import SearchConfig
 from warmjax.search.tree import Tree
 
 TIE_EPSILON = 1e-8
+
+# A selection rule: `scores(tree, node) -> [A]`, the search takes their argmax.
+SelectionRule = Callable[[Tree, jax.Array], jax.Array]
+
+
+class SelectionBuilder(Protocol):
+    """A selection part's builder (`puct_rule`, `uct_rave_rule`): the rule for a config."""
+
+    def __call__(self, config: SearchConfig) -> SelectionRule: ...
 
 
 def _mean(sums: jax.Array, visits: jax.Array, unvisited=0.0) -> jax.Array:
@@ -73,7 +84,7 @@ def rave_scores(tree: Tree, node: jax.Array, c: float, equivalence: float,
     return jnp.where(tree.node_legal[node], scores, -jnp.inf)
 
 
-def puct_rule(config: SearchConfig):
+def puct_rule(config: SearchConfig) -> SelectionRule:
     """The PUCT selection part: `scores(tree, node) -> [A]`."""
 
     def scores(tree: Tree, node: jax.Array) -> jax.Array:
@@ -82,7 +93,7 @@ def puct_rule(config: SearchConfig):
     return scores
 
 
-def uct_rave_rule(config: SearchConfig):
+def uct_rave_rule(config: SearchConfig) -> SelectionRule:
     """The UCT_rave selection part: `scores(tree, node) -> [A]` with k = `config.equivalence`."""
     equivalence = config.equivalence
 

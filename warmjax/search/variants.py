@@ -30,28 +30,30 @@ from warmjax.search.search import make_search
 class Variant(NamedTuple):
     """The parts of one search variant (builders, see the module docstring)."""
 
-    selection: Callable  # (config) -> scores(tree, node)
-    leaf: Callable  # (env, apply_fn, record) -> leaf.Leaf
-    backup: Callable  # (config) -> backup.Backup
+    selection: selection.SelectionBuilder
+    leaf: leaf.LeafBuilder
+    backup: backup.BackupBuilder
     uses_network: bool = True
 
 
+PUCT, RAVE = selection.puct_rule, selection.uct_rave_rule
+VALUES, AMAF = backup.value_backup, backup.amaf_backup
 SEARCH_VARIANTS: dict[str, Variant] = {
-    "mcts": Variant(selection.puct_rule, leaf.network_leaf, backup.value_backup),
-    "rollout": Variant(selection.puct_rule, leaf.rollout_leaf, backup.value_backup),
-    "rave": Variant(selection.uct_rave_rule, leaf.network_leaf, backup.amaf_backup),
-    "rora": Variant(selection.uct_rave_rule, leaf.rollout_leaf, backup.amaf_backup),
-    "wro": Variant(selection.puct_rule, leaf.mix_leaf, backup.value_backup),
-    "wrora": Variant(selection.uct_rave_rule, leaf.mix_leaf, backup.amaf_backup),
-    "pure_mcts": Variant(selection.puct_rule, leaf.playout_leaf, backup.value_backup, False),
-    "pure_rave": Variant(selection.uct_rave_rule, leaf.playout_leaf, backup.amaf_backup, False),
+    "mcts": Variant(PUCT, leaf.network_leaf, VALUES),
+    "rollout": Variant(PUCT, leaf.network_prior_rollout_leaf, VALUES),
+    "rave": Variant(RAVE, leaf.network_leaf, AMAF),
+    "rora": Variant(RAVE, leaf.network_prior_rollout_leaf, AMAF),
+    "wro": Variant(PUCT, leaf.network_prior_mix_leaf, VALUES),
+    "wrora": Variant(RAVE, leaf.network_prior_mix_leaf, AMAF),
+    "pure_mcts": Variant(PUCT, leaf.uniform_prior_rollout_leaf, VALUES, False),
+    "pure_rave": Variant(RAVE, leaf.uniform_prior_rollout_leaf, AMAF, False),
 }
 # What warm start accepts (`warmjax.names`), the papers' five first: each a variant above.
 ENHANCEMENTS = WARMSTART_ENHANCEMENTS
 assert set(ENHANCEMENTS) <= set(SEARCH_VARIANTS)
 
 
-def variant_search(name: str, env: Any, apply_fn: Callable | None,
+def variant_search(name: str, env: Any, apply_fn: leaf.ApplyFn | None,
                    config: SearchConfig) -> Callable:
     """`search(inputs, key, states, memory=None)` of the variant `name` (`search.make_search`).
 
