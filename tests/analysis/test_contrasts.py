@@ -13,7 +13,7 @@ import pytest
 import scipy.stats
 
 from warmjax.analysis import contrasts, model, plots, record, report, stats, study
-from warmjax.analysis.tables import Tournament
+from warmjax.analysis.tournaments import Tournament
 from warmjax.matches.tournament_folder import NetworkEntry
 from warmjax.train import run_folder
 from warmjax.train.run_id import RunId

@@ -2,7 +2,7 @@
 measures are pure (numpy, scipy, statsmodels), so that importing them loads neither JAX
 nor the games, the search or the solvers; and no module of `warmjax.analysis` imports the
 games, the search or the solvers at all (it reads runs' games through
-`matches.run_settings`)."""
+`train.run_settings`)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_no_analysis_module_imports_the_games_search_or_solvers():
 def test_a_study_report_runs_without_jax_or_the_games(tmp_path):
     # A whole study report (reading run folders and a tournament's journal, the families,
     # claims, record, Markdown and figures) in a fresh process: the runs' games are read
-    # from their settings (`matches.run_settings`), never built, so JAX is never imported.
+    # from their settings (`train.run_settings`), never built, so JAX is never imported.
     for seed in (0, 1, 2):
         for params in ({}, {"rows": 6, "cols": 7}):
             write_run(tmp_path / "study", "none", "rollout", seed, 0.0, params=params)

@@ -17,7 +17,7 @@ import pytest
 from hydra_plugins.warmjax_studies.studies_searchpath import study_configs
 from warmjax import cli
 from warmjax.analysis import claims, model, record, report, stats, study, study_tables
-from warmjax.analysis.tables import Tournament
+from warmjax.analysis.tournaments import Tournament
 from warmjax.matches.round_robin import scheduled_pairs
 from warmjax.matches.tournament_folder import AnchorEntry, NetworkEntry
 from warmjax.train import run_folder

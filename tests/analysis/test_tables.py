@@ -14,6 +14,7 @@ import pytest
 
 from warmjax import report
 from warmjax.analysis import tables
+from warmjax.analysis.tournaments import load_tournament
 from warmjax.train import run_folder
 from warmjax.train.metrics import MetricRow
 
@@ -125,7 +126,7 @@ def fake_elo(folder: Path) -> Path:
 
 
 def test_elo_by_variant_and_sweep(tmp_path):
-    t = tables.load_tournament(fake_elo(tmp_path / "c4"))
+    t = load_tournament(fake_elo(tmp_path / "c4"))
     rows = tables.elo_by_arm(t)
     assert [r.arm.label for r in rows] == [
         "Baseline", "Rollout I′=1", "Rollout I′=3", "Rave I′=3", "Rave adaptive", "random"]

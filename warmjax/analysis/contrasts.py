@@ -34,8 +34,8 @@ import scipy.stats
 from warmjax.analysis import model, record, stats, study
 from warmjax.analysis.model import Arm, Family
 from warmjax.analysis.stats import Comparison, Decision, Estimate, Tested
-from warmjax.analysis.tables import Tournament
-from warmjax.matches import run_settings
+from warmjax.analysis.tournaments import Tournament
+from warmjax.train import run_settings
 from warmjax.train.run_id import game_name
 
 SWITCH_DELTA = 1.0  # iterations: the smallest delay of the switch worth finding

@@ -219,13 +219,14 @@ def _hypotheses(where: Path | str, path: Path, plan, *, incomplete: bool,
                 out: Path | None) -> tuple[dict, str]:
     """A one-board `registered.Design` (`design.py`): its hypotheses adjusted together per
     measure (`registered.analyse`), written as `registered.json` and `registered.md`."""
-    from warmjax.analysis import registered, tables
+    from warmjax.analysis import registered
+    from warmjax.analysis.tournaments import journal_tournament
     from warmjax.matches.tournament_folder import TournamentFolder
 
     board = plan.board
     data = Path(where) / board.name if Path(where).is_dir() else path.parent / board.name
     runs = [r for r in run_folder.find_runs([data]) if r.id.seed in board.seeds]
-    rated = [tables.journal_tournament(data / "tournament")] if TournamentFolder(
+    rated = [journal_tournament(data / "tournament")] if TournamentFolder(
         data / "tournament").has_header() else []
     auc = plan.measures.get("auc")
     found = study.families(runs, rated, auc.iterations if auc else None)
@@ -258,12 +259,12 @@ def round_robin(path: Path, seeds, keep=in_plan):
     """The round robin in `path` rated from the games among the plan's seeds and the anchors
     only (`keep`): a cut leaves committed seeds' games in the journal, and through the
     shared anchor they would move the kept seeds' ratings. None where there is none."""
-    from warmjax.analysis import tables
+    from warmjax.analysis.tournaments import journal_tournament
     from warmjax.matches.tournament_folder import TournamentFolder
 
     if not TournamentFolder(path).has_header():
         return None
-    return tables.journal_tournament(path, lambda entry: keep(entry, seeds))
+    return journal_tournament(path, lambda entry: keep(entry, seeds))
 
 
 def read_horizons(root: Path, plan, log: Callable[[str], None] = _stderr, keep=in_plan

@@ -38,9 +38,9 @@ from warmjax.analysis import (
     study_tables,
     tables,
 )
-from warmjax.matches import run_settings
+from warmjax.analysis.tournaments import journal_tournament, load_tournament
 from warmjax.matches.tournament_folder import TournamentFolder
-from warmjax.train import run_folder
+from warmjax.train import run_folder, run_settings
 from warmjax.train.run_config import run_identity
 from warmjax.train.run_folder import expand_runs
 from warmjax.train.run_id import enhancement_name, game_name
@@ -107,7 +107,7 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
 
     taken: set[str] = set()
     for source in tournaments:
-        t = tables.load_tournament(source)
+        t = load_tournament(source)
         tag = _tag(t.tag, taken)
         game = tables.game_name(t.game)
         rows = tables.elo_by_arm(t)
@@ -318,11 +318,11 @@ def study_record(studies: Sequence[str], tournaments: Sequence[str] = (),
     runs = run_folder.find_runs(studies)
     if not runs:
         raise ValueError(f"no run folders under {', '.join(studies)}")
-    found = [tables.load_tournament(t) for t in tournaments]
+    found = [load_tournament(t) for t in tournaments]
     for folder in studies:
         candidate = Path(folder) / TOURNAMENT
         if TournamentFolder(candidate).has_header():
-            found.append(tables.journal_tournament(candidate))
+            found.append(journal_tournament(candidate))
     folders = [Path(folder).resolve() for folder in studies]
 
     def study_of(run) -> str:  # the study folder holding the run

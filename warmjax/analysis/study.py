@@ -44,10 +44,11 @@ from warmjax.analysis.stats import (
     compare_paired,
     spearman,
 )
-from warmjax.analysis.tables import Tournament, group_runs
-from warmjax.matches.run_settings import board_of, labelled_path, same_settings
+from warmjax.analysis.tables import group_runs
+from warmjax.analysis.tournaments import Tournament
 from warmjax.train.run_folder import Run
 from warmjax.train.run_id import RunId, game_name
+from warmjax.train.run_settings import board_of, labelled_path, same_settings
 
 
 def ratings_of(tournament: Tournament, runs: Sequence[Run]) -> dict[RunId, float]:

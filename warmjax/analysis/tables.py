@@ -2,7 +2,7 @@
 
 Inputs are typed: runs as `run_folder.read_run` returns them (`Run`: the config, its
 `RunId`, the `MetricRow`s), and a tournament's `elo.json` (ratings plus the name → run
-mapping) as `load_tournament` returns it. Variants are named by `RunId.label()`.
+mapping) as `tournaments.load_tournament` returns it. Variants are named by `RunId.label()`.
 
 Conventions (where the papers are silent):
 
@@ -27,23 +27,16 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from warmjax.analysis.tournaments import PlayerArm, Tournament, arm_of
 from warmjax.markdown import table
-from warmjax.matches.tournament_folder import (
-    AnchorEntry,
-    Entry,
-    TournamentFolder,
-    journal_elo,
-    read_oracle,
-    read_versus,
-)
+from warmjax.matches.tournament_folder import read_oracle, read_versus
 from warmjax.names import WARMSTART_ENHANCEMENTS
 from warmjax.train.run_folder import Run, run_order
-from warmjax.train.run_id import RunId, enhancement_name, game_name
+from warmjax.train.run_id import enhancement_name, game_name
 
 __all__ = ["enhancement_name", "game_name"]
 
@@ -235,84 +228,7 @@ def _unique_labels(labels: list[str], extras: list[str]) -> list[str]:
             for lab, extra in zip(labels, extras)]
 
 
-# --- tournaments -------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class PlayerArm:
-    """What the Elo figures group players by: a run's arm, its id without its seed (`run`), or
-    an anchor (`anchor`, its name with the playouts)."""
-
-    run: RunId | None = None
-    anchor: str | None = None
-
-    @property
-    def mode(self) -> str:
-        """`none`, `fixed`, `adaptive`, or `anchor`."""
-        return "anchor" if self.run is None else self.run.mode
-
-    @property
-    def enhancement(self) -> str | None:
-        return None if self.run is None else self.run.enhancement
-
-    @property
-    def iprime(self) -> int | None:
-        return None if self.run is None else self.run.iprime
-
-    @property
-    def label(self) -> str:
-        return self.anchor if self.run is None else self.run.label()
-
-    def order(self) -> tuple:
-        return (1, (), self.anchor) if self.run is None else (0, self.run.order(), "")
-
-
-def arm_of(entry: Entry) -> PlayerArm:
-    """The arm of a tournament player."""
-    if isinstance(entry, AnchorEntry):
-        return PlayerArm(anchor=entry.name)
-    return PlayerArm(run=entry.id.arm())
-
-
-@dataclasses.dataclass(frozen=True)
-class Tournament:
-    """A tournament's `elo.json`: ratings and players."""
-
-    path: str
-    tag: str  # a short name for file names and titles (the tournament folder's name)
-    game: str
-    names: tuple[str, ...]
-    ratings: tuple[float, ...]
-    lower: tuple[float, ...]
-    upper: tuple[float, ...]
-    players: Mapping[str, Entry]
-    params: Mapping[str, Any] | None = None  # the game's every constructor setting (None: not
-    # recorded, so the tournament matches any board of its game)
-
-
-def load_tournament(path: Path | str) -> Tournament:
-    """Reads a tournament folder's `elo.json` (or the file itself).
-
-    Raises:
-      ValueError: a missing or unfinished tournament.
-    """
-    path = Path(path)
-    folder = TournamentFolder(path if path.is_dir() else path.parent)
-    elo = folder.read_elo()
-    return Tournament(str(folder.path), folder.path.name or "tournament",
-                      elo.settings.game_name, elo.names, elo.ratings, elo.lower, elo.upper,
-                      elo.players, elo.settings.game.get("params"))
-
-
-def journal_tournament(path: Path | str, keep: Callable[[Entry], bool] | None = None
-                       ) -> Tournament:
-    """A tournament rated from every game in its folder's journal
-    (`tournament_folder.journal_elo`), finished or not; with `keep`, from the games between
-    players it accepts only."""
-    elo = journal_elo(path, keep)
-    return Tournament(str(path), Path(path).name or "tournament", elo.settings.game_name,
-                      elo.names, elo.ratings, elo.lower, elo.upper, elo.players,
-                      elo.settings.game.get("params"))
+# --- tournaments' Elo by arm --------------------------------------------------------------
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,6 +1,7 @@
-"""The long-horizon registered analysis (analysis/horizon.py with the study's design,
-`report --design studies/long_horizon`) on fabricated studies whose numbers are set by hand: each
-test checks its figures against scipy or statsmodels, or against values worked out here."""
+"""The horizon analysis (analysis/horizon.py: Elo at horizons, compute to strength and its
+growth over boards; `report --design` on a horizon design such as studies/long_horizon's)
+on fabricated studies whose numbers are set by hand: each test checks its figures against
+scipy or statsmodels, or against values worked out here."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from statsmodels.stats.multitest import multipletests
 
 from warmjax.analysis import compute, horizon, registered, strength, study, survival, verdicts
 from warmjax.analysis.stats import CONTRADICTED, REPRODUCED, UNRESOLVED, Decision
-from warmjax.analysis.tables import Tournament
+from warmjax.analysis.tournaments import Tournament
 from warmjax.matches.tournament_folder import (
     AnchorEntry,
     GameRecord,
@@ -402,7 +403,7 @@ def write_design(folder: Path, expression: str) -> None:
     calibration = Path(__file__).parents[2] / DESIGN.calibration
     (folder / "design.py").write_text(
         "import dataclasses\n"
-        "from tests.analysis.test_long_horizon import DESIGN as REGISTERED, SEEDS, "
+        "from tests.analysis.test_horizon import DESIGN as REGISTERED, SEEDS, "
         "fabricated, quick\n"
         f"DESIGN = dataclasses.replace({expression}, calibration={str(calibration)!r})\n"
         "LOOK_NOTE = 'the registered analysis (a test)'\n")
@@ -452,7 +453,8 @@ def test_a_cut_rates_its_seeds_as_if_the_others_never_played(tmp_path):
     """Hex 5×5's journals hold two seeds the registered cut leaves out; their games share
     the random anchor. The tool rates the kept seeds exactly as a journal without those
     games would, and the filter matters: with them, the kept seeds' ratings move."""
-    from warmjax.analysis import engine, tables
+    from warmjax.analysis import engine
+    from warmjax.analysis.tournaments import journal_tournament
 
     name = "hex_5x5_long"
     kept, with_extra = tmp_path / "kept", tmp_path / "with_extra"
@@ -479,7 +481,7 @@ def test_a_cut_rates_its_seeds_as_if_the_others_never_played(tmp_path):
     cut = engine.round_robin(with_extra, SEEDS)
     assert cut.names == alone.names and "baseline s14" not in cut.names
     np.testing.assert_allclose(cut.ratings, alone.ratings, atol=1e-9)
-    everything = tables.journal_tournament(with_extra)
+    everything = journal_tournament(with_extra)
     assert len(everything.names) == len(alone.names) + 4
     moved = [abs(everything.ratings[everything.names.index(n)] - r)
              for n, r in zip(alone.names, alone.ratings)]
