@@ -54,7 +54,7 @@ def study_arm(name, mode):
 
 
 def test_no_legend_covers_a_curve(drawn, tmp_path):
-    plots.plot_oracle_curves([curve(f"{LONG} {k}", k) for k in range(6)], "connect_four",
+    plots.plot_probe_curves([curve(f"{LONG} {k}", k) for k in range(6)], "connect_four",
                              tmp_path / "a.png")
     plots.plot_balance([tables.balance_json(BalanceSeries(
         "connect_four", "rollout", {f"{LONG} seed {k}": [(1, 0.1 * k), (2, 0.2)]

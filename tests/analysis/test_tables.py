@@ -1,5 +1,5 @@
 """The report's tables and plots (warmjax.analysis.tables, warmjax.report) on fabricated run
-folders and tournaments: switch iterations, r balances, Elo per variant and per I′, and the
+folders and tournaments: switch iterations, r balances, Elo per arm and per I′, and the
 judged runs."""
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def test_report_writes_pngs_and_summary(adaptive_runs, tmp_path):
     labels = re.findall(r"^\| ([^|]+?) \| 3 \|", committed, flags=re.M)
     assert labels == ["Baseline", "Rollout I′=5", "Rollout adaptive", "RoRa I′=5",
                       "RoRa adaptive"]
-    assert "| Variant | Seeds | Elo (mean ± std) |" in committed
+    assert "| Arm | Seeds | Elo (mean ± std) |" in committed
 
 
 def test_judged_runs_table(tmp_path):

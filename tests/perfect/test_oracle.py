@@ -235,8 +235,8 @@ def test_report_plots_oracle_curves_per_variant(tmp_path):
     fake_run("b0", 0, "none", [(0.55, 0.45)])
     written = report.write_runs([str(tmp_path / "*")], out=str(tmp_path / "out"),
                                   log=lambda _: None)
-    assert "oracle_connect_four.png" in written
-    table = (tmp_path / "out" / "oracle.md").read_text()
+    assert "probe_connect_four.png" in written
+    table = (tmp_path / "out" / "probe.md").read_text()
     # adaptive at iteration 2: search (0.7, 0.9) → 80.0 ± 14.1, policy (0.5, 0.7) → 60.0 ± 14.1
     # The variants are named by RunId.label, as everywhere.
     assert "| Connect Four | Rollout adaptive | 2 | 2 | 80.0 ± 14.1 | 60.0 ± 14.1 |" in table

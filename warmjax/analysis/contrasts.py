@@ -17,7 +17,7 @@ baseline. Two questions need two families at once:
   another family's of the same game and board (a Gumbel baseline's family against the
   papers' PUCT one; the drop-warm-games arm against the departures' family). Every arm of
   the family is compared with the reference's baseline and with the reference's arm of the
-  same variant, paired by seed (the same seed, the same initial network), in the policy
+  same arm, paired by seed (the same seed, the same initial network), in the policy
   head's AUC and final rate, and in Elo where one round robin rated both networks of a seed
   (`study.paired_ratings`). p-values are adjusted by Benjamini–Hochberg over the rows of
   each measure, and each row gets the rule's verdict in the AUC and in the final rate.

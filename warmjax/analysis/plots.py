@@ -1,17 +1,17 @@
 """The papers' figures as PNG files (matplotlib, Agg backend), from `tables.py`'s aggregates.
 
-- `plot_elo_by_arm`: a tournament's Elo per variant, a bar at the mean over seeds with
+- `plot_elo_by_arm`: a tournament's Elo per arm, a bar at the mean over seeds with
   the sample std as error bar and each seed as a dot (the papers' tournament figures).
 - `plot_balance`: the baseline side's reward balance r per iteration before the switch,
   one thin line per seed and the mean over seeds still in warm start, per enhancement.
-- `plot_oracle_curves`: optimal-move rate against perfect play per iteration, the search
-  and the policy head side by side, mean over seeds with a ± sample std band, per variant.
+- `plot_probe_curves`: optimal-move rate against perfect play per iteration, the search
+  and the policy head side by side, mean over seeds with a ± sample std band, per arm.
 - `plot_study_curves`: a study family's learning curves with 95% bands (against iterations
   and self-play games).
 - `plot_board_curves`: one game on several boards: each board's baseline and warm-start
   arms against the iteration, on the board's own probe.
 - `plot_elo_by_iprime`: Elo against I′ per enhancement (mean ± std over seeds), with the
-  Baseline and the adaptive variants of the same tournament as horizontal references.
+  Baseline and the adaptive arms of the same tournament as horizontal references.
 - `plot_elo_leads`: warm start's Elo lead over the baseline (paired by seed, 95% interval)
   against the iteration at which the networks were rated (a horizon study, `horizon`).
 - `plot_pons_curves`: Pons' six Connect Four sets, one panel each: the mistake rates of
@@ -75,7 +75,7 @@ def _err(std: float) -> float:
 
 
 def plot_elo_by_arm(rows: Sequence[ArmElo], title: str, path: Path | str) -> Path:
-    """Bar (mean) with error bar (std over seeds) and a dot per seed for each variant."""
+    """Bar (mean) with error bar (std over seeds) and a dot per seed for each arm."""
     fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(rows) + 1.5), 4.0))
     x = range(len(rows))
     colours = ["0.6" if r.arm.mode == "anchor" else f"C{i % 10}" for i, r in enumerate(rows)]
@@ -121,7 +121,7 @@ def plot_balance(series: Sequence[dict], game: str, path: Path | str) -> Path:
 
 
 def plot_elo_by_iprime(sweep: IprimeElo, title: str, path: Path | str) -> Path:
-    """Elo against I′, a line per enhancement; Baseline and adaptive variants as references."""
+    """Elo against I′, a line per enhancement; Baseline and adaptive arms as references."""
     fig, ax = plt.subplots(figsize=(5.5, 4.0))
     for i, (enh, curve) in enumerate(sweep.curves.items()):
         p, mean, std, _ = zip(*curve)
@@ -139,7 +139,7 @@ def plot_elo_by_iprime(sweep: IprimeElo, title: str, path: Path | str) -> Path:
     return _save(fig, path)
 
 
-def plot_oracle_curves(curves: Sequence[ProbeCurve], game: str, path: Path | str) -> Path:
+def plot_probe_curves(curves: Sequence[ProbeCurve], game: str, path: Path | str) -> Path:
     """One game's learning curves against the perfect-play oracle."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     for ax, what, title in ((axes[0], "search", "search (argmax, run's m)"),

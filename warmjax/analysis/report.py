@@ -3,14 +3,14 @@ study's statistics, curves and claims, as PNG and Markdown. `python -m warmjax.r
 parses its arguments and calls `write_runs` or `write_study`.
 
 `write_runs` writes into its folder `summary.md`, which links and inlines everything; per
-tournament `elo_<name>.png/.md` (Elo per variant, mean ± std over seeds) and, where it holds
+tournament `elo_<name>.png/.md` (Elo per arm, mean ± std over seeds) and, where it holds
 fixed-I′ runs, `iprime_sweep_<name>.png/.md`; from the adaptive runs `switch_iterations.md`
 (mean ± std of the switch iteration per game and enhancement, and per run) and
 `r_balance_<game>.png` with `r_balance.md`; from runs that logged the perfect-play probe,
-`oracle_<game>.png` (learning curves per variant, mean ± std over seeds) and `oracle.md`;
+`probe_<game>.png` (the probe's learning curves per arm, mean ± std over seeds) and `probe.md`;
 from every run, `training_<game>.png` (losses and arena per iteration) and `training.md`.
 See `warmjax.analysis.tables` for the conventions (sample std, runs that never switched,
-grouping into variants). `write_study` writes `study.md` and `study.json` (see
+grouping into arms). `write_study` writes `study.md` and `study.json` (see
 `warmjax.analysis.study`).
 """
 
@@ -112,13 +112,13 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
         game = tables.game_name(t.game)
         rows = tables.elo_by_arm(t)
         table = tables.arm_elo_markdown(rows)
-        plots.plot_elo_by_arm(rows, f"{game}: Elo per variant ({t.tag})",
+        plots.plot_elo_by_arm(rows, f"{game}: Elo per arm ({t.tag})",
                                   out_dir / f"elo_{tag}.png")
         written[f"elo_{tag}.png"] = out_dir / f"elo_{tag}.png"
-        write(f"elo_{tag}.md", f"# {game}: Elo per variant\n\nTournament {t.path} "
+        write(f"elo_{tag}.md", f"# {game}: Elo per arm\n\nTournament {t.path} "
               f"(players' ratings: {t.path}/elo.md). Mean ± sample std over seeds.\n\n{table}")
         lines += [f"## Tournament {t.tag} ({game})", "",
-                  f"![Elo per variant](elo_{tag}.png)", "", table,
+                  f"![Elo per arm](elo_{tag}.png)", "", table,
                   (f"Ratings of every player: [{t.path}/elo.md]({_link(t.path, out_dir)}); "
                    f"this table: [elo_{tag}.md](elo_{tag}.md)."), ""]
         sweep = tables.elo_by_iprime(rows)
@@ -157,15 +157,15 @@ def write_runs(runs: Sequence[str] = (), tournaments: Sequence[str] = (),
     curves = tables.probe_curves(summaries)
     if curves:
         table = tables.probe_markdown(curves)
-        write("oracle.md", "# Optimal moves against perfect play (last logged iteration)\n\n"
+        write("probe.md", "# Optimal moves against perfect play (last logged iteration)\n\n"
               "Mean ± sample std over seeds; the labelled positions of warmjax.oracle.\n\n"
               + table)
         lines += ["## Learning curves against perfect play", ""]
         for game in dict.fromkeys(c.game for c in curves):
-            name = f"oracle_{game}.png"
-            written[name] = plots.plot_oracle_curves(curves, game, out_dir / name)
+            name = f"probe_{game}.png"
+            written[name] = plots.plot_probe_curves(curves, game, out_dir / name)
             lines += [f"![{tables.game_name(game)}]({name})", ""]
-        lines += [table, "Table: [oracle.md](oracle.md).", ""]
+        lines += [table, "Table: [probe.md](probe.md).", ""]
 
     training = tables.training_markdown(summaries)
     if training:
@@ -456,7 +456,7 @@ def render_study(rec: dict, out: str = "report") -> dict[str, Path]:
         lines += ["## Against a reference family", "",
                   ("A family whose departures add to another's of the same game and board, "
                    "arm by arm against the reference's baseline and its arm of the same "
-                   "variant, paired by seed (a seed gives both the same initial network); "
+                   "arm, paired by seed (a seed gives both the same initial network); "
                    "Elo from a round robin that rated both networks of a seed. p adjusted "
                    "by Benjamini–Hochberg over the rows of each measure; verdicts by the "
                    f"rule, δ = {100 * delta:g} points."), ""]

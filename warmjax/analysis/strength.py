@@ -46,7 +46,7 @@ from scipy import stats
 from warmjax.analysis import survival
 from warmjax.analysis.claims import Claim
 from warmjax.analysis.compute import ComputeCurve
-from warmjax.analysis.model import Family, curve, final
+from warmjax.analysis.model import METRICS, Family, curve, final
 from warmjax.analysis.stats import (
     ALPHA,
     CONTRADICTED,
@@ -57,7 +57,6 @@ from warmjax.analysis.stats import (
 )
 
 SPEEDUP_DELTA = 1.25  # the smallest speed-up worth finding
-MEASURES = {"policy": "oracle_policy", "search": "oracle_optimal"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,7 +81,7 @@ def ladder_for(family: Family) -> Ladder | None:
 
 
 def _values(run, measure: str) -> list[float | None]:
-    return [getattr(row, MEASURES[measure]) for row in run.metrics]
+    return [getattr(row, METRICS[measure]) for row in run.metrics]
 
 
 def _times(run, axis: str, curves: Mapping | None) -> list[float] | None:

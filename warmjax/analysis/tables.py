@@ -2,7 +2,7 @@
 
 Inputs are typed: runs as `run_folder.read_run` returns them (`Run`: the config, its
 `RunId`, the `MetricRow`s), and a tournament's `elo.json` (ratings plus the name → run
-mapping) as `tournaments.load_tournament` returns it. Variants are named by `RunId.label()`.
+mapping) as `tournaments.load_tournament` returns it. Arms are named by `RunId.label()`.
 
 Conventions (where the papers are silent):
 
@@ -258,7 +258,7 @@ def elo_by_arm(tournament: Tournament) -> list[ArmElo]:
 
 
 def arm_elo_markdown(rows: Sequence[ArmElo]) -> str:
-    return table(["Variant", "Seeds", "Elo (mean ± std)", "Min", "Max"],
+    return table(["Arm", "Seeds", "Elo (mean ± std)", "Min", "Max"],
                  [[row.arm.label, len(row.ratings), fmt_mean_std(row.mean, row.std, 0),
                    f"{min(row.ratings):.0f}", f"{max(row.ratings):.0f}"] for row in rows],
                  "lrrrr")
@@ -354,7 +354,7 @@ def probe_curves(runs: Sequence[Run]) -> list[ProbeCurve]:
 
 def probe_markdown(curves: Sequence[ProbeCurve]) -> str:
     """The last logged iteration of each curve: optimal-move rates, mean ± sample std."""
-    return table(["game", "variant", "runs", "iteration", "search optimal %",
+    return table(["game", "arm", "runs", "iteration", "search optimal %",
                   "policy head optimal %"],
                  [[game_name(c.game), c.label, c.count[-1], c.iterations[-1],
                    fmt_mean_std(100 * c.search[-1], 100 * c.search_std[-1]),
@@ -393,7 +393,7 @@ def oracle_staleness(run: Run, judgement) -> str | None:
 
 def judged_markdown(runs: Sequence[Run]) -> str:
     """The five players of `python -m warmjax.oracle` per run (`oracle.json`) and their means
-    per variant, the blunder kinds of the trained search and the policy head, and the
+    per arm, the blunder kinds of the trained search and the policy head, and the
     `python -m warmjax.versus` results (`<run>/versus.json`); empty if no run was judged."""
     judged = [(run, read_oracle(run.path)) for run in runs]
     judged = [(run, j) for run, j in judged if j is not None]
@@ -425,11 +425,11 @@ def judged_markdown(runs: Sequence[Run]) -> str:
                 blunders.append([game_name(arm.game), arm.label(), JUDGED_PLAYERS[n],
                                  *(f"{100 * k:.1f}%" if not math.isnan(k) else "—"
                                    for k in kinds)])
-    text = table(["game", "variant", "seed", *(f"{JUDGED_PLAYERS[n]} %" for n in names)],
+    text = table(["game", "arm", "seed", *(f"{JUDGED_PLAYERS[n]} %" for n in names)],
                  rows, "lll" + "r" * len(names))
     if notes:
         text += "\n" + "\n".join(notes) + "\n"
-    text += "\n" + table(["game", "variant", "player", "optimal", "win→draw", "win→loss",
+    text += "\n" + table(["game", "arm", "player", "optimal", "win→draw", "win→loss",
                           "draw→loss", "immediate win taken"], blunders, "lll" + "r" * 5)
     quiet_rows = []  # oracle files that judged the quiet positions apart
     for run, j in judged:
@@ -483,7 +483,7 @@ def training_markdown(runs: Sequence[Run]) -> str:
                      "—" if None in truncated else sum(truncated)])
     if not rows:
         return ""
-    return table(["game", "variant", "seed", "iterations", "policy loss, first → last",
+    return table(["game", "arm", "seed", "iterations", "policy loss, first → last",
                   "value loss, first → last", "accepted", "switch", "mean plies",
                   "truncated games"], rows)
 
