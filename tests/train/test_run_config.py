@@ -12,7 +12,7 @@ from warmjax import cli
 from warmjax.nets import make_network
 from warmjax.train.run_config import ConfigError, RunConfig
 
-from ..helpers import compose_config
+from ..helpers import ROOT, compose_config
 
 
 def test_hydra_compose_smoke_and_experiments(tmp_path):
@@ -98,15 +98,27 @@ def test_old_setting_names_still_read_with_one_line_each(tmp_path, capfd):
     assert "now" not in capfd.readouterr().err
 
 
-def test_the_old_run_identity_module_still_imports(capfd):
-    import importlib
-    import sys
+def test_each_old_setting_name_is_still_in_a_committed_run():
+    """The old setting names (`RENAMED`) are kept only so that committed run folders still
+    read: while some committed `config.yaml` uses each one. When none does any more, this
+    fails, and that name can go."""
+    import re
+    import subprocess
 
-    sys.modules.pop("warmjax.train.run_variant", None)
-    old = importlib.import_module("warmjax.train.run_variant")
-    from warmjax.train.run_id import RunId
-    assert old.RunVariant is RunId
-    assert "warmjax.train.run_variant is now warmjax.train.run_id" in capfd.readouterr().err
+    from warmjax.search import SearchConfig
+
+    listed = subprocess.run(["git", "ls-files", "*config.yaml"], cwd=ROOT, text=True,
+                            capture_output=True, check=True).stdout.split()
+    # Top-level keys start a line; the search section's are indented once.
+    patterns = {**{old: rf"(?m)^{old}:" for old in RunConfig.RENAMED},
+                **{old: rf"(?m)^  {old}:" for old in SearchConfig.RENAMED}}
+    unused = set(patterns)
+    for name in listed:
+        text = (ROOT / name).read_text()
+        unused -= {old for old in unused if re.search(patterns[old], text)}
+        if not unused:
+            break
+    assert not unused, f"no committed run uses {sorted(unused)} any more: drop it from RENAMED"
 
 
 def test_one_converter_types_paths_and_defaults():
