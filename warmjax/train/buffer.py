@@ -34,10 +34,36 @@ class ReplayBuffer:
         return jnp.sum(self.valid, dtype=jnp.int32)
 
 
+# --- a slot's row layout: written by `slot_rows`, read by `first_row` --------------------
+
+
+def slot_rows(obs, policy, value, valid, reply=None) -> ReplayBuffer:
+    """One slot's rows from an iteration's examples, in the buffer's row layout: the
+    positions ply by ply, a ply's games in order, and a position's symmetry copies side by
+    side (`first_row` finds a position's rows).
+
+    Args:
+      obs: `[P, copies, H, W, C]`, the P = T·E recorded positions (ply-major: `[T, E]`
+        flattened) with their symmetry copies.
+      policy: `[P, copies, A]`, the targets π, transformed alike.
+      value: `[T, E]`, the result z of each position, the same for its copies.
+      valid: `[T, E]`, whether the position was recorded.
+      reply: `[P, copies, A]` or None (`train.reply_weight`).
+    """
+    positions, copies = obs.shape[:2]
+    rows = positions * copies
+    return ReplayBuffer(
+        obs=obs.reshape(rows, *obs.shape[2:]),
+        policy=policy.reshape(rows, -1),
+        value=jnp.repeat(value.reshape(-1), copies),
+        valid=jnp.repeat(valid.reshape(-1), copies),
+        reply=None if reply is None else reply.reshape(rows, -1),
+    )
+
+
 def first_row(slot, ply, game, plies: int, games: int, copies: int):
-    """The first of a recorded position's `copies` rows in the buffer: a slot holds its
-    games' positions ply by ply, a ply's games in order, and a position's symmetry copies
-    side by side (`Trainer.examples` flattens `[T, E, copies]` in that order)."""
+    """The first of a recorded position's `copies` rows in the buffer (the layout
+    `slot_rows` writes)."""
     return ((slot * plies + ply) * games + game) * copies
 
 

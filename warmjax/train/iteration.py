@@ -32,7 +32,7 @@ from warmjax.search.leaf import Inputs
 from warmjax.search.players import make_player
 from warmjax.train import warmstart
 from warmjax.train.arena import make_arena, no_arena
-from warmjax.train.buffer import ReplayBuffer, empty_buffer, write_slot
+from warmjax.train.buffer import ReplayBuffer, empty_buffer, slot_rows, write_slot
 from warmjax.train.health import opening_plies, selfplay_health
 from warmjax.train.reanalyse import REANALYSE_STREAM, empty_moves, make_reanalyse, write_moves
 from warmjax.train.run_config import RunConfig, TrainConfig, cheap_simulations
@@ -215,8 +215,8 @@ class Trainer:
         )
 
     def examples(self, games) -> ReplayBuffer:
-        """Self-play records → one buffer slot of examples with all symmetries, in the
-        order `buffer.first_row` reads."""
+        """Self-play records → one buffer slot of examples with all symmetries
+        (`buffer.slot_rows`, the slot's row layout)."""
         t, e = games.valid.shape
         obs = games.obs.reshape(t * e, *games.obs.shape[2:])
         policy = games.policy.reshape(t * e, -1)
@@ -229,14 +229,7 @@ class Trainer:
             reply = jnp.where(both[..., None], later(games.policy), 0.0).reshape(t * e, -1)
             reply = self.env.augment(obs, reply)[1]
         obs, policy = self.env.augment(obs, policy)
-        copies = obs.shape[1]
-        return ReplayBuffer(
-            obs=obs.reshape(t * e * copies, *obs.shape[2:]),
-            policy=policy.reshape(t * e * copies, -1),
-            value=jnp.repeat(games.value.reshape(-1), copies),
-            valid=jnp.repeat(games.valid.reshape(-1), copies),
-            reply=None if reply is None else reply.reshape(t * e * copies, -1),
-        )
+        return slot_rows(obs, policy, games.value, games.valid, reply)
 
     def recording_arena(self):
         """The run's arena keeping its games (`make_arena(record=True)`), for
