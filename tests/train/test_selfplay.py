@@ -197,7 +197,7 @@ def test_the_playout_cap_records_only_the_full_searches():
     key = jax.random.PRNGKey(7)
     games, share = 6, 0.5
     out = jax.device_get(jax.jit(make_selfplay(
-        env, full, None, SelfPlayRules(games, full_share=share), cheap=cheap))(
+        env, full, None, SelfPlayRules(games, playout_cap=share), cheap=cheap))(
         Inputs(None, 0.5), key, BASELINE))
     # selfplay splits the key once (for the first states) before folding off its stream
     loop_key, _ = jax.random.split(key)
@@ -224,7 +224,7 @@ def test_a_playout_cap_of_one_is_the_papers_selfplay():
     plain = jax.device_get(jax.jit(make_selfplay(env, strong, None, SelfPlayRules(4)))(
         Inputs(None, 0.5), key, BASELINE))
     capped = jax.device_get(jax.jit(make_selfplay(
-        env, strong, None, SelfPlayRules(4, full_share=1.0), cheap=cheap))(
+        env, strong, None, SelfPlayRules(4, playout_cap=1.0), cheap=cheap))(
         Inputs(None, 0.5), key, BASELINE))
     for a, b in zip(plain, capped):
         np.testing.assert_array_equal(a, b)
@@ -305,11 +305,12 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
             state = step(state, action)
         assert bool(state.terminated)
     assert explored_seen >= 5 and kept_q > 0 and kept_z > 0 and cut > 0
-    for bad, message in (({"explore": 1.0}, r"exploration share must be in \[0, 1\), got 1.0"),
+    for bad, message in (({"explore": 1.0},
+                          r"explore \(the share of random moves\) must be in \[0, 1\), got 1.0"),
                          ({"explore": 0.1, "explore_games": 0.0},
-                          r"share of exploring games must be in \(0, 1\]"),
+                          r"share of exploring games\) must be in \(0, 1\]"),
                          ({"explore": 0.1, "explore_plies": 0},
-                          r"exploring plies must be at least 1, got 0")):
+                          r"plies that may explore\) must be at least 1, got 0")):
         with pytest.raises(ValueError, match=message):
             make_selfplay(env, player, None, SelfPlayRules(games, **bad))
 
@@ -342,7 +343,7 @@ def test_a_decaying_epsilon_is_the_constant_one_of_its_iteration():
         np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="needs the iteration"):
         decaying(inputs, key, BASELINE)
-    with pytest.raises(ValueError, match="ε decays must be at least 1, got 0"):
+    with pytest.raises(ValueError, match=r"ε falls to 0\) must be at least 1, got 0"):
         SelfPlayRules(8, explore=0.5, explore_decay=0)
 
 
@@ -436,3 +437,22 @@ def test_a_group_runs_the_warm_start_branch_only_while_a_run_plays_it():
             np.testing.assert_array_equal(np.asarray(together.actions[r]),
                                           np.asarray(alone.actions))
             np.testing.assert_array_equal(np.asarray(together.valid[r]), np.asarray(alone.valid))
+
+
+def test_the_rules_are_the_configs_fields_by_name(tmp_path):
+    """`SelfPlayRules.of` reads the config's fields by name, every one of them, and the
+    rules and the config share one check of them: a bad value reads the same from both."""
+    from warmjax.train.run_config import SELFPLAY_FIELDS, ConfigError, TrainConfig
+
+    from ..helpers import compose_config
+
+    assert SELFPLAY_FIELDS == tuple(f.name for f in dataclasses.fields(SelfPlayRules))
+    train = TrainConfig(games=6, random_opening=2, value_mix=0.25, visit_targets=True,
+                        playout_cap=0.5, explore=0.1, explore_games=0.5, explore_plies=4,
+                        explore_return="watkins", explore_decay=10)
+    assert SelfPlayRules.of(train) == SelfPlayRules(6, 2, 0.25, True, 0.5, 0.1, 0.5, 4,
+                                                    "watkins", 10)
+    with pytest.raises(ValueError, match=r"^explore_games \(the share of exploring games\)"):
+        SelfPlayRules(6, explore_games=0.0)
+    with pytest.raises(ConfigError, match=r"train.explore_games \(the share of exploring"):
+        compose_config(["+experiment=baseline_c4", "train.explore_games=0"], tmp_path)

@@ -352,6 +352,43 @@ def run_identity(config: RunConfig) -> str:
                       default=str)
 
 
+# The fields of `train` that say how self-play plays and records its games: the ones
+# `selfplay.SelfPlayRules` takes, under the same names.
+SELFPLAY_FIELDS = ("games", "random_opening", "value_mix", "visit_targets", "playout_cap",
+                   "explore", "explore_games", "explore_plies", "explore_return",
+                   "explore_decay")
+
+
+def selfplay_problems(rules: Any) -> list[str]:
+    """What is wrong with self-play's settings (`SELFPLAY_FIELDS`, read off any object that
+    has them: a `TrainConfig` or a `SelfPlayRules`), each named by its field: their one
+    check."""
+    out = []
+    if rules.random_opening < 0:
+        out.append(f"random_opening must be ≥ 0, got {rules.random_opening}")
+    if not 0.0 <= rules.value_mix <= 1.0:
+        out.append(f"value_mix must be in [0, 1], got {rules.value_mix}")
+    if not 0.0 <= rules.explore < 1.0:
+        out.append(f"explore (the share of random moves) must be in [0, 1), "
+                   f"got {rules.explore}")
+    if not 0.0 < rules.explore_games <= 1.0:
+        out.append(f"explore_games (the share of exploring games) must be in (0, 1], "
+                   f"got {rules.explore_games}")
+    if rules.explore_return not in EXPLORE_RETURNS:
+        out.append(f"explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
+                   f"got {rules.explore_return!r}")
+    if rules.explore_decay is not None and rules.explore_decay < 1:
+        out.append(f"explore_decay (the iterations over which ε falls to 0) must be at "
+                   f"least 1, got {rules.explore_decay}")
+    if rules.explore_plies is not None and rules.explore_plies < 1:
+        out.append(f"explore_plies (the plies that may explore) must be at least 1, "
+                   f"got {rules.explore_plies}")
+    if not 0.0 < rules.playout_cap <= 1.0:
+        out.append(f"playout_cap (the share of full searches) must be in (0, 1], "
+                   f"got {rules.playout_cap}")
+    return out
+
+
 def validate(config: RunConfig) -> None:
     """Raises `ConfigError` for unknown names and impossible settings."""
     c = config
@@ -393,10 +430,7 @@ def validate(config: RunConfig) -> None:
                         f"got {c.train.replay_iterations}")
     if c.train.epochs < 0 or c.train.batch_size < 1:
         problems.append("train.epochs must be ≥ 0 and train.batch_size ≥ 1")
-    if c.train.random_opening < 0:
-        problems.append(f"train.random_opening must be ≥ 0, got {c.train.random_opening}")
-    if not 0.0 <= c.train.value_mix <= 1.0:
-        problems.append(f"train.value_mix must be in [0, 1], got {c.train.value_mix}")
+    problems += [f"train.{problem}" for problem in selfplay_problems(c.train)]
     if not c.train.value_weight > 0:
         problems.append(f"train.value_weight (the value loss's weight) must be positive, "
                         f"got {c.train.value_weight}")
@@ -411,31 +445,13 @@ def validate(config: RunConfig) -> None:
                         "the positions of earlier iterations)")
     if not 0.0 <= c.train.reanalyse_value <= 1.0:
         problems.append(f"train.reanalyse_value must be in [0, 1], got {c.train.reanalyse_value}")
-    if not 0.0 <= c.train.explore < 1.0:
-        problems.append(f"train.explore (the share of random moves) must be in [0, 1), "
-                        f"got {c.train.explore}")
-    if not 0.0 < c.train.explore_games <= 1.0:
-        problems.append(f"train.explore_games (the share of exploring games) must be in "
-                        f"(0, 1], got {c.train.explore_games}")
-    if c.train.explore_return not in EXPLORE_RETURNS:
-        problems.append(f"train.explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
-                        f"got {c.train.explore_return!r}")
     if not 0.0 <= c.train.start_positions <= 1.0:
         problems.append(f"train.start_positions (the share of games started from an earlier "
                         f"game's position) must be in [0, 1], got {c.train.start_positions}")
     if c.train.start_positions > 0 and c.train.reanalyse > 0:
         problems.append("train.start_positions and train.reanalyse cannot be combined: "
                         "reanalysis replays each kept game from its first position")
-    if c.train.explore_decay is not None and c.train.explore_decay < 1:
-        problems.append(f"train.explore_decay (the iterations over which ε falls to 0) must "
-                        f"be at least 1, got {c.train.explore_decay}")
-    if c.train.explore_plies is not None and c.train.explore_plies < 1:
-        problems.append(f"train.explore_plies (the plies that may explore) must be at least 1, "
-                        f"got {c.train.explore_plies}")
-    if not 0.0 < c.train.playout_cap <= 1.0:
-        problems.append(f"train.playout_cap (the share of full searches) must be in (0, 1], "
-                        f"got {c.train.playout_cap}")
-    elif c.train.playout_cap < 1.0:
+    if 0.0 < c.train.playout_cap < 1.0:
         n = cheap_simulations(c)
         if not 1 <= n < c.search.simulations:
             problems.append(f"train.cheap_simulations must be from 1 to search.simulations − 1"

@@ -44,10 +44,10 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from warmjax.names import EXPLORE_RETURNS
 from warmjax.search import game_loop
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import Move, Player
+from warmjax.train.run_config import SELFPLAY_FIELDS, selfplay_problems
 from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 
 # The playout cap draws each ply's full-or-cheap from its own stream, folded off the game
@@ -117,7 +117,9 @@ class SelfPlayResult(NamedTuple):
 
 @dataclasses.dataclass(frozen=True)
 class SelfPlayRules:
-    """How self-play plays and records its games (`SelfPlayRules.of(train_config)`).
+    """How self-play plays and records its games (`SelfPlayRules.of(train_config)`): the
+    config's `train` fields of `run_config.SELFPLAY_FIELDS`, under the same names, checked
+    by the config's one check (`run_config.selfplay_problems`).
 
     Attributes:
       games: E.
@@ -126,7 +128,7 @@ class SelfPlayRules:
         (1 − λ)·z + λ·q; 0: z alone, the papers' target.
       visit_targets: the policy target is the search's π at every ply (AlphaZero's), not
         the move played one-hot after the first T′ plies (AlphaZero General's, the papers').
-      full_share: p, the chance that a baseline ply is a full, recorded search, where a
+      playout_cap: p, the chance that a baseline ply is a full, recorded search, where a
         playout cap's cheap search is given (`make_selfplay`'s `cheap`).
       explore: ε, the chance that a searched ply plays a uniformly random legal move (its
         example keeps the search's π, and the value targets up to the game's last such ply
@@ -151,7 +153,7 @@ class SelfPlayRules:
     random_opening: int = 0
     value_mix: float = 0.0
     visit_targets: bool = False
-    full_share: float = 1.0
+    playout_cap: float = 1.0
     explore: float = 0.0
     explore_games: float = 1.0
     explore_plies: int | None = None
@@ -159,28 +161,14 @@ class SelfPlayRules:
     explore_decay: int | None = None
 
     def __post_init__(self):
-        if not 0.0 <= self.value_mix <= 1.0:
-            raise ValueError(f"value_mix must be in [0, 1], got {self.value_mix}")
-        if not 0.0 <= self.explore < 1.0:
-            raise ValueError(f"the exploration share must be in [0, 1), got {self.explore}")
-        if not 0.0 < self.explore_games <= 1.0:
-            raise ValueError("the share of exploring games must be in (0, 1], got "
-                             f"{self.explore_games}")
-        if self.explore_plies is not None and self.explore_plies < 1:
-            raise ValueError(f"the exploring plies must be at least 1, got {self.explore_plies}")
-        if self.explore_decay is not None and self.explore_decay < 1:
-            raise ValueError("the iterations over which ε decays must be at least 1, got "
-                             f"{self.explore_decay}")
-        if self.explore_return not in EXPLORE_RETURNS:
-            raise ValueError(f"explore_return must be one of {', '.join(EXPLORE_RETURNS)}, "
-                             f"got {self.explore_return!r}")
+        problems = selfplay_problems(self)  # the config's own check (`run_config.validate`)
+        if problems:
+            raise ValueError("; ".join(problems))
 
     @classmethod
     def of(cls, train: Any) -> SelfPlayRules:
-        """The rules a run's `TrainConfig` sets."""
-        return cls(train.games, train.random_opening, train.value_mix, train.visit_targets,
-                   train.playout_cap, train.explore, train.explore_games,
-                   train.explore_plies, train.explore_return, train.explore_decay)
+        """The rules a run's `TrainConfig` sets (its `SELFPLAY_FIELDS`, by name)."""
+        return cls(**{name: getattr(train, name) for name in SELFPLAY_FIELDS})
 
     def epsilon(self, iteration) -> jax.Array | float:
         """ε of iteration `iteration` (from 1): `explore`, decayed where `explore_decay`
@@ -238,7 +226,7 @@ class SelfPlayTurn:
         """Whether ply `ply` is a full, recorded search (always, without a playout cap)."""
         if self.cheap is None:
             return jnp.bool_(True)
-        return jax.random.bernoulli(jax.random.fold_in(self.coin, ply), self.rules.full_share)
+        return jax.random.bernoulli(jax.random.fold_in(self.coin, ply), self.rules.playout_cap)
 
     def explored(self, ply):
         """[E] bool: whether ply `ply` of each game plays a random move (never, at ε = 0)."""
@@ -453,9 +441,7 @@ def make_selfplay(env: Any, baseline: Player, enhancement: Player | None,
       cheap: the playout cap's cheap search (the baseline's player with fewer simulations
         and no root noise); None: every baseline ply is a full search, the papers' way.
     """
-    games, random_opening, full_share = rules.games, rules.random_opening, rules.full_share
-    if cheap is not None and not 0.0 < full_share <= 1.0:
-        raise ValueError(f"the playout cap's full share must be in (0, 1], got {full_share}")
+    games, random_opening = rules.games, rules.random_opening
     temperature_moves = baseline.config.temperature_moves
     if enhancement is not None and enhancement.config.temperature_moves != temperature_moves:
         raise ValueError(f"the enhancement's T′ ({enhancement.config.temperature_moves}) "
