@@ -44,7 +44,7 @@ part() {
 c4paper_arms=${C4PAPER_ARMS:-+experiment=fixed_c4 warmstart.enhancement=wrora warmstart.iprime=1,5}
 c4paper_cmd="timeout $c4paper_s python3 -m warmjax.run -m $c4paper_arms $c4paper hydra/launcher=vmap \
 run_root=/tmp/c4paper; python3 tools/run_table.py /tmp/c4paper; \
-python3 tools/export_study.py --partial /tmp/c4paper $OUT/runs"
+python3 -m warmjax.study export --partial /tmp/c4paper $OUT/runs"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
 # Each study_time R compiles self-play, training and arena (about 45-60 s at 512 channels
 # on an H100), so each part measures few R values.

@@ -98,7 +98,7 @@ for N in $seeds; do
         || { echo "$(date) the round robin of $name seed $N at iteration $h failed"; exit 1; }
     done
   fi
-  python tools/export_study.py "$folder" "$export_to" > /dev/null || exit 1
+  python -m warmjax.study export "$folder" "$export_to" > /dev/null || exit 1
   if [ "${COMMIT:-yes}" != no ]; then
     git add "$export_to"
     git commit -q -m "study $name: seed $N committed; not analysed" -- "$export_to" \

@@ -126,7 +126,8 @@ class ArgumentParser(argparse.ArgumentParser):
     stderr and exit status 2."""
 
     def __init__(self, command: str, **kwargs):
-        super().__init__(prog=f"python -m warmjax.{command}", **kwargs)
+        kwargs.setdefault("prog", f"python -m warmjax.{command}")  # a subcommand's its own
+        super().__init__(**kwargs)
         self.command = command
 
     def error(self, message: str) -> NoReturn:

@@ -46,10 +46,17 @@ def main(argv=None) -> None:
                         help="judge the network the run kept after this iteration "
                              "(keep_networks); writes oracle_iteration_NNN.json or "
                              "pons_iteration_NNN.json")
+    parser.add_argument("--misses", action="store_true",
+                        help="print instead what the trained search gets wrong: its misses "
+                             "by kind, on quiet positions, handing over a win at once, shared "
+                             "with the policy head, and by ply (warmjax.probe.misses); writes "
+                             "nothing")
     parser.add_argument("--out", default=None, help="JSON output (default: run folder)")
     args = parser.parse_args(argv)
     if args.benchmark:
         return _benchmark(parser, args)
+    if args.misses:
+        return _misses(parser, args)
     for flag in ("simulations", "iteration"):
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             parser.error(f"--{flag} must be at least 1")
@@ -87,6 +94,27 @@ def _report(parser, args, name: str, render, compute) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")
+
+
+def _misses(parser, args) -> None:
+    from warmjax.perfect import positions
+    from warmjax.probe.misses import markdown as misses_markdown
+    from warmjax.probe.misses import misses
+
+    if not Path(args.run_dir).is_dir():
+        parser.fail(f"no run folder {args.run_dir}")
+    try:
+        result = oracle(args.run_dir, args.simulations, seed=args.seed,
+                        count=args.positions, players=("search", "policy_head"),
+                        keep_actions=True, iteration=args.iteration)
+    except (OSError, ValueError) as err:
+        parser.fail(err)
+    labelled = positions.load(result["settings"]["labelled_set"])
+    if args.positions is not None:
+        labelled = labelled.take(slice(0, args.positions))
+    moves = result["actions"]
+    print(misses_markdown(misses(labelled, moves["search"], moves["policy_head"],
+                                 positions.quiet(labelled))))
 
 
 def _benchmark(parser, args) -> None:

@@ -264,8 +264,7 @@ def test_search_misses_by_hand():
     win; in the others no move can, with at most three stones down)."""
     from warmjax.perfect import positions
     from warmjax.perfect.connect_four_solver import DRAW, LOSS, WIN
-
-    tool = load_tool("search_misses")
+    from warmjax.probe import misses as tool
     made = positions._pack(
         [[0, 1, 0, 1, 0], [2, 3], [2, 3, 2], [4, 4]],
         [[DRAW, LOSS, LOSS, LOSS, LOSS, LOSS], [WIN, WIN, DRAW, WIN, WIN, WIN],
@@ -368,6 +367,7 @@ def test_export_keeps_the_committed_round_robin(tmp_path):
     # one line, and goes ahead once the committed journal is copied in and the block joins it.
     import shutil
 
+    from warmjax.matches import study_runs as tool
     from warmjax.matches.tournament_folder import (
         AnchorEntry,
         Header,
@@ -375,8 +375,6 @@ def test_export_keeps_the_committed_round_robin(tmp_path):
         Settings,
         TournamentFolder,
     )
-
-    tool = load_tool("export_study")
     settings = Settings({"name": "connect_four", "params": {}}, 2, 4, 1.0, 0, 4, 0, "seed")
     players = {"random": AnchorEntry("random"), "pure_mcts(4)": AnchorEntry("pure_mcts", 4),
                "pure_rave(4)": AnchorEntry("pure_rave", 4)}
@@ -389,7 +387,7 @@ def test_export_keeps_the_committed_round_robin(tmp_path):
 
     journal(tmp_path / "committed" / "tournament", 1, "pure_mcts(4)")
     journal(tmp_path / "runs" / "tournament", 1, "pure_rave(4)")
-    with pytest.raises(SystemExit, match="holds 1 pairs that .* lacks .*random vs pure_mcts"):
+    with pytest.raises(tool.ExportError, match="holds 1 pairs that .* lacks .*random vs pure_mcts"):
         tool.export(tmp_path / "runs", tmp_path / "committed")
     assert [(p.a, p.b) for p in TournamentFolder(tmp_path / "committed" / "tournament")
             .read_journal()] == [("random", "pure_mcts(4)")]  # untouched
@@ -402,16 +400,18 @@ def test_export_keeps_the_committed_round_robin(tmp_path):
 
 
 def test_study_progress_prints_counts_and_seconds_only(tmp_path, capsys):
-    """The progress a registered study is checked by: iterations and seconds, summed by
-    hand, and none of the rates, losses or arena results the rows also carry."""
-    tool = load_tool("study_progress")
+    """The progress a registered study is checked by (`python -m warmjax.study progress`):
+    iterations and seconds, summed by hand, and none of the rates, losses or arena results
+    the rows also carry."""
+    from warmjax import study as command
+
     study = tmp_path / "study"
     rows = [metric_row(iteration=i + 1, seconds_total=30.0, oracle_policy=0.4321,
                        oracle_optimal=0.8765) for i in range(4)]
     fabricate_run(study / "arm=baseline,seed=3", network=False, metrics=rows)
     fabricate_run(study / "arm=adaptive_wrora,seed=3", network=False, metrics=rows[:2])
     (study / "arm=baseline,seed=4").mkdir()  # made by the sweep, not started
-    tool.main([str(study), "--iterations", "4"])
+    command.main(["progress", str(study), "--iterations", "4"])
     out = capsys.readouterr().out
     assert "arm=baseline,seed=3" in out and "4 iterations" in out and "2.0 min" in out
     assert "arm=adaptive_wrora,seed=3" in out and "1.0 min" in out
@@ -419,14 +419,33 @@ def test_study_progress_prints_counts_and_seconds_only(tmp_path, capsys):
     assert "in all: 6 iterations, 0.05 h; 6 left, about 0.1 h at 30 s each" in out
     assert "43.2" not in out and "87.6" not in out and "0.4321" not in out
     # Under a cut to seed 3, seed 4's folder is not counted: 2 left, not 6.
-    tool.main([str(study), "--iterations", "4", "--seeds", "3"])
+    command.main(["progress", str(study), "--iterations", "4", "--seeds", "3"])
     out = capsys.readouterr().out
     assert "in all: 6 iterations, 0.05 h; 2 left, about 0.0 h at 30 s each" in out
-    with pytest.raises(SystemExit):
-        tool.main([str(study), "--seeds", "3-x"])
-    assert "seeds must read like 8-13" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="no study folder"):
-        tool.main([str(tmp_path / "missing")])
+    for argv, message in ((["progress", str(study), "--seeds", "3-x"],
+                           "seeds must read like 8-13"),
+                          (["progress", str(tmp_path / "missing")], "no study folder"),
+                          (["export", str(tmp_path / "missing"), str(tmp_path / "to")],
+                           "no runs folder")):
+        with pytest.raises(SystemExit) as stopped:
+            command.main(argv)
+        err = capsys.readouterr().err.strip().splitlines()
+        assert stopped.value.code == 2 and len(err) == 1 and message in err[0]
+
+
+def test_export_copies_finished_runs_and_says_which_it_left_out(tmp_path, capsys):
+    from warmjax import study as command
+    from warmjax.train.run_config import TrainConfig
+
+    rows = [metric_row(iteration=i + 1) for i in range(TrainConfig().iterations)]
+    fabricate_run(tmp_path / "runs" / "arm=baseline,seed=0", network=False, metrics=rows)
+    fabricate_run(tmp_path / "runs" / "arm=baseline,seed=1", network=False, metrics=rows[:2])
+    command.main(["export", str(tmp_path / "runs"), str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert "left out (still training):" in out and "seed=1" in out
+    copied = sorted(p.relative_to(tmp_path / "out").as_posix()
+                    for p in (tmp_path / "out").rglob("*") if p.is_file())
+    assert copied == ["arm=baseline,seed=0/config.yaml", "arm=baseline,seed=0/metrics.jsonl"]
 
 
 def _collapse_run(folder, seed, drop, draws, health=None):

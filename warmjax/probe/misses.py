@@ -1,14 +1,13 @@
-"""What a trained search gets wrong on its game's labelled set: each position where the
-run's search (the oracle's own moves, `python -m warmjax.oracle`: argmax of the visits, one
-search per position) misses the optimal move, by what it gave away (a win drawn or lost, a draw
-lost), whether it was quiet, whether the move hands the opponent a win at once (a miss a
-two-ply lookahead would catch), whether the policy head misses it too, and at what ply.
+"""What a trained search gets wrong on its game's labelled set (`python -m warmjax.oracle RUN
+--misses`): each position where the run's search (the oracle's own moves: argmax of the
+visits, one search per position) misses the optimal move, by what it gave away (a win drawn
+or lost, a draw lost), whether it was quiet, whether the move hands the opponent a win at
+once (a miss a two-ply lookahead would catch), whether the policy head misses it too, and at
+what ply.
 
-    python tools/search_misses.py RUN [--simulations M] [--seed S]
-
-Decides what kind of fix a search's shortfall asks for: misses that hand over a win at
-once ask for a shallow tactical check; misses the policy head shares, early in the game,
-ask for a better network.
+It decides what kind of fix a search's shortfall asks for: misses that hand over a win at
+once ask for a shallow tactical check; misses the policy head shares, early in the game, ask
+for a better network.
 """
 
 from __future__ import annotations
@@ -58,29 +57,3 @@ def markdown(result: dict) -> str:
             ["ply of the misses, quartiles", quartiles(result["plies_of_misses"])],
             ["ply of all positions, quartiles", quartiles(result["plies_of_all"])]]
     return table(["", "count"], rows, "lr")
-
-
-def main(argv=None) -> None:
-    from warmjax import cli
-    from warmjax.matches.oracle_run import oracle
-
-    parser = cli.ArgumentParser("search_misses", description=__doc__.split("\n\n")[0])
-    parser.add_argument("run_dir")
-    parser.add_argument("--simulations", type=int, default=None,
-                        help="m of the search (default: the run's)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="the search's key, as the oracle's (default: the run's seed)")
-    args = parser.parse_args(argv)
-    try:
-        result = oracle(args.run_dir, args.simulations, seed=args.seed,
-                        players=("search", "policy_head"), keep_actions=True)
-    except (OSError, ValueError) as err:
-        parser.fail(err)
-    labelled = positions.load(result["settings"]["labelled_set"])
-    moves = result["actions"]
-    print(markdown(misses(labelled, moves["search"], moves["policy_head"],
-                          positions.quiet(labelled))))
-
-
-if __name__ == "__main__":
-    main()
