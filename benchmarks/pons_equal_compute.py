@@ -1,7 +1,7 @@
 """Pons' benchmark at equal compute: warmjax's CPU recipe against AlphaZero.jl's published curve.
 
 For each run folder given (by default the Pons screen's best recipe, the `budget` row,
-seeds 0 and 1: `results/ablation/pons/budget_s*`), the search's mistake rate at m = 600
+seeds 0 and 1: `studies/screen_pons/budget_s*`), the search's mistake rate at m = 600
 on each of Pons' six sets at every judged network (`pons_iteration_NNN.json`, the
 milestones, 200 positions a set; `pons.json`, the final network, 1,000) against the self-play
 compute the run had spent up to it, from its ledger (`metrics.jsonl`):
@@ -16,7 +16,7 @@ simulations and 125K searched positions an iteration (5,000 games at 600 simulat
 `--gpu DIR` adds a run of the GPU recipe (its `metrics.jsonl` and `pons.json`). Writes
 `equal_compute_simulations.png` and `equal_compute_positions.png` and prints the table.
 
-    python benchmarks/pons_equal_compute.py --out results/ablation/pons
+    python benchmarks/pons_equal_compute.py --out studies/screen_pons
 """
 
 from __future__ import annotations
@@ -89,9 +89,9 @@ def draw(runs: dict[str, list[dict]], axis: str, out: Path) -> None:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("runs", nargs="*",
-                        default=sorted(glob.glob("results/ablation/pons/budget_s*")))
+                        default=sorted(glob.glob("studies/screen_pons/budget_s*")))
     parser.add_argument("--gpu", default=None, help="a GPU recipe's run folder")
-    parser.add_argument("--out", default="results/ablation/pons")
+    parser.add_argument("--out", default="studies/screen_pons")
     args = parser.parse_args(argv)
     runs = {f"CPU recipe ({Path(r).name})": curve(Path(r)) for r in args.runs}
     if args.gpu:

@@ -20,7 +20,7 @@ FLOORS = (
     ("matches",),
     ("analysis", "api", "explorer", "labels", "run"),
     ("advise", "calibrate", "explore", "headtohead", "oracle", "orientation", "play", "report",
-     "study", "tournament", "versus", "__init__", "__main__"),
+     "screen", "study", "tournament", "versus", "__init__", "__main__"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 

@@ -70,12 +70,12 @@ def test_strength_per_minute(tmp_path, capsys):
         tool.parse_targets("elo=100")
 
 
-def test_ablation_rows_and_table(tmp_path, capsys):
+def test_screen_rows_and_table(tmp_path, capsys):
     """The rows file is read or its faults named; the table's cells from two seeds' runs,
     by hand: search 90 and 92 (mean 91.0), policy head 70 and 76 (73.0), immediate wins
     0.5 and 0.6, 2 and 1 candidates accepted of 3, 3 × 60 s = 3.0 minutes, and 3 × 1.5 M
     evaluations = 4.50 M."""
-    tool = load_tool("ablation")
+    from warmjax import screen as tool
     rows = tmp_path / "rows.txt"
     rows.write_text("# the rows\nquick |\nnogate | arena.gate=false  # no gate\n")
     assert tool.read_rows(rows) == [("quick", ""), ("nogate", "arena.gate=false")]
@@ -140,7 +140,7 @@ def test_ablation_rows_and_table(tmp_path, capsys):
             "+0.0 [+0.0, +0.0] | 1.00 | 0.0 |") in capsys.readouterr().out
 
 
-def test_ablation_on_pons_benchmark(tmp_path, capsys):
+def test_screen_on_pons_benchmark(tmp_path, capsys):
     """`--benchmark pons`: the judging command asks for the benchmark, and the table's cells
     come from each seed's pons.json, by hand: end_easy's search 1% and 0% (mean 0.5), its
     policy head 8% and 6% (7.0); seed 1 is at or below AlphaZero.jl's upper figure on all
@@ -148,9 +148,8 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
     minimax on every set; seed 0's network after iteration 1 already was (1 of its two 90 s
     iterations: 1.5 minutes), and one after iteration 1 above it on one set does not count.
     With milestones the commands keep those networks and judge them before the final one."""
+    from warmjax import screen as tool
     from warmjax.perfect import pons
-
-    tool = load_tool("ablation")
     rows = tmp_path / "rows.txt"
     rows.write_text("fast7 |\n")
     out = tmp_path / "out"
@@ -187,11 +186,11 @@ def test_ablation_on_pons_benchmark(tmp_path, capsys):
         tool.main([str(rows), "--out", str(out), "--table-only", "--against", "nothing"])
 
 
-def test_ablation_refuses_unfit_rows_before_training(tmp_path, capsys, monkeypatch):
+def test_screen_refuses_unfit_rows_before_training(tmp_path, capsys, monkeypatch):
     """Each row's command is composed before any run starts: on Pons' benchmark a row that
     trains Connect Four 6×6 (the default base) is refused with the override to add, and so
     is a misspelt setting on any benchmark; neither starts a subprocess."""
-    tool = load_tool("ablation")
+    from warmjax import screen as tool
     seven = "+experiment=adaptive_c4 profile=fast game.params.cols=7"
     assert tool.refuse_unfit(tool.BASE, [("fast7", "")], "pons") == (
         "row fast7: --benchmark pons scores Connect Four 7 columns × 6 rows, and this row "
@@ -210,15 +209,14 @@ def test_ablation_refuses_unfit_rows_before_training(tmp_path, capsys, monkeypat
     assert "add game.params.cols=7 to --base" in capsys.readouterr().err
 
 
-def test_ablation_pons_figure_curves_by_hand(tmp_path, capsys):
+def test_screen_pons_figure_curves_by_hand(tmp_path, capsys):
     """`--figure ROW PNG`: each seed's judged networks (its milestones, then pons.json, which
     replaces a milestone at the last iteration) at the wall minutes of training up to them
     (60 s and 120 s iterations: 1, 2, 3 minutes and 2, 4, 6), with their rates and position
     counts as written; the figure is drawn, and asked for without the benchmark, or for a
     row not in the file, it is refused."""
+    from warmjax import screen as tool
     from warmjax.perfect import pons
-
-    tool = load_tool("ablation")
     rows = tmp_path / "rows.txt"
     rows.write_text("fast7 |\nother | train.explore_decay=40\n")
     out = tmp_path / "out"

@@ -247,7 +247,7 @@ def test_the_value_losss_weight_is_a_named_departure_checked_where_it_is_set(tmp
 
 
 def test_the_fast_profile_is_the_quick_profile_with_its_five_changes_more(tmp_path):
-    # The ablation's row c_greedy_value_q (benchmarks/ablations/c4_fast.txt), written out by hand.
+    # The ablation's row c_greedy_value_q (studies/screen_fast/rows.txt), written out by hand.
     quick = compose_config(["+experiment=adaptive_c4", "profile=quick"], tmp_path / "a")
     fast = compose_config(["+experiment=adaptive_c4", "profile=fast"], tmp_path / "b")
     assert fast.profile_name == "fast"

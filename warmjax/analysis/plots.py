@@ -363,7 +363,7 @@ def plot_pons_curves(title: str, curves: Sequence[dict], sets: Sequence, path: P
     `alphazero_jl` (low, high), `minimax5`): each run's search at the benchmark's deep m
     (thin) and the mean over runs of it (thick) and of the policy head (dashed) against the
     minutes of training, the mean at the iterations every run has; AlphaZero.jl's range
-    shaded and the minimax's rate dotted. `curves`: `tools/ablation.py`'s `pons_curves`.
+    shaded and the minimax's rate dotted. `curves`: `python -m warmjax.screen`'s `pons_curves`.
     Points judged on fewer positions than a set's largest count are drawn hollow."""
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.5), sharex=True)
     common = sorted(set.intersection(*(set(c["iterations"]) for c in curves)))
