@@ -455,8 +455,8 @@ def render_study(rec: dict, out: str = "report") -> dict[str, Path]:
     if rec.get("contrasts"):
         lines += ["## Against a reference family", "",
                   ("A family whose departures add to another's of the same game and board, "
-                   "arm by arm against the reference's baseline and its arm of the same "
-                   "arm, paired by seed (a seed gives both the same initial network); "
+                   "arm by arm against the reference's baseline and its arm with the same "
+                   "warm start, paired by seed (a seed gives both the same initial network); "
                    "Elo from a round robin that rated both networks of a seed. p adjusted "
                    "by Benjamini–Hochberg over the rows of each measure; verdicts by the "
                    f"rule, δ = {100 * delta:g} points."), ""]
