@@ -7,7 +7,7 @@
 
 A game without an exact solver that registers search labels (`probe/search_labels.py`)
 is labelled by a deep network-free search of each move instead (`--simulations`, 1000 by
-default): estimates, whose agreement with perfect play `tools/search_label_check.py`
+default): estimates, whose agreement with perfect play `studies/search_labels/check.py`
 measures on games that have a solver.
 
 Writes the labelled set that `python -m warmjax.oracle` scores players on (by default into

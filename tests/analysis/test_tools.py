@@ -26,7 +26,7 @@ def load_tool(name: str):
 
 
 def test_strength_per_minute(tmp_path, capsys):
-    tool = load_tool("strength_per_minute")
+    tool = load_tool("studies/strength_per_minute/clock")
     # 90 s per iteration; the policy head reaches 60% at iteration 3, never 70%.
     policy = [0.40, 0.55, 0.61, 0.65]
     search = [0.80, 0.86, 0.88, 0.91]

@@ -20,7 +20,7 @@ from ..games.test_registry import load_example
 def test_deep_search_labels_agree_with_the_solver_on_tic_tac_toe():
     """Twenty solved tic-tac-toe positions: with 2,000 simulations per move the labels give
     every position's value and nearly every optimal move set exactly
-    (tools/search_label_check.py measures the same at scale)."""
+    (studies/search_labels/check.py measures the same at scale)."""
     exact = positions.load(positions.DATA_DIR / "tic_tac_toe_3x3.json").subset(20)
     env = make("tic_tac_toe")
     moves = [list(m[:n]) for m, n in zip(exact.moves, exact.plies)]

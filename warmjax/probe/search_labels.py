@@ -16,7 +16,7 @@ result where the move ends it). A value above +1/3 labels the move a win, below 
 loss, a draw between. "Optimal" then means "in the best of the three classes", as for an
 exact set.
 
-How far to trust it: these are estimates, not perfect play. `tools/search_label_check.py`
+How far to trust it: these are estimates, not perfect play. `studies/search_labels/check.py`
 labels positions of games that do have an exact solver this way and counts how often the
 labels agree with the solver's (docs/experiments.md, "Your own game"): quote a game's
 figures on a search-labelled set with that agreement beside them. Immediate wins (a move

@@ -3,7 +3,7 @@ reaches given optimal-move rates, in minutes of its iterations (compilation excl
 `--figure`, the rates against the minutes and against compute; with `--targets`, each run's
 final figures (its `oracle.json`, `python -m warmjax.oracle`) against the targets.
 
-    python tools/strength_per_minute.py runs/gumbel_quick/*_s0 [--policy 50 60 65 70]
+    python studies/strength_per_minute/clock.py runs/gumbel_quick/*_s0 [--policy 50 60 65 70]
         [--search 85 88 90] [--figure strength.png --calibration results/calibration/cpu.json]
         [--targets "minutes=15 search=95 policy=85 search_quiet=90 policy_quiet=80"]
 

@@ -6,10 +6,10 @@
 # board, and draws the figure (the rates against measured minutes and against the ledger's
 # estimated compute on this repository's CPU calibration).
 #
-#   bash benchmarks/strength_per_minute.sh                       # Connect Four 6×6, seed 0
-#   SEED=1 RECIPES="quick" bash benchmarks/strength_per_minute.sh
-#   BOARD=6x7 bash benchmarks/strength_per_minute.sh             # Connect Four 6×7
-#   BOARD=hex7 bash benchmarks/strength_per_minute.sh            # Hex 7×7
+#   bash studies/strength_per_minute/run.sh                       # Connect Four 6×6, seed 0
+#   SEED=1 RECIPES="quick" bash studies/strength_per_minute/run.sh
+#   BOARD=6x7 bash studies/strength_per_minute/run.sh             # Connect Four 6×7
+#   BOARD=hex7 bash studies/strength_per_minute/run.sh            # Hex 7×7
 #
 # OUT (default runs/strength_per_minute) holds the run folders and strength_BOARD_sN.png. A
 # run already complete is not trained again (its folder is reused). A recipe is a name and
@@ -49,6 +49,6 @@ for name in $names; do
   [ -f "$run/oracle.json" ] || python -m warmjax.oracle "$run" > /dev/null
   runs+=("$run")
 done
-python tools/strength_per_minute.py "${runs[@]}" --policy $policy --search $search \
+python studies/strength_per_minute/clock.py "${runs[@]}" --policy $policy --search $search \
   --targets "$targets" --figure "$out/strength_${board}_s$seed.png" \
   --calibration results/calibration/cpu.json

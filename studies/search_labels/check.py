@@ -1,8 +1,8 @@
 """How far labels made by search (`warmjax/probe/search_labels.py`) can be trusted: the
 positions of solved sets labelled again by search and set against their exact labels.
 
-    JAX_PLATFORMS=cpu python tools/search_label_check.py --positions 200 --simulations 1000 \
-        --out results/search_labels.json
+    JAX_PLATFORMS=cpu python studies/search_labels/check.py --positions 200 --simulations 1000 \
+        --out studies/search_labels/check.json
 
 For each game (by default tic-tac-toe, Connect Four 6×6 and Hex 5×5, whose shipped sets are
 exact) and its first `--positions` positions, it prints and writes:
@@ -89,7 +89,7 @@ def main(argv=None) -> int:
               f"{r['random_rate_search']:.1%} | {r['pure_mcts_rate_exact']:.1%} → "
               f"{r['pure_mcts_rate_search']:.1%} |")
     if args.out:
-        args.out.write_text(json.dumps({"command": "python tools/search_label_check.py "
+        args.out.write_text(json.dumps({"command": "python studies/search_labels/check.py "
                                         f"--positions {args.positions} --simulations "
                                         f"{args.simulations} --seed {args.seed}",
                                         "games": results}, indent=2) + "\n")

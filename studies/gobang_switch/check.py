@@ -17,7 +17,7 @@ per 50 games (r = −(2·score − 1)·50), under candidate explanations:
   This emulates one place where that reading could reach the warm-start search; it is a
   hypothesis test, not a claim about the papers' code.
 
-    JAX_PLATFORMS=cpu python tools/gobang_switch.py --seeds 0 1 2 3 --games 50
+    JAX_PLATFORMS=cpu python studies/gobang_switch/check.py --seeds 0 1 2 3 --games 50
 
 Each seed draws one untrained network shared by both sides (as in self-play), T′ = 15
 sampled plies as in the study, m = 100. Prints one Markdown table.
@@ -51,11 +51,13 @@ def winner_colour_rollouts():
         first_to_move = state._colour == FIRST
         return played._replace(value=jnp.where(first_to_move, played.value, -played.value))
 
-    leaf.rollout = misread
+    rows = dict(leaf.LEAF_VALUES)  # each playing row's playout, a row of the leaf table
+    leaf.LEAF_VALUES.update({name: row._replace(playout=misread) for name, row in rows.items()
+                             if row.playout is not None})
     try:
         yield
     finally:
-        leaf.rollout = original
+        leaf.LEAF_VALUES.update(rows)
 
 
 def score(model: str, seed: int, games: int, enhancement: str) -> float:
