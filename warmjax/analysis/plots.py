@@ -293,8 +293,8 @@ def plot_against_compute(title: str, arms: Sequence[dict], path: Path | str) -> 
 
 def plot_strength_over_time(runs: Sequence[dict], path: Path | str,
                             targets: dict | None = None) -> Path:
-    """Strength against the clock (`studies/strength_per_minute/clock.py`): the policy head's and the
-    search's optimal-move rates after each iteration, against the minutes of training
+    """Strength against the clock (`studies/strength_per_minute/clock.py`): the policy
+    head's and the search's optimal-move rates after each iteration, against the minutes of training
     measured (left) and against compute in estimated minutes (right, where the runs have
     it), one line per run. `runs`: per run `{"label", "minutes": [...], "compute": [...] or
     None, "compute_source", "policy": [...], "search": [...]}` (rates in [0, 1]);
