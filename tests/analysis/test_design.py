@@ -216,6 +216,9 @@ def test_robustness_beside_compute_to_strength(analysed):
     assert first["paired_p"] == pytest.approx(2 / 16)
     assert first["held_speedup"] == pytest.approx(72.5 / 36)
     assert first["held_reached"] == [4, 4]
+    # Any one seed left out: the baseline's mean of the other three over the arm's 12 s;
+    # leaving out seed 2 (60 s) gives the smallest, any other the largest.
+    assert first["left_out_speedup"] == pytest.approx([50 / 12, 160 / 3 / 12])
     assert [r["paired_p_adjusted"] for r in record["robustness"]] == pytest.approx(
         multipletests([r["paired_p"] for r in record["robustness"]], method="fdr_bh")[1])
     assert design._beside([{**first, "decided": "faster",

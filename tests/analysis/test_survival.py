@@ -45,6 +45,18 @@ def test_a_held_step_counts_from_the_last_of_its_rows():
         first_passage(rates, compute, 0.5, hold=0)
 
 
+def test_left_out_range_by_hand():
+    """Every run reaches: RMST is the mean time. Reference 10, 20, 30; arm 10 each: leaving
+    out 30 gives 15 / 10, leaving out 10 gives 25 / 10."""
+    from warmjax.analysis.survival import left_out_range
+
+    ref = {s: Passage(t, True) for s, t in ((0, 10.0), (1, 20.0), (2, 30.0))}
+    arm = {s: Passage(10.0, True) for s in ref}
+    assert left_out_range(ref, arm, 100.0) == pytest.approx((1.5, 2.5))
+    with pytest.raises(ValueError):
+        left_out_range({0: ref[0], 1: ref[1]}, arm, 100.0)
+
+
 def test_kaplan_meier_by_hand():
     """Runs reaching at 2, 3 and 5, one censored at 3. At risk 4 at t = 2: S = 3/4; at
     t = 3 one of 3 reaches (the censored run still counts as at risk): S = 3/4 · 2/3 = 1/2;

@@ -29,10 +29,11 @@ search. What it decides:
 - **Robustness of (A)** (beside it, deciding nothing; `robustness`): per board and step on
   the ledger's compute, how many seeds reached the step sooner and how many later with warm
   start, the exact sign-flip p of those paired times (Benjamini–Hochberg over every step
-  together), and the speed-up where a step counts only once the probe has held it for
-  `HOLD` iterations. The answers say, per board, which *faster* step is faster at the first
-  touch only (held, its speed-up's interval reaches 1), which steps warm start reached later
-  (or sooner) in every seed, and which *open* steps have a speed-up interval wholly above 1.
+  together), the speed-up where a step counts only once the probe has held it for `HOLD`
+  iterations, and the range of the speed-up with any one seed left out. The answers say,
+  per board, which *faster* step is faster at the first touch only (held, its speed-up's
+  interval reaches 1), which steps warm start reached later (or sooner) in every seed, and
+  which *open* steps have a speed-up interval wholly above 1.
 
 A design whose arms lack any registered seed or iteration gets "incomplete: no verdict"
 everywhere (`gaps`). A registered cut (`registered.Design.under_cuts`) applies the first
@@ -280,6 +281,8 @@ def robustness(design: Design, families: Mapping[str, Family], curves: Mapping,
                      for s in seeds]
             up = survival.speedup(held[0], held[1], c["tau"],
                                   design.measures["compute"].resamples)
+            left_out = (survival.left_out_range(first[0], first[1], c["tau"])
+                        if len(seeds) >= 3 else None)
             rows.append({
                 "board": r["board"], "measure": c["measure"], "threshold": c["threshold"],
                 "decided": c["decided"], "speedup": c["speedup"],
@@ -287,7 +290,8 @@ def robustness(design: Design, families: Mapping[str, Family], curves: Mapping,
                 "sooner": sum(d > 0 for d in diffs), "later": sum(d < 0 for d in diffs),
                 "paired_p": sign_flip_p(diffs), "paired_p_adjusted": None, "hold": hold,
                 "held_speedup": up.ratio, "held_speedup_ci": list(up.ci),
-                "held_reached": [sum(p.reached for p in h.values()) for h in held]})
+                "held_reached": [sum(p.reached for p in h.values()) for h in held],
+                "left_out_speedup": None if left_out is None else list(left_out)})
     for row, p in zip(rows, adjusted([row["paired_p"] for row in rows])):
         row["paired_p_adjusted"] = p
     return rows
@@ -457,13 +461,16 @@ def _robustness_markdown(record: dict) -> str:
              f"{r['sooner']} / {r['later']} of {r['seeds']}",
              f"{p_text(r['paired_p'])} ({p_text(r['paired_p_adjusted'])})",
              ratio(r["held_speedup"], r["held_speedup_ci"]),
-             " / ".join(str(n) for n in r["held_reached"])]
+             " / ".join(str(n) for n in r["held_reached"]),
+             "—" if r.get("left_out_speedup") is None
+             else "{:.2f}–{:.2f}".format(*r["left_out_speedup"])]
             for r in record["robustness"]]
     hold = record["robustness"][0]["hold"]
     return table(["board", "measure", "step, %", "verdict", "speed-up [95%]",
                   "seeds sooner / later", "paired exact p (BH)",
                   f"held {hold} iterations: speed-up [95%]",
-                  "held: runs reached, baseline / warm"], rows, "lllllllll")
+                  "held: runs reached, baseline / warm",
+                  "speed-up, any one seed left out"], rows, "llllllllll")
 
 
 def _board_labels(record: dict, name: str) -> list[str]:
@@ -553,8 +560,9 @@ def markdown(record: dict, command: str) -> str:
                   ("Per step on the ledger's compute: how many seeds reached it sooner and "
                    "how many later with warm start (each run stopped at τ), the exact "
                    "sign-flip p of those paired times (Benjamini–Hochberg over every step "
-                   "together), and the speed-up where a step counts only once the probe has "
-                   f"held it for {hold} iterations in a row (timed at the last of them)."), "",
+                   "together), the speed-up where a step counts only once the probe has "
+                   f"held it for {hold} iterations in a row (timed at the last of them), and "
+                   "the smallest and largest speed-up with any one seed left out."), "",
                   _robustness_markdown(record), ""]
     if record["floor"]:
         lines += ["## The floor rule", "",

@@ -179,11 +179,11 @@ def speedup(reference: Mapping[int, Passage], arm: Mapping[int, Passage], tau: f
     mine = [arm[s] for s in seeds]
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, len(seeds), size=(resamples, len(seeds)))
-    ratios = [_ratio([ref[i] for i in d], [mine[i] for i in d], tau) for d in draws]
-    return Speedup(_ratio(ref, mine, tau), _percentiles(ratios), float(tau), len(seeds))
+    ratios = [rmst_ratio([ref[i] for i in d], [mine[i] for i in d], tau) for d in draws]
+    return Speedup(rmst_ratio(ref, mine, tau), _percentiles(ratios), float(tau), len(seeds))
 
 
-def _ratio(reference: Sequence[Passage], arm: Sequence[Passage], tau: float) -> float:
+def rmst_ratio(reference: Sequence[Passage], arm: Sequence[Passage], tau: float) -> float:
     """RMST(reference) / RMST(arm); NaN where the arm's restricted mean is 0 (τ = 0)."""
     below = rmst(arm, tau)
     return rmst(reference, tau) / below if below > 0 else math.nan
@@ -237,8 +237,24 @@ def speedup_growth(large: tuple[Mapping[int, Passage], Mapping[int, Passage], fl
     def growth(up: Sequence[float]) -> float:
         return up[0] / up[1] if up[1] > 0 else math.nan  # NaN stays NaN
 
-    point = [_ratio(*b) for b in boards]
-    ratios = [growth([_ratio([ref[j] for j in d[i]], [mine[j] for j in d[i]], tau)
+    point = [rmst_ratio(*b) for b in boards]
+    ratios = [growth([rmst_ratio([ref[j] for j in d[i]], [mine[j] for j in d[i]], tau)
                       for (ref, mine, tau), d in zip(boards, draws)])
               for i in range(resamples)]
     return Growth(growth(point), _percentiles(ratios), point[0], point[1])
+
+
+def left_out_range(reference: Mapping[int, Passage], arm: Mapping[int, Passage], tau: float
+                   ) -> tuple[float, float]:
+    """The smallest and largest speed-up (`rmst_ratio`) over the common seeds with any one
+    of them left out: how much a single seed moves the ratio.
+
+    Raises:
+      ValueError: fewer than three common seeds (two must be left).
+    """
+    seeds = sorted(set(reference) & set(arm))
+    if len(seeds) < 3:
+        raise ValueError("leaving one seed out needs at least three seeds with both arms")
+    ratios = [rmst_ratio([reference[s] for s in seeds if s != out],
+                         [arm[s] for s in seeds if s != out], tau) for out in seeds]
+    return float(min(ratios)), float(max(ratios))
