@@ -10,6 +10,7 @@ value) into such a line instead of Hydra's multi-line report and exit 1.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import os
 import pathlib
@@ -186,6 +187,9 @@ _CLEANUPS: list[Callable[[], None]] = []  # what an interrupt undoes first (`int
 # thread while it makes a run folder's files (`uninterrupted`): a Ctrl-C sees the folder
 # before those files or after them, never half way, and never races the main thread.
 _EXITING = threading.Lock()
+# Set by Python's handler, in the main thread, as soon as a Ctrl-C (or SIGTERM) comes, before
+# the watcher thread has started its handling (`finish_pending_interrupt`).
+_PENDING = threading.Event()
 
 
 SAY_SECONDS = 1.0  # the longest Ctrl-C's last line may take to write before the exit
@@ -272,8 +276,8 @@ def watch_interrupts(on_interrupt: Callable[[], None]) -> Callable[[], None]:
 
     # SIGTERM (`kill`, `timeout`, a scheduler) is handled as Ctrl-C: the same line, the same
     # cleanups, exit 2, where by default it would end the process with nothing undone.
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
-    previous_term = signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: _PENDING.set())
+    previous_term = signal.signal(signal.SIGTERM, lambda signum, frame: _PENDING.set())
     old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
     watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
     watcher.start()
@@ -298,6 +302,16 @@ def exit_quietly_on_interrupt(command: str) -> None:
     if threading.current_thread() is threading.main_thread():
         # Kept: its sockets must stay open for the process's life.
         _WATCHING.append(watch_interrupts(lambda: interrupted(command)))
+        atexit.register(finish_pending_interrupt, command)
+
+
+def finish_pending_interrupt(command: str) -> None:
+    """At a normal exit (`atexit`): a Ctrl-C that came before it still ends the process its
+    own way, exit 2 and its line, not with the status the main thread reached meanwhile (the
+    end of piped input, say, which the Ctrl-C's reader closing the pipe brings). Where its
+    handling already runs, this waits for it (`_EXITING`); else it is the handling."""
+    if _PENDING.is_set():
+        interrupted(command)
 
 
 _WATCHING: list[Callable[[], None]] = []

@@ -168,7 +168,7 @@ def main(argv=None) -> None:
     if args.dry_run:
         return
     body, complete = [], {}
-    heads = pons_heads() if args.benchmark else HEADS
+    heads = pons_heads(pons.SETS) if args.benchmark else HEADS
     for name, settings in rows:
         by_seed = {}  # the complete runs: a run still training, or stopped, is not judged
         for seed in args.seeds:
@@ -184,7 +184,7 @@ def main(argv=None) -> None:
             continue
         label = name if len(runs) == len(args.seeds) else \
             f"{name} ({len(runs)} of {len(args.seeds)} seeds)"
-        body.append([label, shown, *(pons_cells(runs) if args.benchmark else
+        body.append([label, shown, *(pons_cells(runs, pons.SETS) if args.benchmark else
                                      row_cells(runs, args.calibration or None))])
     print(table(heads, body, "l" * len(heads)))
     if args.figure:
@@ -194,7 +194,7 @@ def main(argv=None) -> None:
             parser.error(f"--figure: row {name} has no complete run in {args.out}")
         from warmjax.analysis.plots import plot_pons_curves
 
-        print(f"wrote {plot_pons_curves(name, pons_curves(runs), pons.SETS, png)}")
+        print(f"wrote {plot_pons_curves(name, pons_curves(runs, pons.SETS), pons.SETS, png)}")
     if args.against:
         paired = []
         for name, _ in rows:

@@ -232,7 +232,7 @@ def test_screen_pons_figure_curves_by_hand(tmp_path, capsys):
         (run / "pons_iteration_003.json").write_text(json.dumps({"sets": sets(0.9, 200)}))
         (run / "pons.json").write_text(json.dumps({"sets": sets(0.1 + seed / 10, 1000)}))
     runs = [r for seed in (0, 1) for r in run_folder.find_runs([out / f"fast7_s{seed}"])]
-    first, second = tool.pons_curves(runs)
+    first, second = tool.pons_curves(runs, pons.SETS)
     assert first["label"] == "seed 0" and second["label"] == "seed 1"
     assert first["iterations"] == [1, 3] and first["minutes"] == pytest.approx([1.0, 3.0])
     assert second["minutes"] == pytest.approx([2.0, 6.0])

@@ -307,6 +307,21 @@ def test_ctrl_c_through_a_dead_pipe_is_one_line_and_exit_2(tmp_path, closed):
     assert proc.returncode == 2
 
 
+def test_a_ctrl_c_just_before_a_normal_exit_still_exits_2():
+    """A Ctrl-C whose handling has not started when the main thread ends normally (at the end
+    of piped input, which a Ctrl-C'd pipeline closes) still ends the process its way: the
+    line and exit 2, not the main thread's 0 (a race a loaded machine lost in play)."""
+    code = ("import os, signal, sys\n"
+            "from warmjax import cli\n"
+            "cli.exit_quietly_on_interrupt('demo')\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "sys.exit(0)\n")
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True, timeout=60, env=dict(os.environ, JAX_PLATFORMS="cpu"))
+        assert (done.returncode, done.stderr) == (2, "demo: interrupted\n")
+
+
 def test_run_dir_leaves_no_second_folder_and_a_refused_one_nothing(tmp_path):
     """`run_dir=DIR`: Hydra's own folder (named after the overrides, under
     runs/<experiment>/) used to be made beside DIR every time, even for a refused

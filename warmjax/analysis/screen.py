@@ -25,7 +25,6 @@ import numpy as np
 
 from warmjax.analysis import report, stats, tables
 from warmjax.matches.tournament_folder import read_oracle
-from warmjax.perfect import pons
 
 JUDGED = {None: "oracle.json", "pons": "pons.json"}  # a judged run's file, per benchmark
 
@@ -86,20 +85,21 @@ def row_cells(runs, calibration: str | None) -> list[str]:
             _cell(estimated, scale=1.0)]
 
 
-def pons_cells(runs) -> list[str]:
-    """One row's cells on Pons' benchmark (its runs' `pons.json`, one per seed in seed
-    order): per set, the deep search's and the policy head's mistake rates, then the
-    minutes and the seeds at or below AlphaZero.jl on every set."""
+def pons_cells(runs, sets) -> list[str]:
+    """One row's cells on Pons' benchmark (`sets`: `perfect.pons.SETS`; its runs'
+    `pons.json`, one per seed in seed order): per set, the deep search's and the policy
+    head's mistake rates, then the minutes and the seeds at or below AlphaZero.jl on every
+    set."""
     judged = [json.loads((r.path / "pons.json").read_text()) for r in runs]
     cells = []
-    for spec in pons.SETS:
+    for spec in sets:
         cells += [_cell([j["sets"][spec.name]["deep_search"] for j in judged]),
                   _cell([j["sets"][spec.name]["policy_head"] for j in judged])]
     matched = [all(j["sets"][spec.name]["deep_search"] <= spec.alphazero_jl[1]
-                   for spec in pons.SETS) for j in judged]
+                   for spec in sets) for j in judged]
     minutes = _cell([_minutes(r) for r in runs], scale=1.0)
     return [*cells, minutes, f"{sum(matched)} of {len(judged)}",
-            " / ".join(minimax_reached(r) for r in runs)]
+            " / ".join(minimax_reached(r, sets) for r in runs)]
 
 
 def _minutes(run, through: int | None = None) -> float:
@@ -117,17 +117,17 @@ def judged_networks(run) -> list[tuple[int, dict]]:
     return [(i, json.loads(judged[i].read_text())["sets"]) for i in sorted(judged)]
 
 
-def minimax_reached(run) -> str:
+def minimax_reached(run, sets) -> str:
     """The first of the run's judged networks (`judged_networks`) whose deep search is at or
     below the depth-5 minimax on all six sets: "iteration 40 (12.3 min)", the minutes those
     of training up to it; "not reached"."""
-    for iteration, sets in judged_networks(run):
-        if all(sets[spec.name]["deep_search"] <= spec.minimax5 for spec in pons.SETS):
+    for iteration, rates in judged_networks(run):
+        if all(rates[spec.name]["deep_search"] <= spec.minimax5 for spec in sets):
             return f"iteration {iteration} ({_minutes(run, iteration):.1f} min)"
     return "not reached"
 
 
-def pons_curves(runs) -> list[dict]:
+def pons_curves(runs, sets) -> list[dict]:
     """Each run's judged networks as curves against the wall minutes of training up to them:
     `{"label": "seed S", "iterations", "minutes", "positions": {set: [...]}, "deep_search":
     {set: [...]}, "policy_head": {set: [...]}}`, in iteration order (rates in [0, 1])."""
@@ -137,15 +137,15 @@ def pons_curves(runs) -> list[dict]:
         curves.append({
             "label": f"seed {run.id.seed}", "iterations": [i for i, _ in judged],
             "minutes": [_minutes(run, i) for i, _ in judged],
-            **{key: {spec.name: [sets[spec.name][key] for _, sets in judged]
-                     for spec in pons.SETS}
+            **{key: {spec.name: [rates[spec.name][key] for _, rates in judged]
+                     for spec in sets}
                for key in ("deep_search", "policy_head", "positions")}})
     return curves
 
 
-def pons_heads(deep: str = "m = 600") -> list[str]:
+def pons_heads(sets, deep: str = "m = 600") -> list[str]:
     heads = ["row", "settings"]
-    for spec in pons.SETS:
+    for spec in sets:
         low, high = spec.alphazero_jl
         published = f"{100 * low:.1f}" if low == high else f"{100 * low:.1f}–{100 * high:.1f}"
         heads += [f"{spec.name}: search {deep} (AlphaZero.jl {published})",
