@@ -352,17 +352,10 @@ def run_identity(config: RunConfig) -> str:
                       default=str)
 
 
-# The fields of `train` that say how self-play plays and records its games: the ones
-# `selfplay.SelfPlayRules` takes, under the same names.
-SELFPLAY_FIELDS = ("games", "random_opening", "value_mix", "visit_targets", "playout_cap",
-                   "explore", "explore_games", "explore_plies", "explore_return",
-                   "explore_decay")
-
-
 def selfplay_problems(rules: Any) -> list[str]:
-    """What is wrong with self-play's settings (`SELFPLAY_FIELDS`, read off any object that
-    has them: a `TrainConfig` or a `SelfPlayRules`), each named by its field: their one
-    check."""
+    """What is wrong with self-play's settings (the `train` fields `selfplay.SelfPlayRules`
+    takes, read off any object that has them: a `TrainConfig` or a `SelfPlayRules`), each
+    named by its field: their one check."""
     out = []
     if rules.random_opening < 0:
         out.append(f"random_opening must be ≥ 0, got {rules.random_opening}")

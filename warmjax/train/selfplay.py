@@ -47,7 +47,7 @@ import jax.numpy as jnp
 from warmjax.search import game_loop
 from warmjax.search.leaf import Inputs
 from warmjax.search.players import Move, Player
-from warmjax.train.run_config import SELFPLAY_FIELDS, selfplay_problems
+from warmjax.train.run_config import selfplay_problems
 from warmjax.train.warmstart import BASELINE, ENHANCED, ENHANCED_VS_BASELINE
 
 # The playout cap draws each ply's full-or-cheap from its own stream, folded off the game
@@ -118,8 +118,8 @@ class SelfPlayResult(NamedTuple):
 @dataclasses.dataclass(frozen=True)
 class SelfPlayRules:
     """How self-play plays and records its games (`SelfPlayRules.of(train_config)`): the
-    config's `train` fields of `run_config.SELFPLAY_FIELDS`, under the same names, checked
-    by the config's one check (`run_config.selfplay_problems`).
+    config's `train` fields of the same names, checked by the config's one check
+    (`run_config.selfplay_problems`).
 
     Attributes:
       games: E.
@@ -167,8 +167,8 @@ class SelfPlayRules:
 
     @classmethod
     def of(cls, train: Any) -> SelfPlayRules:
-        """The rules a run's `TrainConfig` sets (its `SELFPLAY_FIELDS`, by name)."""
-        return cls(**{name: getattr(train, name) for name in SELFPLAY_FIELDS})
+        """The rules a run's `TrainConfig` sets: its fields of these names."""
+        return cls(**{f.name: getattr(train, f.name) for f in dataclasses.fields(cls)})
 
     def epsilon(self, iteration) -> jax.Array | float:
         """ε of iteration `iteration` (from 1): `explore`, decayed where `explore_decay`
