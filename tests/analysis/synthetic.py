@@ -60,3 +60,10 @@ def write_study_run(folder: Path, game: str, params: dict, mode: str, enhancemen
     run_folder.write_metrics(folder, rows)
     return folder
 
+
+def ledger_curve(seconds: float, iterations: int):
+    """A run's ledger compute curve at `seconds` an iteration, iterations 1 … `iterations`."""
+    from warmjax.analysis.compute import ComputeCurve
+
+    its = tuple(range(1, iterations + 1))
+    return ComputeCurve(its, tuple(seconds * it for it in its), "ledger")

@@ -13,11 +13,11 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import compute, design, registered, strength, study
+from warmjax.analysis import design, registered, strength, study
 from warmjax.train import run_folder
 
 from ..helpers import metric_row
-from .synthetic import write_study_run
+from .synthetic import ledger_curve, write_study_run
 
 ROOT = Path(__file__).parents[2]
 ITERATIONS = 10
@@ -79,10 +79,8 @@ def read(root: Path, plan: registered.Design):
                 if r.id.seed in board.seeds]
         (families[board.name],) = study.families(runs, [], tables=False)
         for r in runs:
-            per = SECONDS["baseline" if r.id.mode == "none" else "adaptive_rollout"]
-            curves[r.path] = compute.ComputeCurve(
-                tuple(range(1, ITERATIONS + 1)),
-                tuple(per * it for it in range(1, ITERATIONS + 1)), "ledger")
+            curves[r.path] = ledger_curve(
+                SECONDS["baseline" if r.id.mode == "none" else "adaptive_rollout"], ITERATIONS)
     return families, curves
 
 

@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import compute, horizon, registered, strength, study, survival, verdicts
+from warmjax.analysis import horizon, registered, strength, study, survival, verdicts
 from warmjax.analysis.stats import CONTRADICTED, REPRODUCED, UNRESOLVED, Decision
 from warmjax.analysis.tournaments import Tournament
 from warmjax.matches.tournament_folder import (
@@ -30,7 +30,7 @@ from warmjax.matches.tournament_folder import (
 from warmjax.train import run_folder
 
 from ..helpers import metric_row
-from .synthetic import write_study_run
+from .synthetic import ledger_curve, write_study_run
 from .test_tools import load_tool
 
 DESIGN = load_tool("studies/long_horizon/design").DESIGN  # the registered design
@@ -138,10 +138,8 @@ def read(root: Path, skip_tournament: tuple = ()) -> tuple[list, dict]:
                                  DESIGN.measures["auc"].iterations, tables=False)
         data.append(horizon.StudyData(board, family, {15: at15}, RANDOM[board.name]))
         for r in runs:
-            per = SECONDS[next(k for k, v in WARMSTART.items() if v[0] == r.id.mode)]
-            curves[r.path] = compute.ComputeCurve(
-                tuple(range(1, ITERATIONS + 1)),
-                tuple(per * it for it in range(1, ITERATIONS + 1)), "ledger")
+            curves[r.path] = ledger_curve(
+                SECONDS[next(k for k, v in WARMSTART.items() if v[0] == r.id.mode)], ITERATIONS)
     return data, curves
 
 
