@@ -301,7 +301,7 @@ def exit_quietly_on_interrupt(command: str) -> None:
     (where signals cannot be set), a no-op."""
     if threading.current_thread() is threading.main_thread():
         # Kept: its sockets must stay open for the process's life.
-        _WATCHING.append(watch_interrupts(lambda: interrupted(command)))
+        _WATCHING.append((command, watch_interrupts(lambda: interrupted(command))))
         atexit.register(finish_pending_interrupt, command)
 
 
@@ -314,7 +314,28 @@ def finish_pending_interrupt(command: str) -> None:
         interrupted(command)
 
 
-_WATCHING: list[Callable[[], None]] = []
+_WATCHING: list[tuple[str, Callable[[], None]]] = []  # (command, its undo)
+
+
+@contextlib.contextmanager
+def ctrl_c_ends_normally():
+    """Inside, Ctrl-C is the block's own normal end (a server that stops on it: uvicorn
+    captures Python's default handling, shuts down, then raises the signal again), not the
+    process's one line and exit 2: the watcher `exit_quietly_on_interrupt` installed is set
+    aside for the block and put back after it, and a Ctrl-C that came inside is not left
+    pending for the exit (`finish_pending_interrupt`). Without that watcher, a no-op."""
+    if threading.current_thread() is not threading.main_thread() or not _WATCHING:
+        yield
+        return
+    command, undo = _WATCHING.pop()
+    undo()
+    pending = _PENDING.is_set()
+    try:
+        yield
+    finally:
+        if not pending:
+            _PENDING.clear()
+        _WATCHING.append((command, watch_interrupts(lambda: interrupted(command))))
 
 
 @contextlib.contextmanager

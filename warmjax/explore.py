@@ -63,10 +63,11 @@ def main(argv=None) -> int:
 
     app = make_app(Explorer(runs, games))
     server = Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
+    with cli.ctrl_c_ends_normally():  # Ctrl-C is the server's stop, exit 0
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
     print("explorer stopped")
     return 0
 

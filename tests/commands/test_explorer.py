@@ -369,16 +369,26 @@ def test_tournament_games_replay(tiny):
 
 
 @pytest.mark.slow
-def test_the_command_serves_and_stops_on_ctrl_c(tiny):
+@pytest.mark.parametrize("event_loop", ["uvloop", "asyncio"])
+def test_the_command_serves_and_stops_on_ctrl_c(tiny, tmp_path, event_loop):
+    """Ctrl-C is the server's normal stop, exit 0, whichever loop uvicorn runs: uvloop where
+    it is installed (it takes the signal's wake-up from the process's Ctrl-C watcher), else
+    asyncio's (which leaves it there); both re-raise the signal once they have shut down."""
     import signal
     import urllib.request
 
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    if event_loop == "uvloop":
+        pytest.importorskip("uvloop")
+    else:  # uvicorn's `loop="auto"` falls back to asyncio where uvloop does not import
+        (tmp_path / "uvloop.py").write_text("raise ImportError('hidden by the test')\n")
+        env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "warmjax.explore", str(tiny), "--port",
                              str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT, env=dict(os.environ, JAX_PLATFORMS="cpu"))
+                            text=True, cwd=ROOT, env=env)
     try:
         line = proc.stdout.readline()
         assert line == f"warmjax explorer: http://127.0.0.1:{port}/ (Ctrl-C stops it)\n"
