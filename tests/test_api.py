@@ -210,7 +210,10 @@ def test_the_whole_game_example_plays_to_the_end(run, game):
 @pytest.mark.slow
 @pytest.mark.parametrize("name, params, labelled", [
     ("connect_four", {}, "connect_four_6x6.json"), ("othello", {}, "othello_6x6.json"),
-    ("gobang", {}, "gobang_6x6.json"), ("hex", {"size": 5}, "hex_5x5.json")])
+    # Gobang's (13 s: its solver's first compile) is heavy; the solver's labels are checked
+    # against minimax in CI (test_gobang_solver.py).
+    pytest.param("gobang", {}, "gobang_6x6.json", marks=pytest.mark.heavy),
+    ("hex", {"size": 5}, "hex_5x5.json")])
 def test_perfect_values_are_the_solvers_labels(name, params, labelled):
     """`perfect_values` against the committed labelled sets, which each game's exact solver
     wrote: the same value for every move of their first positions, one by one and as a

@@ -375,8 +375,9 @@ def test_games_ended_by_the_step_cap_are_counted_as_truncated():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name,params", [(n, {"size": 5} if n in ("hex", "go") else {})
-                                         for n in KINDS])
+@pytest.mark.parametrize("name,params", [  # the shogis' (5-9 s) are heavy, as in conformance
+    pytest.param(n, {"size": 5} if n in ("hex", "go") else {},
+                 marks=pytest.mark.heavy if "shogi" in n else ()) for n in KINDS])
 def test_every_action_has_a_label_that_reads_back(name, params):
     env = make(name, **params)
     labels = [env.action_label(a) for a in range(env.num_actions)]

@@ -16,7 +16,9 @@ from .references import gobang_reference, random_play
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n,k,plies", [(3, 3, 0), (4, 3, 4), (4, 3, 5), (4, 4, 6), (5, 4, 14)])
+@pytest.mark.parametrize("n,k,plies", [  # two of the 4×4 boards (10 s each) are heavy
+    (3, 3, 0), pytest.param(4, 3, 4, marks=pytest.mark.heavy), (4, 3, 5),
+    pytest.param(4, 4, 6, marks=pytest.mark.heavy), (5, 4, 14)])
 def test_gobang_matches_minimax(n, k, plies):
     value = gobang_reference(n, k)
     solver, rng, checked = gobang_solver.Solver(n, k), random.Random(n * 10 + k), 0

@@ -156,7 +156,11 @@ GOBANG_WIN_FLOOR = {"mcts": 0.9, "rave": 0.9, "rora": 0.9, "wrora": 0.9, "pure_r
 # others compile the same parts in other combinations, and each search program costs about
 # 11 s to compile here).
 WIN_CASES = [("connect_four", name) for name in (*NETWORK_PLAYERS, *PURE_PLAYERS)]
-WIN_CASES += [("othello", name) for name in ("mcts", "rora", "wro", "pure_mcts", "rhea")]
+# Othello's repeats (9 s each) are heavy: the players are the same code on every game, and
+# Othello's own rules are checked against pgx (test_othello.py) and its rollouts
+# (test_rollouts.py) in CI.
+WIN_CASES += [pytest.param("othello", name, marks=pytest.mark.heavy)
+              for name in ("mcts", "rora", "wro", "pure_mcts", "rhea")]
 WIN_CASES += [("gobang", name) for name in GOBANG_WIN_FLOOR]
 
 
@@ -178,7 +182,9 @@ BLOCK_FLOOR = {
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game,name", [(g, n) for g in BLOCK_FLOOR for n in BLOCK_FLOOR[g]])
+@pytest.mark.parametrize("game,name", [  # Gobang's repeats are heavy, as Othello's above
+    pytest.param(g, n, marks=pytest.mark.heavy) if g == "gobang" else (g, n)
+    for g in BLOCK_FLOOR for n in BLOCK_FLOOR[g]])
 def test_network_free_players_block(game, name):
     repeats = 128 if game == "gobang" else 32
     for board, to_move, good in BLOCK_POSITIONS[game]:
