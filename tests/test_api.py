@@ -89,6 +89,7 @@ def test_a_bad_move_is_named_with_its_place(game, moves, words):
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_the_agent_analysis_opens_up_its_search(game, run):
     agent = warmjax.load_agent(run, temperature_moves=0, simulations=16)
     state = warmjax.position(game, "c d c d")

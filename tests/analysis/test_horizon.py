@@ -153,6 +153,7 @@ def analysed(tmp_path_factory):
     return horizon.analyse(data, fabricated(), curves, {}), data
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_final_elo_by_paired_t_and_bh_over_the_four(analysed):
     """(a): each comparison's paired t equals scipy's on the per-seed leads; the four p's
     adjusted together equal statsmodels' Benjamini–Hochberg; the verdicts follow the rule

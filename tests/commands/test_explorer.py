@@ -37,6 +37,7 @@ def explorer(tiny):
     return Explorer(load_runs([tiny]))
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_the_panel_is_the_api_and_the_solver(explorer, tiny):
     moves = [2, 3, 2, 3, 1, 1, 1, 1]  # ply 8: within the solver's reach
     panel = explorer.analyse(0, moves, seed=0)
@@ -177,6 +178,7 @@ def rows(page, panel):
     return page.locator(f"#{panel} tbody tr")
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_the_page_plays_analyses_compares_and_replays(served, browser, explorer):
     page = browser.new_page()
     page.goto(served + "/?run=0&moves=2,3,2,3,1,1,1,1")

@@ -59,6 +59,7 @@ def test_versus_writes_its_settings_and_intervals(tmp_path, capsys):
     assert read_versus(tmp_path / "old.json")["random"].losses == 1
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_the_report_marks_an_oracle_file_the_run_outgrew(tmp_path):
     from warmjax import oracle
 

@@ -306,6 +306,7 @@ def test_unique_names():
         "random", "pure_mcts(50)"]
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_a_padded_network_enters_a_tournament_with_its_own_layout(tmp_path):
     # A model.same_padding run's network (36 squares into the dense layer, not 4) is rebuilt
     # for its matches with its own layout: its saved variables fit the compiled player.

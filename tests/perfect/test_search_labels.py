@@ -80,6 +80,7 @@ def test_a_game_without_a_solver_gets_a_labelled_set_and_an_oracle(toy, tmp_path
     assert 0 <= result["players"]["random"]["optimal"] <= 1
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_a_search_labelled_set_is_where_the_probe_and_the_oracle_look(toy, tmp_path,
                                                                       monkeypatch, capsys):
     from warmjax import labels as labels_command

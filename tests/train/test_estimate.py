@@ -26,6 +26,7 @@ def test_paper_profile_on_cpu_states_its_cost(tmp_path, monkeypatch, capsys):
     assert run.warn_paper_on_cpu(quick, confirm=True) is True  # no question asked
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_paper_estimate_is_a_real_measurement(tmp_path):
 
     config = compose_config(["+experiment=adaptive_c4", "model=small", "train.games=4",

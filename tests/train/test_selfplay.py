@@ -119,6 +119,7 @@ def test_root_value_is_the_visit_weighted_q_by_hand():
     np.testing.assert_allclose(np.asarray(root_value(out)), [0.25], rtol=1e-6)
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_visit_targets_store_the_search_policy_at_every_ply():
     # The same games (same key, same players): off, the target after T′ = 2 plies is the
     # move played one-hot; on, it is the search's π there too, which puts its argmax on
@@ -315,6 +316,7 @@ def test_exploration_plays_drawn_random_moves_and_keeps_the_searchs_targets():
             make_selfplay(env, player, None, SelfPlayRules(games, **bad))
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_a_decaying_epsilon_is_the_constant_one_of_its_iteration():
     """train.explore_decay D: iteration i explores with ε·max(0, 1 − (i − 1)/D), by hand;
     its games are those of that constant ε (the same draws), and once ε has reached 0 they

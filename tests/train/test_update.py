@@ -229,6 +229,7 @@ def test_wdl_head_trains_a_cross_entropy_and_reports_the_squared_error():
     np.testing.assert_allclose(np.asarray(v), q[:, 0] - q[:, 2], rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_wdl_network_saves_and_loads(tmp_path):
     from warmjax.games import make
     from warmjax.train.network_io import load_network, save_network
