@@ -351,3 +351,35 @@ def test_a_design_with_a_prediction_adds_its_record_and_table(tmp_path):
     assert record["prediction"]["out_of_sample"]["placements"] == 3  # b's rank: 1, 2 or 3
     text = (tmp_path / "out" / "analysis.md").read_text()
     assert "## The prediction across boards" in text and "Spearman's ρ" in text
+
+
+def test_each_registered_analysis_decides_a_group_one_way():
+    """`verdicts.decide_each`, the step every registered analysis shares: paired t-test p
+    adjusted over the group (statsmodels' Benjamini–Hochberg, an independent
+    implementation), the exact sign-flip p beside it adjusted alike, a comparison without
+    runs left out of the adjustment, and each verdict by δ alone."""
+    from itertools import product
+
+    from warmjax.analysis.stats import REPRODUCED, compare_by_seed
+    from warmjax.analysis.verdicts import decide_each
+
+    base = {s: 0.5 for s in range(5)}
+    lifts = {"clear": [0.10, 0.12, 0.09, 0.11, 0.10], "small": [0.01, -0.02, 0.03, 0.0, 0.01],
+             "mixed": [0.05, -0.01, 0.06, 0.02, 0.04]}
+    group = {k: (f"{k} − base", compare_by_seed({s: 0.5 + v[s] for s in range(5)}, base))
+             for k, v in lifts.items()}
+    group["absent"] = ("absent − base", None)
+    out = decide_each(group, delta=0.02)
+    assert out["absent"] is None and list(out) == ["clear", "small", "mixed", "absent"]
+    keys = list(lifts)
+    t_p = [stats.ttest_1samp(lifts[k], 0.0).pvalue for k in keys]
+    # the exact two-sided sign-flip p over the 32 sign patterns of five differences
+    flip_p = [np.mean([abs(sum(s * d for s, d in zip(signs, lifts[k])))
+                       >= abs(sum(lifts[k])) - 1e-12
+                       for signs in product((1, -1), repeat=5)]) for k in keys]
+    for name, p, field in [("t", t_p, "p_adjusted"), ("flip", flip_p,
+                                                      "p_permutation_adjusted")]:
+        expected = multipletests(p, method="fdr_bh")[1]
+        assert [getattr(out[k], field) for k in keys] == pytest.approx(expected), name
+    assert out["clear"].decision.verdict == REPRODUCED  # +10 points, p about 1e-5
+    assert out["small"].decision.verdict != REPRODUCED

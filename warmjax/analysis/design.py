@@ -58,17 +58,15 @@ from warmjax.analysis.registered import Board, Design, Hypothesis, Measure
 from warmjax.analysis.stats import (
     NOT_INFORMATIVE,
     Comparison,
-    Tested,
     adjusted,
     compare_by_seed,
-    decide,
-    power_at,
     sign_flip_p,
 )
 from warmjax.analysis.survival import RESAMPLES
 from warmjax.analysis.verdicts import (
     INCOMPLETE,
     arm_gaps,
+    decide_each,
     interval,
     labelled,
     p_text,
@@ -334,23 +332,20 @@ def analyse(design: Design, families: Mapping[str, Family],
         "decline": {n: d.to_json() for n, d in declines.items() if d is not None}}
     # (B) the final agent
     comps = _final_rows(design, families, registered.rate_measures(design))
-    keys = [k for k, c in comps.items() if c is not None]
-    p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
-    flips = dict(zip(keys, adjusted([comps[k].p_permutation for k in keys])))
+    decided = decide_each({k: (f"{warm} − {baseline}", c) for k, c in comps.items()}, delta)
     final_rows = []
-    for (board, measure), c in comps.items():
+    for (board, measure), x in decided.items():
         row = {"board": board, "measure": measure, "comparison": None, "verdict": INCOMPLETE,
                "decided": INCOMPLETE}
-        if c is not None:
-            d = decide([Tested(f"{warm} − {baseline}", c)], delta,
-                       p_adjusted=[p_adj[board, measure]])
-            row.update(comparison=comparison_json(c, delta),
-                       p_adjusted=num(p_adj[board, measure]),
-                       p_permutation_adjusted=num(flips[board, measure]),
-                       power_at_delta=num(power_at(c, delta)),
-                       decided=INCOMPLETE if incomplete else verdict_words(d),
+        if x is not None:
+            words = verdict_words(x.decision)
+            row.update(comparison=comparison_json(x.comparison, delta),
+                       p_adjusted=num(x.p_adjusted),
+                       p_permutation_adjusted=num(x.p_permutation_adjusted),
+                       power_at_delta=num(x.power_at_delta),
+                       decided=INCOMPLETE if incomplete else words,
                        verdict=INCOMPLETE if incomplete else labelled(
-                           verdict_words(d), floors.get(board), declines.get(board)))
+                           words, floors.get(board), declines.get(board)))
         final_rows.append(row)
     out["final"] = final_rows
     quiet = _final_rows(design, families, [f"{m}_quiet" for m in registered.rate_measures(design)

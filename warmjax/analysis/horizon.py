@@ -50,15 +50,14 @@ from warmjax.analysis.stats import (
     UNRESOLVED,
     Comparison,
     Tested,
-    adjusted,
     compare,
     compare_by_seed,
     decide,
-    power_at,
 )
 from warmjax.analysis.verdicts import (
     INCOMPLETE,
     arm_gaps,
+    decide_each,
     floored,
     interval,
     p_text,
@@ -132,26 +131,25 @@ def _decided(comps: Mapping[str, Comparison | None], design: Design, delta: floa
     """The comparisons adjusted together (Benjamini–Hochberg) and each decided; the
     exact sign-flip p-values adjusted the same way beside them. `declines`: a horizon
     measure's, whose verdicts carry the decline label (`strength.declined`)."""
-    keys = [k for k, c in comps.items() if c is not None]
-    p_adj = dict(zip(keys, adjusted([comps[k].p for k in keys])))
-    flips = dict(zip(keys, adjusted([comps[k].p_permutation for k in keys])))
+    decided = decide_each({c.name: (c.comparison, comps.get(c.name))
+                           for c in design.hypotheses}, delta)
     rows = {}
     for c in design.hypotheses:
-        comp = comps.get(c.name)
-        if comp is None:
+        x = decided[c.name]
+        if x is None:
             rows[c.name] = None
             continue
-        d = decide([Tested(c.comparison, comp)], delta, p_adjusted=[p_adj[c.name]])
-        verdict = floored(verdict_words(d, incomplete, unit), floors[c.board])
+        verdict = floored(verdict_words(x.decision, incomplete, unit), floors[c.board])
         if declines is not None and verdict != INCOMPLETE:
             verdict = strength.declined(verdict, declines.get(c.board))
         rows[c.name] = {"comparison": c.comparison,
-                       **comparison_json(comp, delta if unit == "points" else None),
-                       "p_adjusted": num(p_adj[c.name]),
-                       "p_permutation_adjusted": num(flips[c.name]),
-                       "power_at_delta": num(power_at(comp, delta)),
+                       **comparison_json(x.comparison, delta if unit == "points" else None),
+                       "p_adjusted": num(x.p_adjusted),
+                       "p_permutation_adjusted": num(x.p_permutation_adjusted),
+                       "power_at_delta": num(x.power_at_delta),
                        "verdict": verdict,
-                       "decided": floored(verdict_words(d, incomplete, None), floors[c.board])}
+                       "decided": floored(verdict_words(x.decision, incomplete, None),
+                                          floors[c.board])}
     return rows
 
 

@@ -24,14 +24,11 @@ from typing import Any
 from warmjax.analysis.model import Arm, Family
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.stats import (
-    Comparison,
     Tested,
-    adjusted,
     compare_by_seed,
     decide,
-    power_at,
 )
-from warmjax.analysis.verdicts import arm_gaps, interval, verdict_words
+from warmjax.analysis.verdicts import arm_gaps, decide_each, interval, verdict_words
 from warmjax.markdown import table
 
 NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -241,6 +238,7 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
     """The registered analysis of `family`, as a record (`registered.json`). `gaps`: what
     the design lacks (`missing`); None: worked out here."""
     arms, board = design.roles(family), design.board
+    by_name = {h.name: h for h in design.hypotheses}
     gaps = missing(arms, board.seeds, board.iterations) if gaps is None else gaps
     rates = rate_measures(design)
     delta = design.delta(rates[0])
@@ -248,23 +246,19 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
            "delta": delta, "measures": {}, "claims": {}, "elo": {}}
     for measure in rates:
         delta = design.delta(measure)
-        comps: list[Comparison] = [
-            compare_by_seed(arms[h.arm].by_seed("policy", measure),
-                            arms[h.reference].by_seed("policy", measure))
-            for h in design.hypotheses]
-        p_adj = adjusted([c.p for c in comps])
-        rows = {}
-        for h, c, p in zip(design.hypotheses, comps, p_adj):
-            d = decide([Tested(h.comparison, c)], delta, p_adjusted=[p])
-            rows[h.name] = {"comparison": h.comparison, **comparison_json(c, delta),
-                            "p_adjusted": num(p), "power_at_delta": num(power_at(c, delta)),
-                            "verdict": verdict_words(d, bool(gaps))}
-        out["measures"][measure] = rows
-        tested = {h.name: Tested(h.comparison, c) for h, c in zip(design.hypotheses, comps)}
-        p_by = {h.name: p for h, p in zip(design.hypotheses, p_adj)}
+        decided = decide_each({h.name: (h.comparison, compare_by_seed(
+            arms[h.arm].by_seed("policy", measure),
+            arms[h.reference].by_seed("policy", measure))) for h in design.hypotheses}, delta)
+        out["measures"][measure] = {h.name: {
+            "comparison": h.comparison, **comparison_json(x.comparison, delta),
+            "p_adjusted": num(x.p_adjusted), "power_at_delta": num(x.power_at_delta),
+            "verdict": verdict_words(x.decision, bool(gaps))}
+            for h in design.hypotheses for x in [decided[h.name]]}
+        # A claim joins its hypotheses, each with its p adjusted over all of them.
         out["claims"][measure] = {
-            claim: verdict_words(decide([tested[n] for n in names], delta,
-                                        p_adjusted=[p_by[n] for n in names]), bool(gaps))
+            claim: verdict_words(decide(
+                [Tested(by_name[n].comparison, decided[n].comparison) for n in names], delta,
+                p_adjusted=[decided[n].p_adjusted for n in names]), bool(gaps))
             for claim, names in design.claims.items()}
     for h in design.hypotheses:
         c = compare_by_seed(arms[h.arm].by_seed("elo"), arms[h.reference].by_seed("elo"))

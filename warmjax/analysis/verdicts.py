@@ -8,12 +8,24 @@ words and formats from here, so a verdict or an interval reads alike in every re
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from warmjax.analysis import strength
 from warmjax.analysis.model import Arm
-from warmjax.analysis.stats import CONTRADICTED, NOT_INFORMATIVE, UNRESOLVED, Decision
+from warmjax.analysis.stats import (
+    CONTRADICTED,
+    NOT_INFORMATIVE,
+    UNRESOLVED,
+    Comparison,
+    Decision,
+    Tested,
+    adjusted,
+    decide,
+    power_at,
+)
 
 INCOMPLETE = "incomplete: no verdict"
 
@@ -29,6 +41,39 @@ def arm_gaps(where: str, arm: Arm, seeds: Iterable[int], iterations: int) -> lis
     if short:
         out.append(f"{where}: seed(s) {', '.join(map(str, short))} short of {iterations} "
                    "iterations")
+    return out
+
+
+Key = TypeVar("Key", bound=Hashable)
+
+
+@dataclasses.dataclass(frozen=True)
+class Decided:
+    """One registered comparison, decided within its Benjamini–Hochberg group
+    (`decide_each`)."""
+
+    comparison: Comparison
+    decision: Decision
+    p_adjusted: float  # the paired t-test's p, adjusted over the group
+    p_permutation_adjusted: float  # the exact permutation p, adjusted the same way beside
+    power_at_delta: float
+
+
+def decide_each(group: Mapping[Key, tuple[str, Comparison | None]], delta: float
+                ) -> dict[Key, Decided | None]:
+    """The verdict rule over one group of comparisons (`{key: (what it compares, the
+    comparison paired by seed)}`; None where a side has no run): their p-values adjusted
+    together by Benjamini–Hochberg, and beside them their permutation p-values, then each
+    decided alone with δ (`stats.decide`), with its power at δ. The registered analyses
+    (`registered`, `horizon`, `design`) all decide this way."""
+    keys = [k for k, (_, c) in group.items() if c is not None]
+    p_adj = dict(zip(keys, adjusted([group[k][1].p for k in keys])))
+    flips = dict(zip(keys, adjusted([group[k][1].p_permutation for k in keys])))
+    out: dict[Key, Decided | None] = {}
+    for key, (what, c) in group.items():
+        out[key] = None if c is None else Decided(
+            c, decide([Tested(what, c)], delta, p_adjusted=[p_adj[key]]), p_adj[key],
+            flips[key], power_at(c, delta))
     return out
 
 
