@@ -383,3 +383,25 @@ def test_each_registered_analysis_decides_a_group_one_way():
         assert [getattr(out[k], field) for k in keys] == pytest.approx(expected), name
     assert out["clear"].decision.verdict == REPRODUCED  # +10 points, p about 1e-5
     assert out["small"].decision.verdict != REPRODUCED
+
+
+def test_the_floor_and_decline_labels_by_each_designs_rule():
+    """One labelling function, the two registered rules: the fast-recipe design's floor
+    label replaces the decline's; the long-horizon design's keeps it after (as its
+    committed report reads). A learned baseline's verdict takes only the decline label."""
+    from warmjax.analysis.stats import NOT_INFORMATIVE
+    from warmjax.analysis.verdicts import INCOMPLETE, labelled
+
+    flat = strength.Floor("f", 0.3, 10, (0.3, 0.31), 0.4, learned=False)
+    learned = strength.Floor("f", 0.3, 10, (0.6, 0.7), 1e-4, learned=True)
+    down = strength.Decline("f", (1, 10), (90, 100), (0, 1), (0.6, 0.6), (0.5, 0.5), 0.01,
+                            declines=True)
+    floor_words = f"{NOT_INFORMATIVE}: the baseline did not learn"
+    assert labelled("reproduced", flat, down) == floor_words
+    assert labelled("reproduced", flat, down, decline_after_floor=True) == (
+        f"{floor_words}; {strength.DECLINING}")
+    for rule in (False, True):
+        assert labelled("reproduced", learned, down, decline_after_floor=rule) == (
+            f"reproduced; {strength.DECLINING}")
+        assert labelled("reproduced", learned, None, decline_after_floor=rule) == "reproduced"
+        assert labelled(INCOMPLETE, flat, down, decline_after_floor=rule) == INCOMPLETE

@@ -60,6 +60,7 @@ from warmjax.analysis.verdicts import (
     decide_each,
     floored,
     interval,
+    labelled,
     p_text,
     verdict_words,
 )
@@ -139,9 +140,9 @@ def _decided(comps: Mapping[str, Comparison | None], design: Design, delta: floa
         if x is None:
             rows[c.name] = None
             continue
-        verdict = floored(verdict_words(x.decision, incomplete, unit), floors[c.board])
-        if declines is not None and verdict != INCOMPLETE:
-            verdict = strength.declined(verdict, declines.get(c.board))
+        verdict = labelled(verdict_words(x.decision, incomplete, unit), floors[c.board],
+                           None if declines is None else declines.get(c.board),
+                           decline_after_floor=True)
         rows[c.name] = {"comparison": c.comparison,
                        **comparison_json(x.comparison, delta if unit == "points" else None),
                        "p_adjusted": num(x.p_adjusted),
@@ -296,9 +297,9 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
                     if incomplete:
                         c["verdict"] = c["verdict_registered"] = INCOMPLETE
                     else:
-                        c["verdict"] = strength.declined(
-                            floored(c["verdict"], floors[d.board.name]),
-                            declines[d.board.name])
+                        c["verdict"] = labelled(c["verdict"], floors[d.board.name],
+                                                declines[d.board.name],
+                                                decline_after_floor=True)
         speed[name] = records
     out["speed"] = speed
     grows = design.growth is not None and set(design.growth) <= set(by_name)

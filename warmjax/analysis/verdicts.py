@@ -102,16 +102,18 @@ def floored(text: str, floor: strength.Floor | None) -> str:
     return f"{NOT_INFORMATIVE}: the baseline did not learn"
 
 
-def labelled(text: str, floor: strength.Floor | None,
-             decline: strength.Decline | None) -> str:
-    """A verdict under the floor rule, else under the decline rule (`strength.declined`):
-    a baseline that did not learn decides nothing, and its label replaces the decline's.
-    (The long-horizon analysis labels a floored verdict with its decline as well:
-    `floored`, then `strength.declined`.)"""
+def labelled(text: str, floor: strength.Floor | None, decline: strength.Decline | None,
+             *, decline_after_floor: bool = False) -> str:
+    """A verdict under the floor rule, then the decline rule (`strength.declined`): a
+    baseline that did not learn decides nothing. Its label replaces the decline's, as the
+    fast-recipe design registers; with `decline_after_floor` (the long-horizon design's
+    rule) a declining family's label follows it. An incomplete verdict stays as it is."""
     if text == INCOMPLETE:
         return text
     if floor is not None and not floor.learned:
-        return f"{NOT_INFORMATIVE}: the baseline did not learn"
+        text = f"{NOT_INFORMATIVE}: the baseline did not learn"
+        if not decline_after_floor:
+            return text
     return strength.declined(text, decline)
 
 
