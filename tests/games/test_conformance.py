@@ -48,9 +48,10 @@ def test_make_rejects_unknown_game():
 
 
 # --------------------------------------------------------------------------------------
-# check_game on every registered game (pgx's chess-like games take minutes: -m heavy).
+# check_game on every registered game (pgx's chess-like games take minutes, animal shogi
+# 14 s: -m heavy).
 
-CHESS_LIKE = ("gardner_chess", "chess", "shogi")
+CHESS_LIKE = ("gardner_chess", "chess", "shogi", "animal_shogi")
 FAST_GAMES = ("connect_four", "gobang")
 
 
