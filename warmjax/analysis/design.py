@@ -65,12 +65,12 @@ from warmjax.analysis.stats import (
 from warmjax.analysis.survival import RESAMPLES
 from warmjax.analysis.verdicts import (
     INCOMPLETE,
-    arm_gaps,
     decide_each,
     interval,
     labelled,
     p_text,
     ratio,
+    role_gaps,
     verdict_words,
 )
 from warmjax.markdown import percent, table
@@ -178,11 +178,8 @@ def gaps(design: Design, families: Mapping[str, Family]) -> list[str]:
         if family is None:
             out.append(f"{board.name}: no run")
             continue
-        for role, arm in zip(design.arms, arms_of(family)):
-            if arm is None:
-                out.append(f"{board.name}: no {role} arm")
-                continue
-            out += arm_gaps(f"{board.name} {role}", arm, board.seeds, design.iterations)
+        out += role_gaps(board.name, dict(zip(design.arms, arms_of(family))), board.seeds,
+                         design.iterations)
     return out
 
 

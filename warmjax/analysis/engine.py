@@ -39,6 +39,7 @@ from pathlib import Path
 from warmjax.analysis import design as designs
 from warmjax.analysis import ranking, study
 from warmjax.analysis.report import compute_curves, compute_json, random_rate
+from warmjax.analysis.verdicts import role_gaps
 from warmjax.train import run_folder
 
 NOTE = "the registered analysis (python -m warmjax.report --design)"
@@ -235,7 +236,7 @@ def _hypotheses(where: Path | str, path: Path, plan, *, incomplete: bool,
     lacking = set(board.roles) - set(plan.roles(found[0]))
     if lacking:
         raise DesignError(f"the study has no {', '.join(sorted(lacking))} arm")
-    gaps = registered.missing(plan.roles(found[0]), board.seeds, board.iterations)
+    gaps = role_gaps("", plan.roles(found[0]), board.seeds, board.iterations)
     if gaps and not incomplete:
         raise DesignError("the registered analysis needs every run of every seed (no interim "
                           "look); missing: " + "; ".join(gaps))

@@ -56,12 +56,12 @@ from warmjax.analysis.stats import (
 )
 from warmjax.analysis.verdicts import (
     INCOMPLETE,
-    arm_gaps,
     decide_each,
     floored,
     interval,
     labelled,
     p_text,
+    role_gaps,
     verdict_words,
 )
 from warmjax.markdown import percent, table
@@ -90,12 +90,8 @@ def gaps(data: Sequence[StudyData], design: Design) -> list[str]:
     out = []
     for d in data:
         p, arms = d.board, design.roles(d.family)
-        for role in p.roles:
-            arm = arms.get(role)
-            if arm is None:
-                out.append(f"{p.name}: no {role} arm")
-                continue
-            out += arm_gaps(f"{p.name} {role}", arm, p.seeds, p.iterations)
+        out += role_gaps(p.name, {role: arms.get(role) for role in p.roles}, p.seeds,
+                         p.iterations)
         for label, family in [("final", d.family),
                               *((f"iteration {h}", d.horizons.get(h)) for h in design.horizons
                                 if h < p.iterations)]:

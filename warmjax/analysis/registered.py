@@ -28,7 +28,7 @@ from warmjax.analysis.stats import (
     compare_by_seed,
     decide,
 )
-from warmjax.analysis.verdicts import arm_gaps, decide_each, interval, verdict_words
+from warmjax.analysis.verdicts import decide_each, interval, role_gaps, verdict_words
 from warmjax.markdown import table
 
 NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -228,18 +228,13 @@ PAPERS_ROLES = Roles({"baseline": {"mode": "none"},
                       "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
 
 
-def missing(arms: Mapping[str, Arm], seeds: tuple[int, ...], iterations: int) -> list[str]:
-    """What the registered design lacks: per arm the missing seeds and unfinished runs."""
-    return [gap for role, arm in arms.items() for gap in arm_gaps(role, arm, seeds, iterations)]
-
-
 def analyse(family: Family, design: Design, gaps: list[str] | None = None,
             folder: str = "") -> dict:
     """The registered analysis of `family`, as a record (`registered.json`). `gaps`: what
-    the design lacks (`missing`); None: worked out here."""
+    the design lacks (`verdicts.role_gaps`); None: worked out here."""
     arms, board = design.roles(family), design.board
     by_name = {h.name: h for h in design.hypotheses}
-    gaps = missing(arms, board.seeds, board.iterations) if gaps is None else gaps
+    gaps = role_gaps("", arms, board.seeds, board.iterations) if gaps is None else gaps
     rates = rate_measures(design)
     delta = design.delta(rates[0])
     out = {"folder": folder, "seeds": list(board.seeds), "complete": not gaps, "gaps": gaps,

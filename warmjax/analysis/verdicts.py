@@ -77,6 +77,20 @@ def decide_each(group: Mapping[Key, tuple[str, Comparison | None]], delta: float
     return out
 
 
+def role_gaps(where: str, arms: Mapping[str, Arm | None], seeds: Iterable[int],
+              iterations: int) -> list[str]:
+    """What a design's arms lack (`{role: arm}`, None where its runs are absent): an absent
+    arm in one line, else its missing seeds and short runs (`arm_gaps`), each prefixed by
+    `where` and the role ("c4_long baseline"; the role alone where `where` is empty)."""
+    out = []
+    for role, arm in arms.items():
+        if arm is None:
+            out.append(f"{where}: no {role} arm")
+        else:
+            out += arm_gaps(f"{where} {role}".strip(), arm, seeds, iterations)
+    return out
+
+
 def verdict_words(d: Decision, incomplete: bool = False, unit: str | None = "points") -> str:
     """A decision in words: INCOMPLETE while the design lacks runs; "contradicted" with its
     reason; "not resolvable" with the effect 80% power would have needed, in `unit`
