@@ -49,10 +49,10 @@ def write_run(root: Path, mode: str, enhancement: str, seed: int, shift: float,
 
 
 def write_study_run(folder: Path, game: str, params: dict, mode: str, enhancement: str,
-                    seed: int, iterations: int, rows: list) -> Path:
+                    seed: int, iterations: int, rows: list, module: str | None = None) -> Path:
     """A fabricated run folder of a registered study: `config.yaml` (E = 50, I′ = 5) and
-    the given metrics rows."""
-    config = RunConfig(game=GameConfig(game, params),
+    the given metrics rows; `module`: the game's, for a game kept outside warmjax."""
+    config = RunConfig(game=GameConfig(game, params, module),
                        warmstart=WarmstartConfig(mode, enhancement, 5), seed=seed,
                        train=TrainConfig(iterations=iterations, games=50), run_dir=str(folder))
     folder.mkdir(parents=True)

@@ -405,3 +405,52 @@ def test_the_floor_and_decline_labels_by_each_designs_rule():
             f"reproduced; {strength.DECLINING}")
         assert labelled("reproduced", learned, None, decline_after_floor=rule) == "reproduced"
         assert labelled(INCOMPLETE, flat, down, decline_after_floor=rule) == INCOMPLETE
+
+
+def test_a_two_arm_study_of_a_game_of_ones_own_runs_through_the_one_command(
+        tmp_path, monkeypatch, capsys):
+    """A new registered study of a toy game kept outside warmjax (examples/toy_three.py,
+    named by its module in each run's config) is a folder: a design.json and its runs, no
+    library code. The calibration table has no row for the toy, so the analysis says so
+    in one line and measures compute to strength on iterations alone, with no compute
+    figure (it once stopped on a KeyError). The final agent's paired differences are the
+    fabricated ones, computed here by hand."""
+    from warmjax import report
+
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    folder, seeds, its = tmp_path / "toy_study", (0, 1, 2), 6
+    lift = {"baseline": {s: 0.0 for s in seeds}, "warm": {0: 0.04, 1: 0.06, 2: 0.05}}
+    for arm, (mode, enhancement) in {"baseline": ("none", "rollout"),
+                                     "warm": ("adaptive", "rollout")}.items():
+        for s in seeds:
+            policy = [0.30 + 0.03 * it + 0.01 * s + lift[arm][s] for it in range(1, its + 1)]
+            write_study_run(folder / "toy" / f"arm={arm},seed={s}", "toy_three", {}, mode,
+                            enhancement, s, its, [
+                metric_row(iteration=it, oracle_policy=p, oracle_optimal=0.5 + p / 2,
+                           seconds_total=10.0, count_games_selfplay=50,
+                           count_evals_selfplay=1000, count_evals_arena=0, count_evals_probe=0,
+                           count_playout_steps=0, count_train_samples=2000)
+                for it, p in zip(range(1, its + 1), policy)], module="toy_three")
+    (folder / "design.json").write_text(json.dumps({
+        **DESIGN, "question": "Does warm start help on the toy?",
+        "arms": {"baseline": "warm start off", "warm": "adaptive, Rollout"},
+        "seeds": list(seeds), "iterations": its, "cut_order": [],
+        "boards": [{"name": "toy", "title": "Toy three",
+                    "ladder": {"policy": [0.40, 0.50], "search": [0.70]}}]}))
+    capsys.readouterr()
+    report.main(["--design", str(folder)])
+    err = capsys.readouterr().err
+    assert "has no row for toy_three" in err and "iterations only" in err
+    record = json.loads((folder / "analysis.json").read_text())
+    assert record["complete"] and record["figures"] == {}
+    assert not list(folder.glob("compute_*.png"))
+    (speed,) = record["speed"]["ledger"]
+    assert list(speed["axes"]) == ["iterations"]
+    diffs = [lift["warm"][s] for s in seeds]
+    t = stats.ttest_1samp(diffs, 0.0)
+    for measure, scale in (("policy", 1.0), ("search", 0.5)):
+        row = _final(record, "toy", measure)
+        assert row["comparison"]["diff"] == pytest.approx(scale * np.mean(diffs), abs=1e-6)
+        assert row["comparison"]["p"] == pytest.approx(t.pvalue, abs=1e-6)
+    text = (folder / "analysis.md").read_text()
+    assert text.startswith("# Does warm start help on the toy?") and "Toy three" in text

@@ -108,10 +108,10 @@ def figures(plan: designs.Design, families: Mapping, ledger: Mapping, out: Path
 
     drawn = {}
     for board in plan.boards:
-        if board.name in families:
+        arms = compute_json(families[board.name], ledger) if board.name in families else []
+        if any(arm["runs"] for arm in arms):  # none where no run has a ledger's curve
             name = f"compute_{board.name}.png"
-            plots.plot_against_compute(board.title, compute_json(families[board.name], ledger),
-                                       out / name)
+            plots.plot_against_compute(board.title, arms, out / name)
             drawn[board.name] = name
     return drawn
 

@@ -269,13 +269,15 @@ def _reason(decision) -> str:
 
 def compute_json(family: model.Family, curves: dict[Path, compute.ComputeCurve]) -> list[dict]:
     """A family's learning curves against compute, as the record keeps them: per arm, each
-    run's compute source and its `[seconds, rate]` points per measure (policy head and
-    search), drawn by `plots.plot_against_compute`."""
+    search), drawn by `plots.plot_against_compute`. A run without a curve (no calibration
+    row for its game: `compute_curves`) is left out."""
     out = []
     for arm in family.all_arms():
         runs = []
         for run in arm.runs:
-            curve = curves[run.path]
+            curve = curves.get(run.path)
+            if curve is None:
+                continue
             runs.append({"source": curve.source, **{
                 measure: [[s, getattr(row, field)] for s, row in zip(curve.seconds, run.metrics)
                           if getattr(row, field) is not None]
