@@ -37,3 +37,8 @@ def percent(value: float | None, decimals: int = 1, missing: str = "—") -> str
     if value is None or math.isnan(value):
         return missing
     return f"{100 * value:.{decimals}f}"
+
+
+def points(x: float | None) -> str:
+    """A rate difference in signed percentage points (`0.023` → `+2.3`); "—" for None."""
+    return "—" if x is None else f"{100 * x:+.1f}"

@@ -29,6 +29,7 @@ from warmjax.analysis.stats import (
     decide,
     friedman,
 )
+from warmjax.markdown import points
 from warmjax.names import PAPERS_ENHANCEMENTS, enhancement_name
 
 
@@ -55,13 +56,8 @@ class Claim:
     decision: Decision | None = None
 
 
-def _pts(x: float) -> str:
-    """A rate difference in percentage points, signed (0.023 -> "+2.3")."""
-    return f"{100 * x:+.1f}"
-
-
 def _span(c: Comparison) -> str:
-    return f"{_pts(c.diff)} points [{_pts(c.ci[0])}, {_pts(c.ci[1])}], p = {c.p:.3g}"
+    return f"{points(c.diff)} points [{points(c.ci[0])}, {points(c.ci[1])}], p = {c.p:.3g}"
 
 
 def _elo_span(c: Comparison) -> str:

@@ -136,11 +136,6 @@ def p_text(x: float | None) -> str:
     return "—" if x is None else f"{x:.3g}"
 
 
-def points(x: float | None) -> str:
-    """A rate difference in signed percentage points (0.023 -> "+2.3"); "—" for none."""
-    return "—" if x is None else f"{100 * x:+.1f}"
-
-
 def interval(c: Mapping | None, unit: str = "points") -> str:
     """A difference with its interval from a comparison's record entry: "+1.2 [−0.4,
     +2.8]" (points) or "+12 [−30, +54]" (Elo); "—" for none."""
