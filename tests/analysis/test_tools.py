@@ -529,3 +529,25 @@ def test_the_committed_registered_analysis_regenerates_and_a_change_is_caught(tm
     (copy / "registered.json").write_text(json.dumps(record, indent=1) + "\n")
     monkeypatch.setattr(reports, "ROOT", tmp_path)
     assert not reports.check_design("c4_confirm")
+
+
+@pytest.mark.slow
+def test_the_committed_printed_report_regenerates_and_a_change_is_caught(tmp_path,
+                                                                         monkeypatch):
+    """`tools/reports.py --check draw_collapse`: the script's printed Markdown is the
+    committed studies/draw_collapse/analysis.md byte for byte; one number edited by hand in
+    a copy of the committed file is reported as a difference."""
+    import shutil
+
+    reports = load_tool("reports")
+    assert reports.check_printed("draw_collapse")
+    copy = tmp_path / "studies" / "draw_collapse"
+    shutil.copytree(ROOT / "studies" / "draw_collapse", copy)
+    (copy / "analysis.py").unlink()  # the script still runs from the repository
+    text = (copy / "analysis.md").read_text()
+    assert "| 40 | 55.8 |" in text
+    (copy / "analysis.md").write_text(text.replace("| 40 | 55.8 |", "| 40 | 55.9 |", 1))
+    monkeypatch.setattr(reports, "PRINTED", {"draw_collapse": (
+        "draw_collapse/analysis.md", str(ROOT / "studies" / "draw_collapse" / "analysis.py"))})
+    monkeypatch.setattr(reports, "ROOT", tmp_path)
+    assert not reports.check_printed("draw_collapse")
