@@ -5,7 +5,7 @@ The folder holds its design and a folder of runs per board. A `design.py` whose 
 (`registered.Design`) has one board is a study of hypotheses adjusted together per measure
 (`registered.analyse`, e.g. studies/c4_confirm): it writes `registered.json` and
 `registered.md`, reading the board's `tournament/` for the final networks' Elo where there
-is one. A `design.json` (`analysis.design`: boards, arms, seeds, iterations, the ladders
+is one. A `design.json` (`analysis.two_arms`: boards, arms, seeds, iterations, the ladders
 and δ) compares two arms over boards: The analysis reads each board's runs (the
 design's seeds only), costs their ledgers with the design's calibration table, records the
 look in `looks.json`, and writes `analysis.json` (the record) and `analysis.md` (read from
@@ -36,8 +36,8 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from warmjax.analysis import design as designs
 from warmjax.analysis import ranking, study
+from warmjax.analysis import two_arms as designs
 from warmjax.analysis.report import compute_curves, compute_json, random_rate
 from warmjax.analysis.verdicts import role_gaps
 from warmjax.train import run_folder

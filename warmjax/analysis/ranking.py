@@ -110,8 +110,8 @@ def board_gain(family, metric: str, window: Sequence[int],
     Raises:
       ValueError: a family without both arms, or fewer than two paired seeds.
     """
-    from warmjax.analysis.design import arms_of
     from warmjax.analysis.model import curve
+    from warmjax.analysis.two_arms import arms_of
 
     baseline, warm = arms_of(family)
     if baseline is None or warm is None:

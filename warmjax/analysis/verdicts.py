@@ -2,7 +2,7 @@
 lacks, a decision's verdict in words, the floor and decline labels on it, and the number
 formats of its tables. Pure Python (no JAX, no numpy arrays).
 
-The registered analyses (`registered`, `horizon`, `design`) and the study tables read their
+The registered analyses (`registered`, `horizon`, `two_arms`) and the study tables read their
 words and formats from here, so a verdict or an interval reads alike in every report.
 """
 
@@ -65,7 +65,7 @@ def decide_each(group: Mapping[Key, tuple[str, Comparison | None]], delta: float
     comparison paired by seed)}`; None where a side has no run): their p-values adjusted
     together by Benjamini–Hochberg, and beside them their permutation p-values, then each
     decided alone with δ (`stats.decide`), with its power at δ. The registered analyses
-    (`registered`, `horizon`, `design`) all decide this way."""
+    (`registered`, `horizon`, `two_arms`) all decide this way."""
     keys = [k for k, (_, c) in group.items() if c is not None]
     p_adj = dict(zip(keys, adjusted([group[k][1].p for k in keys])))
     flips = dict(zip(keys, adjusted([group[k][1].p_permutation for k in keys])))

@@ -1,7 +1,7 @@
-"""A registered study's design as data (`design.json` beside its registration), and the
-analysis that design fixes. No JAX and no paths: a study's driver reads the runs and hands
-in the families; one JSON-ready record comes out, and its Markdown is read from the record
-alone.
+"""A two-arm registered design over boards, as data (`design.json` beside its
+registration), and the analysis that design fixes. No JAX and no paths: a study's driver
+reads the runs and hands in the families; one JSON-ready record comes out, and its Markdown
+is read from the record alone.
 
 A design names **boards**, each a study folder of runs of two arms on the same seeds and
 iterations: the baseline (warm start off; the design's first arm) and one warm-start arm

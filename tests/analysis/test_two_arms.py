@@ -1,4 +1,4 @@
-"""A registered design's analysis (analysis/design.py, analysis/engine.py) on
+"""A registered design's analysis (analysis/two_arms.py, analysis/engine.py) on
 fabricated boards whose numbers are set by hand: each test checks its figures against scipy
 or statsmodels, or against values worked out here."""
 
@@ -13,7 +13,8 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import design, registered, strength, study
+from warmjax.analysis import registered, strength, study
+from warmjax.analysis import two_arms as design
 from warmjax.train import run_folder
 
 from ..helpers import metric_row
