@@ -36,8 +36,7 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from warmjax.analysis import ranking, study
-from warmjax.analysis import two_arms as designs
+from warmjax.analysis import ranking, study, two_arms
 from warmjax.analysis.report import compute_curves, compute_json, random_rate
 from warmjax.analysis.verdicts import role_gaps
 from warmjax.train import run_folder
@@ -80,7 +79,7 @@ def _cost(runs, plan, ledger: dict, measured: dict, log: Callable[[str], None]) 
     measured.update(compute_curves(runs, None, None, log))
 
 
-def read(plan: designs.Design, root: Path, log: Callable[[str], None] = _stderr
+def read(plan: two_arms.Design, root: Path, log: Callable[[str], None] = _stderr
          ) -> tuple[dict, dict, dict, dict, list[str]]:
     """Per board: its family, a random move's rate; the ledger's and the measured compute
     curves of every run; and the boards with no run at all."""
@@ -99,7 +98,7 @@ def read(plan: designs.Design, root: Path, log: Callable[[str], None] = _stderr
     return families, rates, ledger, measured, absent
 
 
-def figures(plan: designs.Design, families: Mapping, ledger: Mapping, out: Path
+def figures(plan: two_arms.Design, families: Mapping, ledger: Mapping, out: Path
             ) -> dict[str, str]:
     """Per board read: its runs' policy head and search rates against the ledger's compute,
     one line per run, the arms in colour (`plots.plot_against_compute`), written to
@@ -116,7 +115,7 @@ def figures(plan: designs.Design, families: Mapping, ledger: Mapping, out: Path
     return drawn
 
 
-def default_root(design: Path, plan: designs.Design) -> Path:
+def default_root(design: Path, plan: two_arms.Design) -> Path:
     """The design's folder where a board's folder lies beside it, else the folder above."""
     beside = design.parent
     if any((beside / board.name).is_dir() for board in plan.boards):
@@ -179,12 +178,12 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
         return _horizons(where, path, module, cut=cut, incomplete=incomplete, out=out,
                          log=log)
     try:
-        plan = designs.read(path).under_cuts(cut)
+        plan = two_arms.read(path).under_cuts(cut)
     except (OSError, ValueError) as err:
         raise DesignError(str(err)) from None
     root = root or default_root(path, plan)
     families, rates, ledger, measured, absent = read(plan, root, log)
-    gaps = absent + designs.gaps(plan, families)
+    gaps = absent + two_arms.gaps(plan, families)
     raw = json.loads(path.read_text())
     predicted, missing = ({}, []) if "prediction" not in raw else prediction(
         raw["prediction"], path.parent, families)
@@ -199,7 +198,7 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
         "iterations": plan.iterations,
         "note": NOTE + (f", {cut} cut(s)" if cut else "")
         + (" — incomplete, no verdict" if gaps or missing else "")})
-    record = designs.analyse(plan, families, rates, ledger, measured, gaps + missing)
+    record = two_arms.analyse(plan, families, rates, ledger, measured, gaps + missing)
     record["looks"] = {str(out): study.read_looks(out)}
     record["figures"] = figures(plan, families, ledger, out)
     if raw.get("glimpses"):
@@ -209,7 +208,7 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     (out / "analysis.json").write_text(json.dumps(record, indent=1) + "\n")
     command = f"python -m warmjax.report --design {Path(where)}" + (
         f" --cut {cut}" if cut else "")
-    text = designs.markdown(record, command)
+    text = two_arms.markdown(record, command)
     if predicted:
         text += "\n## The prediction across boards\n\n" + ranking.prediction_markdown(predicted)
     (out / "analysis.md").write_text(text)

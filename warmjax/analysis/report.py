@@ -269,6 +269,7 @@ def _reason(decision) -> str:
 
 def compute_json(family: model.Family, curves: dict[Path, compute.ComputeCurve]) -> list[dict]:
     """A family's learning curves against compute, as the record keeps them: per arm, each
+    run's compute source and its `[seconds, rate]` points per measure (policy head and
     search), drawn by `plots.plot_against_compute`. A run without a curve (no calibration
     row for its game: `compute_curves`) is left out."""
     out = []

@@ -109,11 +109,9 @@ def verdict_words(d: Decision, incomplete: bool = False, unit: str | None = "poi
 
 
 def floored(text: str, floor: strength.Floor | None) -> str:
-    """A verdict under the floor rule: where the baseline did not learn, the comparison
-    decides nothing (an incomplete verdict stays as it is)."""
-    if floor is None or floor.learned or text == INCOMPLETE:
-        return text
-    return f"{NOT_INFORMATIVE}: the baseline did not learn"
+    """A verdict under the floor rule alone (`labelled` without a decline): where the
+    baseline did not learn, the comparison decides nothing."""
+    return labelled(text, floor, None)
 
 
 def labelled(text: str, floor: strength.Floor | None, decline: strength.Decline | None,
