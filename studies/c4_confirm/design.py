@@ -8,7 +8,8 @@ generic one (`warmjax.analysis.registered`).
 
 from __future__ import annotations
 
-from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis, Measure
+from warmjax.analysis.measures import Auc, FinalRate
+from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis
 
 ROLES = PAPERS_ROLES  # baseline, fixed WRoRa I′ = 5, adaptive WRoRa
 
@@ -21,9 +22,9 @@ DESIGN = Design(
         Hypothesis("H1", "adaptive WRoRa − baseline", "adaptive"),
         Hypothesis("H2", "fixed WRoRa I′ = 5 − baseline", "fixed"),
         Hypothesis("H3", "adaptive WRoRa − fixed WRoRa I′ = 5", "adaptive", "fixed")),
-    measures={"auc": Measure("primary: policy head's AUC, iterations 1–8", 0.02,
+    measures={"auc": Auc("primary: policy head's AUC, iterations 1–8", 0.02,
                              iterations=8),
-              "final": Measure("secondary: policy head's rate at iteration 15", 0.02)},
+              "final": FinalRate("secondary: policy head's rate at iteration 15", 0.02)},
     roles=ROLES,
     claims={"claim 1 (H1 and H2)": ("H1", "H2"), "claim 3 (H3)": ("H3",)},
 )

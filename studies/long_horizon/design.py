@@ -8,7 +8,8 @@ own study's baseline, and Hex 7×7 against Hex 5×5 for growth with the board. A
 
 from __future__ import annotations
 
-from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis, Measure
+from warmjax.analysis.measures import Auc, ComputeToStep, FinalElo
+from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis
 
 ROLES = PAPERS_ROLES  # baseline, fixed WRoRa I′ = 5, adaptive WRoRa
 
@@ -35,10 +36,10 @@ DESIGN = Design(
                    board="hex_7x7_long"),
     ),
     measures={
-        "elo": Measure("(a) the final networks' Bayesian Elo", 50.0, "Elo"),
-        "compute": Measure("(b) estimated CPU-seconds to each step of the policy-head "
-                           "ladder", unit="speed-up"),
-        "auc": Measure("(c) the policy head's AUC, iterations 1–8", 0.02, iterations=8),
+        "elo": FinalElo("(a) the final networks' Bayesian Elo", 50.0),
+        "compute": ComputeToStep("(b) estimated CPU-seconds to each step of the policy-head "
+                           "ladder"),
+        "auc": Auc("(c) the policy head's AUC, iterations 1–8", 0.02, iterations=8),
     },
     roles=ROLES,
     calibration="results/calibration/cpu.json",  # the registered calibration table

@@ -281,7 +281,8 @@ def test_search_misses_by_hand():
 
 
 DESIGN_PY = """
-from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis, Measure
+from warmjax.analysis.measures import Auc, FinalRate
+from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis
 
 DESIGN = Design(
     title="A three-arm study written in a test", registration="REGISTRATION.md",
@@ -290,9 +291,9 @@ DESIGN = Design(
     hypotheses=(Hypothesis("H1", "adaptive WRoRa − baseline", "adaptive"),
                 Hypothesis("H2", "fixed WRoRa I′ = 5 − baseline", "fixed"),
                 Hypothesis("H3", "adaptive WRoRa − fixed WRoRa I′ = 5", "adaptive", "fixed")),
-    measures={"auc": Measure("primary: policy head's AUC, iterations 1–3", 0.02,
+    measures={"auc": Auc("primary: policy head's AUC, iterations 1–3", 0.02,
                              iterations=3),
-              "final": Measure("secondary: the policy head's final rate", 0.02)},
+              "final": FinalRate("secondary: the policy head's final rate", 0.02)},
     roles=PAPERS_ROLES,
     claims={"claim 1 (H1 and H2)": ("H1", "H2"), "claim 3 (H3)": ("H3",)})
 """

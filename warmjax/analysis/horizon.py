@@ -41,7 +41,8 @@ import math
 from collections.abc import Mapping, Sequence
 
 from warmjax.analysis import strength, study_tables, survival
-from warmjax.analysis.model import Arm, Family, area
+from warmjax.analysis.measures import EloAt, Measure
+from warmjax.analysis.model import Family
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.registered import Board, Design
 from warmjax.analysis.stats import (
@@ -104,21 +105,17 @@ def gaps(data: Sequence[StudyData], design: Design) -> list[str]:
     return out
 
 
-def resamples(design: Design) -> int:
-    """(b)'s bootstrap resamples: the compute measure's, else `survival.RESAMPLES`."""
-    return design.measures["compute"].resamples or survival.RESAMPLES
-
-
-def _paired(data: Mapping[str, StudyData], values, design: Design
+def _paired(data: Mapping[str, StudyData], measure: Measure, design: Design
             ) -> dict[str, Comparison | None]:
-    """Per registered comparison: `values(arm)` (`{seed: value}`) of the arm against its
-    study's baseline, paired by seed."""
+    """Per registered comparison: the measure's values of the arm against its study's
+    baseline, paired by seed."""
     out = {}
     for c in design.hypotheses:
-        arms = design.roles(data[c.board].family) if c.board in data else {}
+        d = data.get(c.board)
+        arms = design.roles(d.family) if d is not None else {}
         arm, base = arms.get(c.arm), arms.get("baseline")
-        out[c.name] = (None if arm is None or base is None
-                      else compare_by_seed(values(arm), values(base)))
+        out[c.name] = (None if arm is None or base is None else compare_by_seed(
+            measure.values(arm, d.board.iterations), measure.values(base, d.board.iterations)))
     return out
 
 
@@ -148,10 +145,6 @@ def _decided(comps: Mapping[str, Comparison | None], design: Design, delta: floa
                        "decided": floored(verdict_words(x.decision, incomplete, None),
                                           floors[c.board])}
     return rows
-
-
-def _auc_by_seed(arm: Arm, k: int) -> dict[int, float]:
-    return {r.id.seed: area(r, "policy", k) for r in arm.runs}
 
 
 def _windows(data: Mapping[str, StudyData]) -> list[int]:
@@ -209,14 +202,15 @@ def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: boo
         if ladder is None or "adaptive" not in arms or "baseline" not in arms:
             return None
         step = ladder.policy[0]
-        ref = strength.passages(arms["baseline"], "policy", step, "compute", curves)
-        mine = strength.passages(arms["adaptive"], "policy", step, "compute", curves)
+        compute = design.measures["compute"]
+        ref = compute.passages(arms["baseline"], "policy", step, curves)
+        mine = compute.passages(arms["adaptive"], "policy", step, curves)
         if ref is None or mine is None:
             return None
         tau = min(curves[r.path].budget for a in family.all_arms() for r in a.runs)
         boards.append((ref, mine, tau))
         steps[name] = step
-    g = survival.speedup_growth(boards[0], boards[1], resamples(design))
+    g = survival.speedup_growth(boards[0], boards[1], design.measures["compute"].bootstrap)
     text = "grows" if g.ci[0] > 1 else "shrinks" if g.ci[1] < 1 else NO_EVIDENCE
     return {"steps": steps, "ratio": num(g.ratio), "ci": [num(x) for x in g.ci],
             "speedup_large": num(g.large), "speedup_small": num(g.small),
@@ -253,23 +247,24 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
                  "decline": {n: x.to_json() for n, x in declines.items() if x is not None},
                  "deltas": {"elo": design.delta("elo"), "auc": design.delta("auc")}}
     # (a) the final networks' Elo, and the earlier horizons beside it
-    out["elo"] = _decided(_paired(by_name, lambda a: a.by_seed("elo"), design), design,
-                          design.delta("elo"), "Elo", incomplete, floors, declines)
+    elo = design.measures["elo"]
+    out["elo"] = _decided(_paired(by_name, elo, design), design, elo.delta, elo.unit,
+                          incomplete, floors, declines)
     out["elo_horizons"] = {}
     for h in design.horizons:
         at = {n: dataclasses.replace(d, family=d.horizons[h]) for n, d in by_name.items()
               if h in d.horizons}
-        out["elo_horizons"][str(h)] = {k: comparison_json(c, None) for k, c in
-                                       _paired(at, lambda a: a.by_seed("elo"), design).items()}
+        out["elo_horizons"][str(h)] = {k: comparison_json(c, None) for k, c in _paired(
+            at, EloAt(f"Elo at iteration {h}", elo.delta, horizon=h), design).items()}
     # (c) the policy head's AUC over the first iterations, and over every window
-    k0 = design.measures["auc"].iterations
-    out["auc"] = _decided(_paired(by_name, lambda a: _auc_by_seed(a, k0), design), design,
-                          design.delta("auc"), "points", incomplete, floors)
+    auc = design.measures["auc"]
+    out["auc"] = _decided(_paired(by_name, auc, design), design, auc.delta, auc.unit,
+                          incomplete, floors)
     windows = _windows(by_name)
     by_k = {c.name: {} for c in design.hypotheses}
     for k in windows:
-        rows = _decided(_paired(by_name, lambda a, k=k: _auc_by_seed(a, k), design), design,
-                        design.delta("auc"), "points", incomplete, floors)
+        rows = _decided(_paired(by_name, auc.at(k), design), design, auc.delta, auc.unit,
+                        incomplete, floors)
         for key, row in rows.items():
             if row is not None:
                 by_k[key][k] = row["decided"]
@@ -281,9 +276,7 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
     speed = {}
     for curves, name in ((ledger, "ledger"), (measured, "measured")):
         pairs = [(r, d) for d in data
-                 if (r := strength.time_to_strength(d.family, curves,
-                                                    resamples=resamples(design)))
-                 is not None]
+                 if (r := design.measures["compute"].record(d.family, curves)) is not None]
         records = [r for r, _ in pairs]
         strength.adjust(records)
         for r, d in pairs:

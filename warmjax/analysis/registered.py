@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from warmjax.analysis.measures import Measure
 from warmjax.analysis.model import Arm, Family
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.stats import (
@@ -28,7 +29,7 @@ from warmjax.analysis.stats import (
     compare_by_seed,
     decide,
 )
-from warmjax.analysis.verdicts import decide_each, interval, role_gaps, verdict_words
+from warmjax.analysis.verdicts import decide_groups, interval, role_gaps, verdict_words
 from warmjax.markdown import table
 
 NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -71,20 +72,6 @@ class Hypothesis:
 
 
 @dataclasses.dataclass(frozen=True)
-class Measure:
-    """A registered measure: what it is, its δ (the smallest difference that matters, in
-    `unit`: "points" for rates, "Elo", or "speed-up" for compute to strength, None where
-    the analysis's own rule holds), for an area under the curve its iterations, and for a
-    bootstrap interval its resamples."""
-
-    title: str
-    delta: float | None = None
-    unit: str = "points"
-    iterations: int | None = None
-    resamples: int | None = None
-
-
-@dataclasses.dataclass(frozen=True)
 class Design:
     """What a registration fixes: one type for every registered study, built in the study's
     own `design.py` (`studies/<name>/design.py`, a module-level `DESIGN`).
@@ -94,9 +81,10 @@ class Design:
       registration: the registration's path, as the output cites it.
       boards: the study folders, each with its seeds and iterations.
       hypotheses: the comparisons, adjusted together per measure.
-      measures: `{name: Measure}`, primary first: the rates' summaries (model.SUMMARIES:
-        "auc", "final"), "elo" (the final networks' Bayesian Elo) or "compute" (estimated
-        CPU-seconds to each step of the ladder).
+      measures: `{name: measures.Measure}`, primary first, each with its values per seed
+        and its Benjamini–Hochberg group: e.g. "auc" (`measures.Auc`), "final"
+        (`measures.FinalRate`), "elo" (`measures.FinalElo`) or "compute"
+        (`measures.ComputeToStep`, to each step of the ladder).
       roles: `Family -> {role: Arm}`, the arms the hypotheses name (`Roles`).
       claims: `{claim: hypothesis names decided together}`.
       calibration, device: the registered calibration table and its row (compute).
@@ -239,21 +227,24 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
     delta = design.delta(rates[0])
     out = {"folder": folder, "seeds": list(board.seeds), "complete": not gaps, "gaps": gaps,
            "delta": delta, "measures": {}, "claims": {}, "elo": {}}
+    decided = decide_groups(design.measures, {
+        (measure, h.name): (measure, h.comparison, compare_by_seed(
+            *(design.measures[measure].values(arms[role], board.iterations)
+              for role in (h.arm, h.reference))))
+        for measure in rates for h in design.hypotheses})
     for measure in rates:
         delta = design.delta(measure)
-        decided = decide_each({h.name: (h.comparison, compare_by_seed(
-            arms[h.arm].by_seed("policy", measure),
-            arms[h.reference].by_seed("policy", measure))) for h in design.hypotheses}, delta)
         out["measures"][measure] = {h.name: {
             "comparison": h.comparison, **comparison_json(x.comparison, delta),
             "p_adjusted": num(x.p_adjusted), "power_at_delta": num(x.power_at_delta),
             "verdict": verdict_words(x.decision, bool(gaps))}
-            for h in design.hypotheses for x in [decided[h.name]]}
+            for h in design.hypotheses for x in [decided[measure, h.name]]}
         # A claim joins its hypotheses, each with its p adjusted over all of them.
         out["claims"][measure] = {
             claim: verdict_words(decide(
-                [Tested(by_name[n].comparison, decided[n].comparison) for n in names], delta,
-                p_adjusted=[decided[n].p_adjusted for n in names]), bool(gaps))
+                [Tested(by_name[n].comparison, decided[measure, n].comparison) for n in names],
+                delta, p_adjusted=[decided[measure, n].p_adjusted for n in names]),
+                bool(gaps))
             for claim, names in design.claims.items()}
     for h in design.hypotheses:
         c = compare_by_seed(arms[h.arm].by_seed("elo"), arms[h.reference].by_seed("elo"))
@@ -263,12 +254,13 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
 
 
 def rate_measures(design: Design) -> list[str]:
-    """The design's measures of optimal-move rates (unit "points"), primary first.
+    """The design's measures of optimal-move rates (unit "points") that decide, primary
+    first.
 
     Raises:
       ValueError: it has none, or they do not share one δ (the record states one).
     """
-    rates = [m for m, x in design.measures.items() if x.unit == "points"]
+    rates = [m for m, x in design.measures.items() if x.unit == "points" and x.decides]
     if not rates or len({design.delta(m) for m in rates}) != 1:
         raise ValueError(f"{design.title}: the rate measures need one δ between them")
     return rates

@@ -52,9 +52,10 @@ from pathlib import Path
 import numpy as np
 
 from warmjax.analysis import registered, strength, study_tables, survival
-from warmjax.analysis.model import METRICS, TITLES, Arm, Family, final
+from warmjax.analysis.measures import ComputeToStep, FinalRate, Measure
+from warmjax.analysis.model import METRICS, TITLES, Arm, Family
 from warmjax.analysis.record import comparison_json, num
-from warmjax.analysis.registered import Board, Design, Hypothesis, Measure
+from warmjax.analysis.registered import Board, Design, Hypothesis
 from warmjax.analysis.stats import (
     NOT_INFORMATIVE,
     Comparison,
@@ -65,7 +66,7 @@ from warmjax.analysis.stats import (
 from warmjax.analysis.survival import RESAMPLES
 from warmjax.analysis.verdicts import (
     INCOMPLETE,
-    decide_each,
+    decide_groups,
     interval,
     labelled,
     p_text,
@@ -103,9 +104,9 @@ def from_json(data: Mapping, source: str = "") -> Design:
                        for b in data["boards"])
         arms = dict(data["arms"])
         speed = data.get("speed", {})
-        measures = {"compute": Measure(
+        measures: dict[str, Measure] = {"compute": ComputeToStep(
             "estimated CPU-seconds to each step of the board's ladders",
-            float(speed.get("speedup_delta", strength.SPEEDUP_DELTA)), "speed-up",
+            float(speed.get("speedup_delta", strength.SPEEDUP_DELTA)),
             resamples=int(speed.get("resamples", RESAMPLES)))}
         finals = tuple(data["final"]["measures"])
         delta = float(data["final"]["delta"])
@@ -120,8 +121,12 @@ def from_json(data: Mapping, source: str = "") -> Design:
     if unknown:
         raise ValueError(f"the design {source} names unknown measures {unknown}; known: "
                          + ", ".join(METRICS))
-    measures.update({m: Measure(f"{TITLES[m].lower()} at the last iteration", delta)
-                     for m in finals})
+    measures.update({m: FinalRate(f"{TITLES[m].lower()} at the last iteration", delta,
+                                  group="final", metric=m) for m in finals})
+    # beside them, each on the quiet positions: unadjusted, no verdict
+    measures.update({q: FinalRate(f"{TITLES[q].lower()} at the last iteration", delta,
+                                  decides=False, metric=q)
+                     for m in finals if (q := f"{m}_quiet") in METRICS})
     baseline, warm = arms
     question = data.get("question", "")
     return Design(
@@ -183,23 +188,20 @@ def gaps(design: Design, families: Mapping[str, Family]) -> list[str]:
     return out
 
 
-def _finals(arm: Arm, measure: str, iteration: int) -> dict[int, float]:
-    return {r.id.seed: float(final(r, measure, iteration)) for r in arm.runs}
-
-
 def _final_rows(design: Design, families: Mapping[str, Family], measures: Sequence[str],
                 ) -> dict[tuple[str, str], Comparison | None]:
+    """Per board and measure (its name in the design): the warm-start arm's values against
+    the baseline's, paired by seed; None where an arm or the measure is absent."""
     out = {}
     for board in design.boards:
         family = families.get(board.name)
-        for measure in measures:
+        for name in measures:
+            m = design.measures[name]
             base, warm = arms_of(family) if family is not None else (None, None)
-            if base is None or warm is None or measure not in family.measures:
-                out[board.name, measure] = None
-                continue
-            out[board.name, measure] = compare_by_seed(
-                _finals(warm, measure, design.iterations),
-                _finals(base, measure, design.iterations))
+            out[board.name, name] = None if (
+                base is None or warm is None or m.metric not in family.measures) else \
+                compare_by_seed(m.values(warm, board.iterations),
+                                m.values(base, board.iterations))
     return out
 
 
@@ -230,11 +232,8 @@ def _speed(design: Design, families: Mapping[str, Family], curves: Mapping,
         family = families.get(board.name)
         if family is None:
             continue
-        r = strength.time_to_strength(family, curves, board.ladder,
-                                       design.measures["compute"].resamples)
+        r = design.measures["compute"].record(family, curves, board.ladder, axes)
         if r is not None:
-            r["axes"] = {a: block for a, block in r["axes"].items() if a in axes}
-        if r is not None and r["axes"]:
             r["board"] = board.name
             records.append(r)
     strength.adjust(records, ("policy", "search"), design.delta("compute"))
@@ -266,16 +265,16 @@ def robustness(design: Design, families: Mapping[str, Family], curves: Mapping,
         if "compute" not in r["axes"]:
             continue
         base, warm = arms_of(families[r["board"]])
+        compute = design.measures["compute"]
         for c in r["axes"]["compute"]["comparisons"]:
-            step = (c["measure"], c["threshold"], "compute", curves)
-            first = [strength.passages(arm, *step) for arm in (base, warm)]
-            held = [strength.passages(arm, *step, hold=hold) for arm in (base, warm)]
+            step = (c["measure"], c["threshold"], curves)
+            first = [compute.passages(arm, *step) for arm in (base, warm)]
+            held = [compute.passages(arm, *step, hold=hold) for arm in (base, warm)]
             seeds = sorted(set(first[0]) & set(first[1]))
             # compute to the step, each run stopped at τ; positive: warm start sooner
             diffs = [min(first[0][s].time, c["tau"]) - min(first[1][s].time, c["tau"])
                      for s in seeds]
-            up = survival.speedup(held[0], held[1], c["tau"],
-                                  design.measures["compute"].resamples)
+            up = survival.speedup(held[0], held[1], c["tau"], compute.bootstrap)
             left_out = (survival.left_out_range(first[0], first[1], c["tau"])
                         if len(seeds) >= 3 else None)
             rows.append({
@@ -329,7 +328,8 @@ def analyse(design: Design, families: Mapping[str, Family],
         "decline": {n: d.to_json() for n, d in declines.items() if d is not None}}
     # (B) the final agent
     comps = _final_rows(design, families, registered.rate_measures(design))
-    decided = decide_each({k: (f"{warm} − {baseline}", c) for k, c in comps.items()}, delta)
+    decided = decide_groups(design.measures, {(b, m): (m, f"{warm} − {baseline}", c)
+                                              for (b, m), c in comps.items()})
     final_rows = []
     for (board, measure), x in decided.items():
         row = {"board": board, "measure": measure, "comparison": None, "verdict": INCOMPLETE,
@@ -345,8 +345,8 @@ def analyse(design: Design, families: Mapping[str, Family],
                            words, floors.get(board), declines.get(board)))
         final_rows.append(row)
     out["final"] = final_rows
-    quiet = _final_rows(design, families, [f"{m}_quiet" for m in registered.rate_measures(design)
-                                           if f"{m}_quiet" in METRICS])
+    quiet = _final_rows(design, families, [n for n, m in design.measures.items()
+                                           if isinstance(m, FinalRate) and not m.decides])
     out["final_quiet"] = [{"board": b, "measure": m, "comparison": comparison_json(
         c, delta)} for (b, m), c in quiet.items()]
     # (A) compute to strength, and beside it against measured seconds

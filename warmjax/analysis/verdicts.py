@@ -14,6 +14,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from warmjax.analysis import strength
+from warmjax.analysis.measures import Measure, groups
 from warmjax.analysis.model import Arm
 from warmjax.analysis.stats import (
     CONTRADICTED,
@@ -75,6 +76,29 @@ def decide_each(group: Mapping[Key, tuple[str, Comparison | None]], delta: float
             c, decide([Tested(what, c)], delta, p_adjusted=[p_adj[key]]), p_adj[key],
             flips[key], power_at(c, delta))
     return out
+
+
+def decide_groups(measures: Mapping[str, Measure],
+                  comps: Mapping[Key, tuple[str, str, Comparison | None]]
+                  ) -> dict[Key, Decided | None]:
+    """`decide_each` over the design's Benjamini–Hochberg groups (`measures.groups`):
+    `comps` is `{key: (measure name, what it compares, the comparison)}`; each group's
+    comparisons are adjusted together and decided with the group's δ. In `comps`' order.
+
+    Raises:
+      ValueError: a group's measures differ in δ.
+    """
+    found: dict[Key, Decided | None] = {}
+    for name, members in groups(measures).items():
+        if not any(m in members for m, _, _ in comps.values()):
+            continue
+        deltas = {measures[m].delta for m in members}
+        if len(deltas) != 1:
+            raise ValueError(f"the Benjamini–Hochberg group {name!r} mixes δs "
+                             f"({', '.join(members)})")
+        found.update(decide_each({k: (what, c) for k, (m, what, c) in comps.items()
+                                  if m in members}, deltas.pop()))
+    return {k: found[k] for k in comps}
 
 
 def role_gaps(where: str, arms: Mapping[str, Arm | None], seeds: Iterable[int],
