@@ -1,14 +1,14 @@
 """The long-horizon study's design, as studies/long_horizon/REGISTRATION.md fixes it: the
 three studies (Connect Four 6×6 at the papers' I = 100; Hex 5×5 and 7×7, cut as registered
 to 60 iterations on seeds 8–13), the four comparisons, each a warm-start arm against its
-own study's baseline, and Hex 7×7 against Hex 5×5 for growth with the board. A
+own study's baseline, and Hex 7×7 against Hex 5×5 for growth with the board (a `measures.Growth`). A
 `registered.Design`, as every registered study's is; the analysis is the generic one
 (`warmjax.analysis.horizon`).
 """
 
 from __future__ import annotations
 
-from warmjax.analysis.measures import Auc, ComputeToStep, FinalElo
+from warmjax.analysis.measures import Auc, ComputeToStep, FinalElo, Growth
 from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis
 
 ROLES = PAPERS_ROLES  # baseline, fixed WRoRa I′ = 5, adaptive WRoRa
@@ -40,11 +40,13 @@ DESIGN = Design(
         "compute": ComputeToStep("(b) estimated CPU-seconds to each step of the policy-head "
                            "ladder"),
         "auc": Auc("(c) the policy head's AUC, iterations 1–8", 0.02, iterations=8),
+        # secondary: Hex 7×7's lead and speed-up against Hex 5×5's, unadjusted
+        "growth": Growth("growth with the board", 50.0, "Elo", larger="hex_7x7_long",
+                         smaller="hex_5x5_long"),
     },
     roles=ROLES,
     calibration="results/calibration/cpu.json",  # the registered calibration table
     device="cpu: 2 cores",  # its row
-    growth=("hex_7x7_long", "hex_5x5_long"),
     horizons=(15, 30, 60),
     full_iterations=100,
     # The decline rule and its window 21-30, where Connect Four's probe peaked, were added

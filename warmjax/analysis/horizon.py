@@ -156,11 +156,12 @@ def _windows(data: Mapping[str, StudyData]) -> list[int]:
 def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool, design: Design
                 ) -> dict | None:
     """Welch's test of the larger board's per-seed Elo leads against the smaller's."""
-    large, small = design.growth
+    growth = design.growth
+    large, small = growth.boards
     leads = {}
     for name in (large, small):
         arms = design.roles(data[name].family)
-        arm, base = arms.get("adaptive"), arms.get("baseline")
+        arm, base = arms.get(growth.arm), arms.get(growth.reference)
         if arm is None or base is None:
             return None
         a, b = arm.by_seed("elo"), base.by_seed("elo")
@@ -169,9 +170,9 @@ def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool, design:
         return None
     comp = compare(leads[large], leads[small])
     d = decide([Tested(f"{data[large].board.title} lead − {data[small].board.title} lead",
-                       comp)], design.delta("elo"))
+                       comp)], growth.delta)
     words = {REPRODUCED: "grows", CONTRADICTED: "shrinks" if d.reason == "opposite"
-             else f"no growth ≥ {design.delta('elo'):g} Elo"}
+             else f"no growth ≥ {growth.delta:g} Elo"}
     text = words.get(d.verdict, NO_EVIDENCE)
     if d.verdict == UNRESOLVED and not math.isnan(d.effect80):
         text += f" (80% power needed {d.effect80:.0f} Elo)"
@@ -183,7 +184,7 @@ def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool, design:
 def _growth_floor(text: str, floors, incomplete: bool, design: Design) -> str:
     if incomplete:
         return INCOMPLETE
-    dead = [floors[n].family for n in design.growth if floors[n] is not None
+    dead = [floors[n].family for n in design.growth.boards if floors[n] is not None
             and not floors[n].learned]
     if dead:
         return f"no evidence either way: the baseline did not learn ({', '.join(dead)})"
@@ -195,7 +196,7 @@ def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: boo
     """The larger board's speed-up over the smaller's at the first policy-head step, on the
     compute axis."""
     boards, steps = [], {}
-    for name in design.growth:
+    for name in design.growth.boards:
         family = data[name].family
         ladder = strength.ladder_for(family)
         arms = design.roles(family)
@@ -291,7 +292,7 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
                                                 decline_after_floor=True)
         speed[name] = records
     out["speed"] = speed
-    grows = design.growth is not None and set(design.growth) <= set(by_name)
+    grows = design.growth is not None and set(design.growth.boards) <= set(by_name)
     out["growth"] = {"elo": _growth_elo(by_name, floors, incomplete, design) if grows
                      else None,
                      "speedup": _growth_speed(by_name, ledger, floors, incomplete, design)
@@ -399,9 +400,9 @@ def _answers(record: dict, design: Design) -> list[str]:
     if design.growth is None:
         return lines + [""]
     g = record["growth"]
-    large, small = design.growth
+    large, small = design.growth.boards
     big, little = (record["studies"][n]["title"] if n in record["studies"] else n
-                   for n in design.growth)
+                   for n in design.growth.boards)
     lines += ["", f"**3. Does its effect grow with the board?** {big} against {little}:", ""]
     if g["elo"] is not None:
         lines.append(f"- The final-Elo lead, {big} − {little} (Welch): "

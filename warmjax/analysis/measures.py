@@ -157,10 +157,14 @@ class ComputeToStep(Measure):
 
 @dataclasses.dataclass(frozen=True)
 class Growth(Measure):
-    """An effect's growth with the board: the `larger` board's against the `smaller`'s."""
+    """An effect's growth with the board: the `larger` board's against the `smaller`'s,
+    the effect being the arm of role `arm` against the arm of role `reference`, per seed.
+    δ is in `unit` (the leads' Elo); a registered design names at most one."""
 
     larger: str = ""
     smaller: str = ""
+    arm: str = "adaptive"
+    reference: str = "baseline"
 
     @property
     def boards(self) -> tuple[str, str]:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from warmjax.analysis.measures import Measure
+from warmjax.analysis.measures import Growth, Measure
 from warmjax.analysis.model import Arm, Family
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.stats import (
@@ -88,7 +88,6 @@ class Design:
       roles: `Family -> {role: Arm}`, the arms the hypotheses name (`Roles`).
       claims: `{claim: hypothesis names decided together}`.
       calibration, device: the registered calibration table and its row (compute).
-      growth: `(larger, smaller)` board names for growth with the board, or None.
       horizons: the earlier iterations whose networks were rated (Elo).
       full_iterations: the papers' I, which a board at that length is named by.
       decline_after_data: the decline rule came as a departure the registration records
@@ -109,7 +108,6 @@ class Design:
     claims: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     calibration: str = ""
     device: str = ""
-    growth: tuple[str, str] | None = None
     horizons: tuple[int, ...] = ()
     full_iterations: int | None = None
     decline_after_data: bool = False
@@ -141,6 +139,12 @@ class Design:
         if len(lengths) != 1:
             raise ValueError(f"{self.title}: the boards' iterations differ ({sorted(lengths)})")
         return lengths.pop()
+
+    @property
+    def growth(self) -> Growth | None:
+        """The design's growth with the board (`measures.Growth`), or None."""
+        found = [m for m in self.measures.values() if isinstance(m, Growth)]
+        return found[0] if found else None
 
     def delta(self, measure: str) -> float | None:
         """The measure's δ, in its unit."""
