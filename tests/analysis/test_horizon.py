@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import horizon, registered, strength, study, survival, verdicts
+from warmjax.analysis import horizon, registered, render, strength, study, survival, verdicts
 from warmjax.analysis.stats import CONTRADICTED, REPRODUCED, UNRESOLVED, Decision
 from warmjax.analysis.tournaments import Tournament
 from warmjax.matches.tournament_folder import (
@@ -285,7 +285,7 @@ def test_a_declining_study_labels_its_horizon_verdicts_only(tmp_path, monkeypatc
     for r in record["speed"]["ledger"]:
         for c in r["axes"]["compute"]["comparisons"]:
             assert (strength.DECLINING in c["verdict"]) == (r["study"] == "c4_long")
-    text = horizon.markdown(record, fabricated(), "the command")
+    text = render.markdown(record, "the command")
     assert "## The decline rule" in text and "| **declines** |" in text
 
 
@@ -356,7 +356,7 @@ def test_gaps_and_no_verdict(tmp_path, monkeypatch):
 
 def test_markdown_answers_first(analysed):
     record, _ = analysed
-    text = horizon.markdown(record, fabricated(), "python -m warmjax.report --design study")
+    text = render.markdown(record, "python -m warmjax.report --design study")
     assert text.index("## The three questions, answered") < text.index("## (a)")
     for needle in ("At each study's horizon (Connect Four 6×6 at iteration 20, the "
                    "registered cut;", "save compute", "grow with the board",

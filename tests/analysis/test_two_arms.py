@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from warmjax.analysis import registered, strength, study
+from warmjax.analysis import registered, render, strength, study
 from warmjax.analysis import two_arms as design
 from warmjax.train import run_folder
 
@@ -220,11 +220,11 @@ def test_robustness_beside_compute_to_strength(analysed):
     assert first["left_out_speedup"] == pytest.approx([50 / 12, 160 / 3 / 12])
     assert [r["paired_p_adjusted"] for r in record["robustness"]] == pytest.approx(
         multipletests([r["paired_p"] for r in record["robustness"]], method="fdr_bh")[1])
-    assert design._beside([{**first, "decided": "faster",
+    assert render._beside([{**first, "decided": "faster",
                             "held_speedup_ci": [0.9, 2.0]}])[0].startswith(
         "policy 50.0% is faster at the first touch only: held for 3 iterations 2.01× "
         "[0.90, 2.00], paired by seed exact p = 0.125")
-    assert design._beside([{**first, "decided": "open", "speedup_ci": [1.1, 3.0],
+    assert render._beside([{**first, "decided": "open", "speedup_ci": [1.1, 3.0],
                             "sooner": 0, "later": 0}]) == [
         f"open, with the speed-up's interval wholly above 1: policy 50.0% "
         f"({first['speedup']:.2f}× [1.10, 3.00])"]
@@ -254,7 +254,7 @@ def test_gaps_and_no_verdict(tmp_path):
 
 def test_markdown_from_the_record_alone(analysed):
     record = analysed[0]
-    text = design.markdown(record, "python -m warmjax.report --design study")
+    text = render.markdown(record, "python -m warmjax.report --design study")
     for heading in ("# Does warm start help?", "## The answers", "## (B) The final agent",
                     "## (A) Compute to strength", "## The decline rule",
                     "## Self-play health"):

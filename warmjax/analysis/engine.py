@@ -36,7 +36,7 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from warmjax.analysis import ranking, study, two_arms
+from warmjax.analysis import ranking, render, study, two_arms
 from warmjax.analysis.report import compute_curves, compute_json, random_rate
 from warmjax.analysis.verdicts import role_gaps
 from warmjax.train import run_folder
@@ -208,7 +208,7 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     (out / "analysis.json").write_text(json.dumps(record, indent=1) + "\n")
     command = f"python -m warmjax.report --design {Path(where)}" + (
         f" --cut {cut}" if cut else "")
-    text = two_arms.markdown(record, command)
+    text = render.markdown(record, command)
     if predicted:
         text += "\n## The prediction across boards\n\n" + ranking.prediction_markdown(predicted)
     (out / "analysis.md").write_text(text)
@@ -240,7 +240,7 @@ def _hypotheses(where: Path | str, path: Path, plan, *, incomplete: bool,
         raise DesignError("the registered analysis needs every run of every seed (no interim "
                           "look); missing: " + "; ".join(gaps))
     record = registered.analyse(found[0], plan, gaps, folder=str(data))
-    text = registered.markdown(record, plan, f"python -m warmjax.report --design {where}")
+    text = render.markdown(record, f"python -m warmjax.report --design {where}")
     out = Path(out or path.parent)
     out.mkdir(parents=True, exist_ok=True)
     (out / "registered.json").write_text(json.dumps(record, indent=1) + "\n")
@@ -320,7 +320,7 @@ def _horizons(where: Path | str, path: Path, module, *, cut: int, incomplete: bo
     name = root.resolve().name
     (out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
     command = f"python -m warmjax.report --design {where}" + (f" --cut {cut}" if cut else "")
-    text = horizon.markdown(record, plan, command)
+    text = render.markdown(record, command)
     (out / f"{name}.md").write_text(text)
-    plots.plot_elo_leads(horizon.elo_leads(record, plan), out / horizon.FIGURE)
+    plots.plot_elo_leads(render.elo_leads(record), out / render.FIGURE)
     return record, text

@@ -1,7 +1,7 @@
 """A registered horizon study's analysis: each warm-start arm against its own study's
 baseline, paired by seed, over several studies (boards), exactly as the study's `Design`
 fixes it. No JAX and no paths here: the studies' families in (`study.families`), one
-JSON-ready record out, and its Markdown read from the record and the design alone.
+JSON-ready record out (its report: `render.markdown`, from the record alone).
 
 - **(a) Final Elo** (primary, the papers' measure): per seed, arm − baseline in Bayesian
   Elo from the round robin of the final networks; paired t, Benjamini–Hochberg over the
@@ -40,11 +40,11 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 
-from warmjax.analysis import strength, study_tables, survival
+from warmjax.analysis import strength, survival
 from warmjax.analysis.measures import EloAt, Measure
 from warmjax.analysis.model import Family
 from warmjax.analysis.record import comparison_json, num
-from warmjax.analysis.registered import Board, Design
+from warmjax.analysis.registered import Board, Design, plan_json
 from warmjax.analysis.stats import (
     CONTRADICTED,
     REPRODUCED,
@@ -59,18 +59,14 @@ from warmjax.analysis.verdicts import (
     INCOMPLETE,
     decide_each,
     floored,
-    interval,
     labelled,
-    p_text,
     role_gaps,
     verdict_words,
 )
-from warmjax.markdown import percent, table
 
 NO_EVIDENCE = "no evidence either way"  # growth with the board, neither way resolved
 # The registered measures (`registered.Measure`) a horizon design decides on: (a), (b), (c).
 MEASURES = ("elo", "compute", "auc")
-FIGURE = "elo_leads.png"  # `elo_leads` drawn by `plots.plot_elo_leads`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -246,7 +242,8 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
                              for d in data},
                  "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
                  "decline": {n: x.to_json() for n, x in declines.items() if x is not None},
-                 "deltas": {"elo": design.delta("elo"), "auc": design.delta("auc")}}
+                 "deltas": {"elo": design.delta("elo"), "auc": design.delta("auc")},
+                 "plan": plan_json(design, "horizons")}
     # (a) the final networks' Elo, and the earlier horizons beside it
     elo = design.measures["elo"]
     out["elo"] = _decided(_paired(by_name, elo, design), design, elo.delta, elo.unit,
@@ -298,212 +295,3 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
                      "speedup": _growth_speed(by_name, ledger, floors, incomplete, design)
                      if grows else None}
     return out
-
-
-# --- the record in Markdown ------------------------------------------------------------------
-
-
-def elo_leads(record: dict, design: Design) -> dict[str, list[tuple[int, dict | None]]]:
-    """Per comparison (its title): `(iteration, Elo comparison)` at each horizon and at the
-    end (each study's last iteration), for `plots.plot_elo_leads`."""
-    out = {}
-    for c in design.hypotheses:
-        if c.board not in record["studies"]:
-            continue
-        last = record["studies"][c.board]["iterations"]
-        out[c.comparison] = [*((h, record["elo_horizons"][str(h)].get(c.name))
-                          for h in design.horizons
-                          if h < last), (last, record["elo"].get(c.name))]
-    return out
-
-
-def _decided_table(rows: dict, unit: str, design: Design) -> str:
-    scale, digits = (1.0, 0) if unit == "Elo" else (100.0, 1)
-    body = [[r["comparison"], r["n"], interval(r, unit), p_text(r["p"]), p_text(r["p_adjusted"]),
-             f"{p_text(r.get('p_permutation'))} ({p_text(r.get('p_permutation_adjusted'))})",
-             p_text(r.get("p_wilcoxon")),
-             "—" if r["effect80"] is None else f"{scale * r['effect80']:.{digits}f}",
-             p_text(r["power_at_delta"]), f"**{r['verdict']}**"]
-            for r in rows.values() if r is not None]
-    return table(["comparison", "pairs", f"Δ {unit}, paired [95% CI]", "p",
-                  f"p (BH, the {design.count})",
-                  "exact sign-flip p (BH)", "Wilcoxon p", f"80%-power effect, {unit}",
-                  "power at δ", "verdict"], body, "lrlrrrrrrl")
-
-
-def _policy_speed(record: dict, axis: str = "compute") -> list[dict]:
-    """The policy-head comparisons of every study on `axis`, with their study."""
-    return [{**c, "study": r["study"]} for r in record["speed"]["ledger"]
-            if axis in r["axes"] for c in r["axes"][axis]["comparisons"]
-            if c["measure"] == "policy"]
-
-
-def horizons_text(record: dict, design: Design) -> str:
-    """Each study's last iteration, named: "Connect Four 6×6 at iteration 100, the papers'
-    I; Hex 5×5 at iteration 60, the registered cut"."""
-    return "; ".join(f"{s['title']} at iteration {s['iterations']}, "
-                     + ("the papers' I" if s["iterations"] == design.full_iterations
-                        else "the registered cut")
-                     for s in record["studies"].values())
-
-
-def _reached(record: dict, study: str, arm: str, threshold: float) -> tuple[int, int] | None:
-    """`(runs, reached)` of the arm labelled `arm` at a policy-head step, compute axis."""
-    for r in record["speed"]["ledger"]:
-        if r["study"] == study and "compute" in r["axes"]:
-            for a in r["axes"]["compute"]["arms"]:
-                if (a["arm"], a["measure"], a["threshold"]) == (arm, "policy", threshold):
-                    return a["runs"], a["reached"]
-    return None
-
-
-def _step_note(record: dict, c: dict) -> str:
-    """"budget-bound: …" where no baseline run reached a step that some run reached: its
-    ratio is then a lower bound set by the budget; "" otherwise."""
-    compared = {x["arm"] for x in _policy_speed(record) if x["study"] == c["study"]}
-    base = {a["arm"] for r in record["speed"]["ledger"] if r["study"] == c["study"]
-            for a in r["axes"]["compute"]["arms"]} - compared
-    got = _reached(record, c["study"], base.pop(), c["threshold"]) if len(base) == 1 else None
-    if got is None or got[1] > 0 or not c["reached"]:
-        return ""
-    return (f"budget-bound: 0 of {got[0]} baseline runs reached it, so the ratio is a lower "
-            "bound set by the budget")
-
-
-def _answers(record: dict, design: Design) -> list[str]:
-    titles = {c.name: c.comparison for c in design.hypotheses}
-    k = design.measures["auc"].iterations
-    elo, auc = record["elo"], record["auc"]
-    lines = ["## The three questions, answered", "",
-             f"**1. At each study's horizon ({horizons_text(record, design)}), does warm start "
-             f"still lead?** (a) final Elo, δ = {record['deltas']['elo']:g} Elo; (c) AUC 1–{k} "
-             "beside it:", ""]
-    for key, title in titles.items():
-        a, c = elo.get(key), auc.get(key)
-        if a is None and c is None:
-            continue
-        lines.append(f"- {title}: final Elo {interval(a, 'Elo')}, **{a['verdict'] if a else '—'}**;"
-                     f" AUC 1–{k} {interval(c, 'points')} points, {c['verdict'] if c else '—'}.")
-    lines += ["", "**2. Does warm start save compute, and how much?** (b) the speed-up "
-              "RMST(baseline) / RMST(arm) in estimated CPU-seconds, per step of the "
-              "policy head's ladder:", ""]
-    arms = {}
-    for c in _policy_speed(record):
-        note = _step_note(record, c)
-        arms.setdefault((c["study"], c["arm"]), []).append(
-            f"{percent(c['threshold'])}%: {c['speedup']:.2f}× [{c['speedup_ci'][0]:.2f}, "
-            f"{c['speedup_ci'][1]:.2f}] ({c['verdict']}{'; ' + note if note else ''})")
-    lines += [f"- {record['studies'][study]['title']}, {arm}: " + "; ".join(parts) + "."
-              for (study, arm), parts in arms.items()]
-    lines += ["", "An *open* step is not resolved either way: its ratio's interval and the "
-              "log-rank test leave a speed-up and none both possible."]
-    if design.growth is None:
-        return lines + [""]
-    g = record["growth"]
-    large, small = design.growth.boards
-    big, little = (record["studies"][n]["title"] if n in record["studies"] else n
-                   for n in design.growth.boards)
-    lines += ["", f"**3. Does its effect grow with the board?** {big} against {little}:", ""]
-    if g["elo"] is not None:
-        lines.append(f"- The final-Elo lead, {big} − {little} (Welch): "
-                     f"{interval(g['elo'], 'Elo')} Elo, p {p_text(g['elo']['p'])}: "
-                     f"**{g['elo']['verdict']}**.")
-    if g["speedup"] is not None:
-        s = g["speedup"]
-        lines.append(f"- The speed-up at the first step ({big} at "
-                     f"{percent(s['steps'][large])}%: {s['speedup_large']:.2f}×; {little} at "
-                     f"{percent(s['steps'][small])}%: {s['speedup_small']:.2f}×): ratio "
-                     f"{s['ratio']:.2f} [{s['ci'][0]:.2f}, {s['ci'][1]:.2f}]: "
-                     f"**{s['verdict']}**.")
-    return lines + [""]
-
-
-def markdown(record: dict, design: Design, command: str) -> str:
-    """The report, read from the record and the design alone."""
-    studies = record["studies"]
-    k = design.measures["auc"].iterations
-    seeds = min(len(s["seeds"]) for s in studies.values())
-    decline_windows = sorted({p.decline_window for p in design.boards})
-    lines = [f"# {design.title}", "",
-             (f"Computed by `{command}` as {record['registration']} registers it: "
-              + "; ".join(f"{s['title']} seeds {study_tables.seed_span(s['seeds'])}, "
-                          f"{s['iterations']} iterations" for s in studies.values()) + "."),
-             ""]
-    if not record["complete"]:
-        lines += ["**Incomplete: no verdict is claimed.** Missing: "
-                  + "; ".join(record["gaps"]), ""]
-    lines += _answers(record, design)
-    lines += ["## (a) The final networks' Elo (primary; the papers' measure)", "",
-              ("Per seed, arm − baseline in Bayesian Elo from the round robin of the final "
-               "networks, each seed's block centred; paired t over seeds, Benjamini–Hochberg "
-               f"over the {design.count} comparisons, δ = {record['deltas']['elo']:g} Elo."), "",
-              _decided_table(record["elo"], "Elo", design), "",
-              ("**The Elo scale.** Each seed's final networks, one per arm, and the random "
-               "player play one round robin; the seeds' blocks are linked only through the "
-               "random player, whom every network beats nearly always, and each block is "
-               "centred. So a rating is meaningful only within its seed: a lead is an arm's "
-               "difference from its own seed's baseline, resting on that pair's games, and "
-               "it is not on the papers' scale, where the networks of one tournament are "
-               "rated together. The exact sign-flip p is the share of the 2ⁿ sign patterns "
-               "of the n per-seed leads whose mean is at least as far from zero: with "
-               f"{seeds} seeds its smallest value is 1/{2 ** (seeds - 1)}."), "",
-              "Elo against iterations: the same difference from each horizon's round robin "
-              "(unadjusted; decides nothing).", ""]
-    rows = []
-    for c in design.hypotheses:
-        cells = [interval(record["elo_horizons"][str(h)].get(c.name), "Elo")
-                 for h in design.horizons]
-        rows.append([c.comparison, *cells, interval(record["elo"].get(c.name), "Elo")])
-    lines += [table(["comparison", *(f"iteration {h}" for h in design.horizons), "final"],
-                    rows, "ll" + "l" * len(design.horizons)), "",
-              f"![Elo lead against the rated iteration]({FIGURE})", ""]
-    lines += ["## (b) Compute to strength (primary)", "",
-              study_tables.speed_intro(record["speed"]["ledger"], design.calibration)]
-    for r in record["speed"]["ledger"]:
-        lines += [f"### {studies[r['study']]['title']}", "", study_tables.speed_markdown(r), ""]
-    lines += ["### Beside it: against measured wall seconds (decides nothing)", "",
-              ("The same passages against the seconds each run logged (`seconds_total`, "
-               "the probe included, other jobs on the machine too); their verdicts are "
-               "computed by the same rule for comparison only."), ""]
-    for r in record["speed"]["measured"]:
-        lines += [f"#### {studies[r['study']]['title']}", "", study_tables.speed_markdown(r),
-                  ""]
-    lines += [f"## (c) Early learning: the policy head's AUC over iterations 1–{k} (primary)",
-              "", (f"Paired t over seeds, Benjamini–Hochberg over the {design.count} comparisons, "
-               f"δ = {100 * record['deltas']['auc']:g} points."), "",
-              _decided_table(record["auc"], "points", design), ""]
-    robust = record["auc_robustness"]
-    windows = robust["windows"]
-    lines += [f"How far each verdict holds: decided the same way for every window k in "
-              f"{strength.holds_over({k: 0 for k in windows}, 0)}.", "",
-              table(["comparison", f"verdict at k = {k}", "holds over k", "elsewhere"],
-                    [[c.comparison, record["auc"][c.name]["verdict"],
-                      robust["verdicts"][c.name]["holds_over"].get(
-                          record["auc"][c.name]["decided"], "none"),
-                      "; ".join(f"{v} ({ks})" for v, ks in
-                                robust["verdicts"][c.name]["holds_over"].items()
-                                if v != record["auc"][c.name]["decided"]) or "—"]
-                     for c in design.hypotheses if record["auc"].get(c.name) is not None
-                     and c.name in robust["verdicts"]], "llll"), ""]
-    lines += ["## The floor rule", "",
-              ("A study whose baseline did not learn decides nothing: its baseline's policy "
-               "head at the last iteration against a random legal move on the same positions "
-               "(one-sided one-sample t-test, α = 0.05)."), "",
-              study_tables.floor_markdown(list(record["floor"].values())), ""]
-    if record.get("decline"):
-        lines += ["## The decline rule", "",
-                  (("Added after the data (the registration's departures): a study whose "
-                    if design.decline_after_data else "A study whose ")
-                   + "baseline's policy head is significantly lower over the last tenth of its "
-                   "iterations than over iterations "
-                   + ", ".join(f"{a}–{b}" for a, b in decline_windows)
-                   + " (the mean over each span per run, "
-                   "paired by seed, one-sided t-test, α = 0.05) compares collapsing learners "
-                   "at its horizon; every verdict of (a) and (b) of that study says so. The "
-                   "verdicts themselves are unchanged."), "",
-                  study_tables.decline_markdown(record["decline"]), ""]
-    if record.get("looks"):
-        lines += ["## Looks", "", "Every analysis of these studies, oldest first "
-                  "(`looks.json` in each study folder).", "",
-                  study_tables.looks_markdown(record["looks"]), ""]
-    return "\n".join(lines) + "\n"

@@ -1,6 +1,6 @@
 """A registered analysis: named hypotheses, each an arm against a reference arm paired by
 seed, decided exactly as a registration fixes them (`Design`), and written as one record
-that the Markdown renders.
+(its report: `render.markdown`, from the record alone).
 
 Per measure the hypotheses' p-values are adjusted together by Benjamini–Hochberg, and each
 hypothesis is decided by the verdict rule (`stats.decide`, δ in the measure's unit) on its
@@ -16,7 +16,6 @@ Importing this module leaves JAX unloaded; it reads the model (`model.Family`) t
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -29,10 +28,7 @@ from warmjax.analysis.stats import (
     compare_by_seed,
     decide,
 )
-from warmjax.analysis.verdicts import decide_groups, interval, role_gaps, verdict_words
-from warmjax.markdown import table
-
-NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+from warmjax.analysis.verdicts import decide_groups, role_gaps, verdict_words
 
 
 @dataclasses.dataclass(frozen=True)
@@ -190,10 +186,6 @@ class Design:
                                  "'<board> dropped'")
         return dataclasses.replace(self, boards=tuple(boards), cuts=steps)
 
-    @property
-    def count(self) -> str:
-        """The hypotheses' number in words ("four")."""
-        return NUMBERS.get(len(self.hypotheses), str(len(self.hypotheses)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,6 +212,24 @@ PAPERS_ROLES = Roles({"baseline": {"mode": "none"},
                       "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
 
 
+def plan_json(design: Design, kind: str) -> dict:
+    """The design's facts its report reads (`render.markdown` reads the record alone): the
+    analysis's `kind` ("hypotheses", "horizons" or "two_arms"), its title and registration,
+    its hypotheses, its measures (each with its class as `kind`), its boards' names, titles,
+    seeds, iterations and decline windows, its horizons, the papers' I, the calibration table
+    and its row, and whether the decline rule came after the data."""
+    return {"kind": kind, "title": design.title, "registration": design.registration,
+            "hypotheses": [dataclasses.asdict(h) for h in design.hypotheses],
+            "measures": {name: {"kind": type(m).__name__, **dataclasses.asdict(m)}
+                         for name, m in design.measures.items()},
+            "boards": [{"name": b.name, "title": b.title, "seeds": list(b.seeds),
+                        "iterations": b.iterations, "decline_window": list(b.decline_window)}
+                       for b in design.boards],
+            "horizons": list(design.horizons), "full_iterations": design.full_iterations,
+            "calibration": design.calibration, "device": design.device,
+            "decline_after_data": design.decline_after_data}
+
+
 def analyse(family: Family, design: Design, gaps: list[str] | None = None,
             folder: str = "") -> dict:
     """The registered analysis of `family`, as a record (`registered.json`). `gaps`: what
@@ -230,7 +240,8 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
     rates = rate_measures(design)
     delta = design.delta(rates[0])
     out = {"folder": folder, "seeds": list(board.seeds), "complete": not gaps, "gaps": gaps,
-           "delta": delta, "measures": {}, "claims": {}, "elo": {}}
+           "delta": delta, "measures": {}, "claims": {}, "elo": {},
+           "plan": plan_json(design, "hypotheses")}
     decided = decide_groups(design.measures, {
         (measure, h.name): (measure, h.comparison, compare_by_seed(
             *(design.measures[measure].values(arms[role], board.iterations)
@@ -268,41 +279,3 @@ def rate_measures(design: Design) -> list[str]:
     if not rates or len({design.delta(m) for m in rates}) != 1:
         raise ValueError(f"{design.title}: the rate measures need one δ between them")
     return rates
-
-
-def markdown(record: dict, design: Design, command: str) -> str:
-    """`registered.md`, read from the record alone."""
-    lines = [f"# {design.title}", "",
-             (f"Computed by `{command}` as {design.registration} registers it; "
-              f"δ = {100 * record['delta']:g} points; seeds "
-              f"{record['seeds'][0]}–{record['seeds'][-1]} ({len(record['seeds'])})."), ""]
-    if not record["complete"]:
-        lines += ["**Incomplete: no verdict is claimed.** Missing: "
-                  + "; ".join(record["gaps"]), ""]
-    for measure in rate_measures(design):
-        title = design.measures[measure].title
-        rows = []
-        for h, r in record["measures"][measure].items():
-            rows.append([h, r["comparison"], r["n"],
-                         interval(r),
-                         f"{r['p']:.3g}", f"{r['p_adjusted']:.3g}",
-                         f"{r.get('p_wilcoxon', math.nan):.3g}",
-                         f"{r['welch']['p']:.3g}" if r.get("welch") else "—",
-                         f"{100 * r['effect80']:.1f}" if r["effect80"] is not None else "—",
-                         f"{r['power_at_delta']:.2f}" if r["power_at_delta"] is not None
-                         else "—", f"**{r['verdict']}**"])
-        names = f"{design.hypotheses[0].name}–{design.hypotheses[-1].name}"
-        lines += [f"## {title[0].upper() + title[1:]}", "",
-                  table(["", "comparison", "pairs", "Δ points, paired [95% CI]", "p",
-                         f"p (BH, {names})",
-                         "Wilcoxon p", "Welch p", "80%-power effect", "power at δ", "verdict"],
-                        rows, "llrlrrrrrrl")]
-        lines += [f"- {claim}: **{v}**" for claim, v in record["claims"][measure].items()]
-        lines.append("")
-    elo = [[h, r["comparison"], r["n"], f"{r['diff']:+.0f} [{r['ci'][0]:+.0f}, "
-            f"{r['ci'][1]:+.0f}]", f"{r['p']:.3g}"]
-           for h, r in record["elo"].items() if r is not None]
-    if elo:
-        lines += ["## The papers' measure: final Elo, paired by seed (decides nothing)", "",
-                  table(["", "comparison", "pairs", "Δ Elo [95% CI]", "p"], elo, "llrlr")]
-    return "\n".join(lines) + "\n"

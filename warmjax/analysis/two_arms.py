@@ -1,7 +1,7 @@
 """A two-arm registered design over boards, as data (`design.json` beside its
 registration), and the analysis that design fixes. No JAX and no paths: a study's driver
-reads the runs and hands in the families; one JSON-ready record comes out, and its Markdown
-is read from the record alone.
+reads the runs and hands in the families; one JSON-ready record comes out (its report:
+`render.markdown`, from the record alone).
 
 A design names **boards**, each a study folder of runs of two arms on the same seeds and
 iterations: the baseline (warm start off; the design's first arm) and one warm-start arm
@@ -51,13 +51,12 @@ from pathlib import Path
 
 import numpy as np
 
-from warmjax.analysis import registered, strength, study_tables, survival
+from warmjax.analysis import registered, strength, survival
 from warmjax.analysis.measures import ComputeToStep, FinalRate, Measure
 from warmjax.analysis.model import METRICS, TITLES, Arm, Family
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.registered import Board, Design, Hypothesis
 from warmjax.analysis.stats import (
-    NOT_INFORMATIVE,
     Comparison,
     adjusted,
     compare_by_seed,
@@ -67,14 +66,10 @@ from warmjax.analysis.survival import RESAMPLES
 from warmjax.analysis.verdicts import (
     INCOMPLETE,
     decide_groups,
-    interval,
     labelled,
-    p_text,
-    ratio,
     role_gaps,
     verdict_words,
 )
-from warmjax.markdown import percent, table
 
 BUDGET_BOUND = "budget-bound: no baseline run reached it, so the ratio is a lower bound"
 # The self-play health figures (metrics row fields, method.md §5) the record follows.
@@ -82,7 +77,6 @@ HEALTH = {"selfplay_draws": "draws", "selfplay_first_wins": "first-player wins",
           "selfplay_mean_plies": "mean plies", "selfplay_max_plies": "longest game",
           "selfplay_openings": "distinct openings", "selfplay_target_entropy":
           "target entropy, nats"}
-HEALTH_AT = (1, 10, 20, 40)  # the health table's iterations, with the last
 HOLD = 3  # robustness: a step counts once the probe has held it this many iterations
 
 
@@ -325,7 +319,8 @@ def analyse(design: Design, families: Mapping[str, Family],
         "deltas": {"final": delta, "speedup": design.delta("compute")},
         "calibration": {"table": design.calibration, "device": design.device},
         "floor": {n: f.to_json() for n, f in floors.items() if f is not None},
-        "decline": {n: d.to_json() for n, d in declines.items() if d is not None}}
+        "decline": {n: d.to_json() for n, d in declines.items() if d is not None},
+        "plan": registered.plan_json(design, "two_arms")}
     # (B) the final agent
     comps = _final_rows(design, families, registered.rate_measures(design))
     decided = decide_groups(design.measures, {(b, m): (m, f"{warm} − {baseline}", c)
@@ -357,228 +352,3 @@ def analyse(design: Design, families: Mapping[str, Family],
                      if b.name in families}
     out["robustness"] = robustness(design, families, ledger, out["speed"]["ledger"])
     return out
-
-
-# --- the record in Markdown ------------------------------------------------------------------
-
-
-def _final_table(record: dict, rows: Sequence[dict], decided: bool) -> str:
-    body = []
-    for r in rows:
-        c = r["comparison"]
-        cells = [record["boards"][r["board"]]["title"], TITLES[r["measure"]],
-                 "—" if c is None else c["n"], interval(c), p_text(None if c is None else c["p"])]
-        if decided:
-            cells += [p_text(r.get("p_adjusted")),
-                      "—" if c is None else f"{p_text(c.get('p_permutation'))} "
-                      f"({p_text(r.get('p_permutation_adjusted'))})",
-                      "—" if c is None else p_text(c.get("p_wilcoxon")),
-                      "—" if c is None or c["effect80"] is None
-                      else f"{100 * c['effect80']:.1f}",
-                      p_text(r.get("power_at_delta")), f"**{r['verdict']}**"]
-        body.append(cells)
-    head = ["board", "measure", "pairs", "Δ points, paired [95% CI]", "p"]
-    if decided:
-        head += ["p (BH)", "exact sign-flip p (BH)", "Wilcoxon p", "80%-power effect, points",
-                 "power at δ", "verdict"]
-    return table(head, body, "llrlr" + ("rrrrrl" if decided else ""))
-
-
-def _answers(record: dict) -> list[str]:
-    lines = ["## The answers", ""]
-    for name, board in record["boards"].items():
-        finals = [r for r in record["final"] if r["board"] == name]
-        speed = [c for r in record["speed"]["ledger"] if r["board"] == name
-                 and "compute" in r["axes"] for c in r["axes"]["compute"]["comparisons"]]
-        parts = [f"{TITLES[r['measure']].lower()} at iteration {record['iterations']} "
-                 f"{interval(r['comparison'])} points: **{r['decided']}**" for r in finals]
-        verdicts: dict[str, list[str]] = {}
-        for c in speed:
-            verdicts.setdefault(c["decided"], []).append(
-                f"{c['measure']} {percent(c['threshold'])}% ({c['speedup']:.2f}×"
-                + (", budget-bound" if c["budget_bound"] else "") + ")")
-        lines.append(f"- **{board['title']}.** " + "".join(
-            f"*{label[0].upper() + label[1:]}.* " for label in _board_labels(record, name))
-            + "The final agent, warm start − baseline: " + "; ".join(parts) + ".")
-        if verdicts:
-            lines.append("  Compute to strength: " + "; ".join(
-                f"{v}: {', '.join(steps)}" for v, steps in verdicts.items()) + ".")
-        else:
-            lines.append("  Compute to strength: no compute axis (the calibration table has "
-                         "no row for these runs).")
-        beside = _beside([r for r in record.get("robustness", []) if r["board"] == name])
-        if beside and record["complete"]:
-            lines.append("  Beside it (decides nothing): " + "; ".join(beside) + ".")
-    return lines + [""]
-
-
-def _step(row: Mapping) -> str:
-    return f"{row['measure']} {percent(row['threshold'])}%"
-
-
-def _beside(rows: Sequence[Mapping]) -> list[str]:
-    """What the robustness rows of one board say beside its verdicts (the module docstring):
-    whether a *faster* step is faster held as well (its held speed-up's interval above 1) or
-    at the first touch only, with its paired p; the steps later or sooner in every seed; and
-    the *open* steps whose speed-up interval lies wholly above 1."""
-    out = []
-    for r in rows:
-        if r["decided"] == "faster":
-            held = r["held_speedup_ci"][0] > 1
-            out.append(
-                f"{_step(r)} is faster " + ("held as well" if held else
-                                            "at the first touch only")
-                + f": held for {r['hold']} iterations "
-                f"{ratio(r['held_speedup'], r['held_speedup_ci'], '×')}"
-                f", paired by seed exact p = {p_text(r['paired_p'])} (BH "
-                f"{p_text(r['paired_p_adjusted'])}; {r['sooner']} of {r['seeds']} seeds sooner)")
-    for side, word in (("later", "later"), ("sooner", "sooner")):
-        every = [r for r in rows if r["seeds"] and r[side] == r["seeds"]
-                 and r["decided"] != "faster"]  # a faster step is said above
-        if every:
-            out.append(f"warm start {word} in every seed: " + ", ".join(
-                f"{_step(r)} ({ratio(r['speedup'], r['speedup_ci'], '×')}, paired exact p = "
-                f"{p_text(r['paired_p'])}, BH {p_text(r['paired_p_adjusted'])})"
-                for r in every))
-    above = [r for r in rows if r["decided"].startswith("open") and r["speedup_ci"][0] > 1]
-    if above:
-        out.append("open, with the speed-up's interval wholly above 1: " + ", ".join(
-            f"{_step(r)} ({ratio(r['speedup'], r['speedup_ci'], '×')})" for r in above))
-    return out
-
-
-def _robustness_markdown(record: dict) -> str:
-    rows = [[record["boards"][r["board"]]["title"], r["measure"], percent(r["threshold"]),
-             r["decided"], ratio(r["speedup"], r["speedup_ci"]),
-             f"{r['sooner']} / {r['later']} of {r['seeds']}",
-             f"{p_text(r['paired_p'])} ({p_text(r['paired_p_adjusted'])})",
-             ratio(r["held_speedup"], r["held_speedup_ci"]),
-             " / ".join(str(n) for n in r["held_reached"]),
-             "—" if r.get("left_out_speedup") is None
-             else "{:.2f}–{:.2f}".format(*r["left_out_speedup"])]
-            for r in record["robustness"]]
-    hold = record["robustness"][0]["hold"]
-    return table(["board", "measure", "step, %", "verdict", "speed-up [95%]",
-                  "seeds sooner / later", "paired exact p (BH)",
-                  f"held {hold} iterations: speed-up [95%]",
-                  "held: runs reached, baseline / warm",
-                  "speed-up, any one seed left out"], rows, "llllllllll")
-
-
-def _board_labels(record: dict, name: str) -> list[str]:
-    """What the floor and decline rules say of every verdict of a board."""
-    if not record["complete"]:
-        return []
-    floor, decline = record["floor"].get(name), record["decline"].get(name)
-    if floor is not None and not floor["learned"]:
-        return [f"{NOT_INFORMATIVE}: the baseline did not learn, so this board decides "
-                "nothing"]
-    return [strength.DECLINING] if decline is not None and decline["declines"] else []
-
-
-def _health_markdown(record: dict, name: str) -> str:
-    last = record["iterations"]
-    its = [i for i in HEALTH_AT if i < last] + [last]
-    rows = []
-    for arm, figures in record["health"][name].items():
-        for field, title in HEALTH.items():
-            by_it = figures.get(field, {})
-            if not by_it:
-                continue
-            cells = []
-            for i in its:
-                v = by_it.get(str(i))
-                cells.append("—" if v is None else
-                             percent(v) if field in ("selfplay_draws", "selfplay_first_wins",
-                                                     "selfplay_openings") else f"{v:.2f}")
-            rows.append([arm, title + (", %" if field in ("selfplay_draws",
-                                                          "selfplay_first_wins",
-                                                          "selfplay_openings") else ""),
-                         *cells])
-    if not rows:
-        return "No run logged the self-play health figures."
-    return table(["arm", "figure", *(f"iteration {i}" for i in its)], rows,
-                 "ll" + "r" * len(its))
-
-
-def markdown(record: dict, command: str) -> str:
-    """The design's report, read from the record alone."""
-    boards = record["boards"]
-    seeds = "; ".join(f"{b['title']} seeds {study_tables.seed_span(b['seeds'])}"
-                      for b in boards.values())
-    lines = ["# " + (record["question"] or "The registered analysis"), "",
-             (f"Computed by `{command}` from {record['design']}, as {record['registration']} "
-              f"registers it: {seeds}; {record['iterations']} iterations a run; arms "
-              + " and ".join(f"`{a}` ({what})" for a, what in record["arms"].items()) + "."),
-             ""]
-    if record["cuts"]:
-        lines += ["Under the registered cuts: " + "; ".join(record["cuts"]) + ".", ""]
-    if not record["complete"]:
-        lines += ["**Incomplete: no verdict is claimed.** Missing: "
-                  + "; ".join(record["gaps"]), ""]
-    lines += _answers(record)
-    delta = record["deltas"]["final"]
-    lines += [f"## (B) The final agent (primary): the rates at iteration "
-              f"{record['iterations']}", "",
-              ("Warm start − baseline per seed, on the board's whole labelled set; paired t, "
-               "Benjamini–Hochberg over every (board, measure), the verdict rule with "
-               f"δ = {100 * delta:g} points. The exact sign-flip p (Benjamini–Hochberg the "
-               "same way) and the Wilcoxon p decide nothing."), "",
-              _final_table(record, record["final"], decided=True), ""]
-    quiet = [r for r in record["final_quiet"] if r["comparison"] is not None]
-    if quiet:
-        lines += ["The same on the quiet positions (secondary: unadjusted, no verdict):", "",
-                  _final_table(record, quiet, decided=False), ""]
-    lines += ["## (A) Compute to strength (primary)", "",
-              study_tables.speed_intro(record["speed"]["ledger"],
-                                       record["calibration"]["table"],
-                                       "every (board, measure, step) together, per axis"),
-              (f"*No speed-up* means none of {record['deltas']['speedup']:g}× or more; a "
-               "step is *budget-bound* where no baseline run reached it and some warm-start "
-               "run did."), ""]
-    for r in record["speed"]["ledger"]:
-        title = boards[r["board"]]["title"]
-        lines += [f"### {title}", "", study_tables.speed_markdown(r), ""]
-        if record.get("figures", {}).get(r["board"]):
-            lines += [f"![{title}: each run against the ledger's compute]"
-                      f"({record['figures'][r['board']]})", ""]
-    lines += ["### Beside it: against measured wall seconds (decides nothing)", ""]
-    for r in record["speed"]["measured"]:
-        lines += [f"#### {boards[r['board']]['title']}", "", study_tables.speed_markdown(r),
-                  ""]
-    if record.get("robustness"):
-        hold = record["robustness"][0]["hold"]
-        lines += ["### Beside it: robustness of the compute verdicts (decides nothing)", "",
-                  ("Per step on the ledger's compute: how many seeds reached it sooner and "
-                   "how many later with warm start (each run stopped at τ), the exact "
-                   "sign-flip p of those paired times (Benjamini–Hochberg over every step "
-                   "together), the speed-up where a step counts only once the probe has "
-                   f"held it for {hold} iterations in a row (timed at the last of them), and "
-                   "the smallest and largest speed-up with any one seed left out."), "",
-                  _robustness_markdown(record), ""]
-    if record["floor"]:
-        lines += ["## The floor rule", "",
-                  ("A board whose baseline did not learn decides nothing: its baseline's "
-                   "policy head at the last iteration against a random legal move on the same "
-                   "positions (one-sided one-sample t-test, α = 0.05)."), "",
-                  study_tables.floor_markdown(list(record["floor"].values())), ""]
-    if record["decline"]:
-        lines += ["## The decline rule", "",
-                  ("A board whose baseline's policy head is significantly lower over the "
-                   "last tenth of its iterations than over the registered window (paired by "
-                   "seed, one-sided, α = 0.05) carries *the recipe declines* on every "
-                   "verdict."), "", study_tables.decline_markdown(record["decline"]), ""]
-    lines += ["## Self-play health (secondary, decides nothing)", "",
-              "Each figure's mean over the arm's seeds at some iterations (method.md §5).", ""]
-    for name in record["health"]:
-        lines += [f"### {boards[name]['title']}", "", _health_markdown(record, name), ""]
-    if record.get("glimpses"):
-        lines += ["## Glimpses before the look", "",
-                  (f"Data seen outside the looks, as {record['registration']} records them "
-                   "(none changed a setting):"), ""]
-        lines += [f"- **{g['when']}.** {g['what'][0].upper()}{g['what'][1:]}."
-                  for g in record["glimpses"]] + [""]
-    if record.get("looks"):
-        lines += ["## Looks", "", "Every analysis of this study, oldest first.", "",
-                  study_tables.looks_markdown(record["looks"]), ""]
-    return "\n".join(lines) + "\n"
