@@ -209,8 +209,6 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     command = f"python -m warmjax.report --design {Path(where)}" + (
         f" --cut {cut}" if cut else "")
     text = render.markdown(record, command)
-    if predicted:
-        text += "\n## The prediction across boards\n\n" + ranking.prediction_markdown(predicted)
     (out / "analysis.md").write_text(text)
     return record, text
 

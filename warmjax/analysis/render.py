@@ -19,7 +19,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 
-from warmjax.analysis import strength, study_tables
+from warmjax.analysis import ranking, strength, study_tables
 from warmjax.analysis.model import TITLES
 from warmjax.analysis.registered import Hypothesis
 from warmjax.analysis.stats import NOT_INFORMATIVE
@@ -549,4 +549,8 @@ def two_arms_markdown(record: dict, command: str) -> str:
     if record.get("looks"):
         lines += ["## Looks", "", "Every analysis of this study, oldest first.", "",
                   study_tables.looks_markdown(record["looks"]), ""]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if record.get("prediction"):  # a registered prediction across boards
+        text += "\n## The prediction across boards\n\n" + ranking.prediction_markdown(
+            record["prediction"])
+    return text
