@@ -35,19 +35,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = "studies"
 
-# Each committed report: its folder under DATA (a study's, studies/<study>/) and the study
-# data folders it reads.
-REPORTS = {
-    "cpu/report": ["cpu/othello_cpu", "cpu/c4_cpu", "cpu/c4_cpu_departures",
-                   "cpu/gobang_cpu"],
-    "c4_confirm/report": ["c4_confirm/c4_confirm"],
-    "sizes_gumbel_drop/report_gumbel": ["sizes_gumbel_drop/c4_gumbel", "c4_confirm/c4_confirm"],
-    "sizes_gumbel_drop/report_sizes": ["sizes_gumbel_drop/c4_6x7_cpu", "cpu/c4_cpu",
-                                       "sizes_gumbel_drop/othello_8x8_cpu", "cpu/othello_cpu"],
-    "hex_sizes/report": ["hex_sizes/hex_5x5_cpu", "hex_sizes/hex_7x7_cpu"],
-    "sizes_gumbel_drop/report_drop": ["sizes_gumbel_drop/c4_cpu_departures_drop",
-                                      "cpu/c4_cpu_departures"],
-}
+
+def papers_reports() -> dict[str, tuple[object, list[str]]]:
+    """Each committed exploratory report: `{"<study>/<out>": (its design, the study folders
+    it reads under DATA)}`, from the `PAPERS` of every study's design.py
+    (`registered.Papers`)."""
+    from warmjax.analysis import study
+
+    found = {}
+    for path in sorted((ROOT / DATA).glob("*/design.py")):
+        for papers in getattr(study.load_design(path), "PAPERS", ()):
+            found[f"{path.parent.name}/{papers.out}"] = (papers, [
+                os.path.relpath(os.path.normpath(path.parent / f), ROOT / DATA)
+                for f in papers.folders])
+    return found
+
+
+REPORTS = papers_reports()
 
 
 # Each registered design: its study folder under DATA, its record (relative to the folder)
@@ -115,9 +119,11 @@ def _before_looks(text: str) -> str:
 
 
 def command(name: str, out: str) -> list[str]:
-    """The report command of `name`, writing into `out`."""
-    return [sys.executable, "-m", "warmjax.report", "--study",
-            *(f"{DATA}/{s}" for s in REPORTS[name]), "--out", out]
+    """The report command of `name`, writing into `out`: the one its design's
+    `report --design` runs (`Papers.arguments`)."""
+    papers, folders = REPORTS[name]
+    return [sys.executable, "-m", "warmjax.report",
+            *papers.arguments([f"{DATA}/{s}" for s in folders]), "--out", out]
 
 
 def differences(old, new, path: str = "") -> tuple[list[str], list[str]]:

@@ -5,6 +5,7 @@ and claims, as PNG and Markdown (the library: `warmjax.analysis.report`).
         --tournaments tournaments/c4 tournaments/othello --out report
     JAX_PLATFORMS=cpu python -m warmjax.report --study runs/study_c4_cpu --out report_c4
     JAX_PLATFORMS=cpu python -m warmjax.report --design studies/fast_recipe   # registered
+    JAX_PLATFORMS=cpu python -m warmjax.report --design studies/cpu   # the papers' claims
 """
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cut", type=int, default=0,
                         help="with --design: apply the first N cuts of its registered cut "
                              "order")
+    parser.add_argument("--papers", action="store_true",
+                        help="with --design: write the folder's exploratory reports (the "
+                             "papers' four claims: its design.py's PAPERS) where it also has "
+                             "a registered DESIGN")
     parser.add_argument("--incomplete", action="store_true",
                         help="with --design: analyse what there is, labelled incomplete, with "
                              "no verdict (a dry run)")
@@ -97,7 +102,8 @@ def _design(parser, args) -> None:
         parser.fail(problem)
     try:
         _, text = engine.analyse_folder(args.design, root=Path(args.root) if args.root else None,
-                                        cut=args.cut, incomplete=args.incomplete, out=out)
+                                        cut=args.cut, incomplete=args.incomplete, out=out,
+                                        papers=args.papers)
     except ValueError as err:
         cli.fail(err, "report")
     print(text)

@@ -3,13 +3,14 @@ it: three hypotheses on the policy head's optimal-move rate, each paired by seed
 adaptive WRoRa − baseline; H2: fixed WRoRa I′ = 5 − baseline; H3: adaptive − fixed), the
 AUC over iterations 1–8 primary and the rate at iteration 15 secondary, δ = 2 points,
 seeds 8–39. A `registered.Design`, as every registered study's is; the analysis is the
-generic one (`warmjax.analysis.registered`).
+generic one (`warmjax.analysis.registered`). Beside it, `report/` judges the same runs on
+the papers' four claims as the exploratory studies are (`PAPERS`).
 """
 
 from __future__ import annotations
 
 from warmjax.analysis.measures import Auc, FinalRate
-from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis
+from warmjax.analysis.registered import PAPERS_ROLES, Board, Design, Hypothesis, Papers
 
 ROLES = PAPERS_ROLES  # baseline, fixed WRoRa I′ = 5, adaptive WRoRa
 
@@ -28,3 +29,5 @@ DESIGN = Design(
     roles=ROLES,
     claims={"claim 1 (H1 and H2)": ("H1", "H2"), "claim 3 (H3)": ("H3",)},
 )
+
+PAPERS = (Papers(("c4_confirm",)),)  # report/: the papers' four claims, beside

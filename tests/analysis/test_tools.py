@@ -360,6 +360,48 @@ def test_a_study_written_as_a_design_runs_through_the_one_command(tmp_path, caps
     assert partial["measures"]["auc"]["H1"]["verdict"] == "incomplete: no verdict"
 
 
+def test_an_exploratory_design_writes_the_papers_report_of_its_folders(tmp_path, capsys,
+                                                                      monkeypatch):
+    """A `design.py` listing `PAPERS` (`registered.Papers`): `report --design` writes the
+    report `report --study` writes from the same folders, named as the working folder names
+    them, into the design's `out`. A design with neither `PAPERS` nor `DESIGN` is refused
+    in one line, exit 2."""
+    from warmjax import report
+
+    from .synthetic import write_run
+
+    for seed in range(3):
+        for mode, enhancement, shift in (("none", "rollout", 0.0), ("fixed", "wrora", 0.02),
+                                         ("adaptive", "wrora", 0.04)):
+            write_run(tmp_path / "study" / "data", mode, enhancement, seed, shift)
+    (tmp_path / "study" / "design.py").write_text(
+        "from warmjax.analysis.registered import Papers\n"
+        "PAPERS = (Papers(('data',), 'claims'),)\n")
+    monkeypatch.chdir(tmp_path)
+    report.main(["--design", "study"])
+    report.main(["--study", "study/data", "--out", "direct"])
+    capsys.readouterr()
+    text = (tmp_path / "study" / "claims" / "study.md").read_text()
+    assert text == (tmp_path / "direct" / "study.md").read_text()
+    assert "runs from study/data;" in text
+    (tmp_path / "study" / "design.py").write_text("X = 1\n")
+    with pytest.raises(SystemExit) as stop:
+        report.main(["--design", "study"])
+    assert stop.value.code == 2
+    assert "defines neither DESIGN nor PAPERS" in capsys.readouterr().err
+
+
+def test_every_committed_study_report_is_made_by_a_design():
+    """`tools/reports.py` checks every committed `study.md` under studies/: each folder
+    holding one is the `out` of some study's `PAPERS`, and no design names a folder that
+    holds none."""
+    reports = load_tool("reports")
+    committed = {str(p.parent.relative_to(ROOT / "studies"))
+                 for p in (ROOT / "studies").glob("*/*/study.md")}
+    assert committed == set(reports.REPORTS)
+    assert reports.command("cpu/report", "out")[3:5] == ["--study", "studies/cpu/othello_cpu"]
+
+
 def test_export_keeps_the_committed_round_robin(tmp_path):
     # A seed's round robin played into a runs folder without the earlier seeds' journal (a
     # fresh machine) must not be exported over the committed journal: the export stops with

@@ -16,6 +16,11 @@ table: each board's early gain from its runs and its predictor's value from its 
 `glimpses` (data seen outside the looks, `{"when", "what"}` as the registration records
 them) are copied into the record and said in the report.
 
+A `design.py` may list exploratory designs as `PAPERS` (`registered.Papers`): each judges
+every family of its folders' runs on the papers' four claims and writes `study.json` and
+`study.md` (`report.write_study`) into its `out` folder. `report --design` writes them where
+the folder has no registered `DESIGN`, and with `--papers` where it has one as well.
+
 A `design.py` of several boards or with horizons (e.g. studies/long_horizon) is a horizon
 study (`horizon.analyse`): each board's runs with its final round robin (`tournament/`) and
 those at its horizons (`tournament_atNNN/`), written as `<study>.json`, `<study>.md` and
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -161,10 +167,12 @@ def prediction(section: Mapping, folder: Path, families: Mapping) -> tuple[dict,
 
 def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
                    incomplete: bool = False, out: Path | None = None,
-                   log: Callable[[str], None] = _stderr) -> tuple[dict, str]:
+                   log: Callable[[str], None] = _stderr, papers: bool = False
+                   ) -> tuple[dict, str]:
     """The study's registered analysis (see the module docstring): writes `analysis.json`,
     `analysis.md` and the figures into `out` (default: the design's folder) and returns the
-    record and the Markdown.
+    record and the Markdown. A `design.py` without a `DESIGN`, or with `papers`, writes its
+    exploratory reports instead (its `PAPERS`, `registered.Papers`; the last one returned).
 
     Raises:
       DesignError: an unreadable design, a board whose runs are not one family, or (unless
@@ -173,6 +181,11 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     path = design_file(where)
     if path.suffix == ".py":
         module = study.load_design(path)
+        if papers or not hasattr(module, "DESIGN"):
+            if not getattr(module, "PAPERS", ()):
+                raise DesignError(f"{path} defines no PAPERS" if papers
+                                  else f"{path} defines neither DESIGN nor PAPERS")
+            return _papers(where, path, module.PAPERS, out, log)[-1]
         if len(module.DESIGN.boards) == 1 and not module.DESIGN.horizons:
             return _hypotheses(where, path, module.DESIGN, incomplete=incomplete, out=out)
         return _horizons(where, path, module, cut=cut, incomplete=incomplete, out=out,
@@ -211,6 +224,25 @@ def analyse_folder(where: Path | str, *, root: Path | None = None, cut: int = 0,
     text = render.markdown(record, command)
     (out / "analysis.md").write_text(text)
     return record, text
+
+
+def _papers(where: Path | str, path: Path, designs, out: Path | None,
+            log: Callable[[str], None]) -> list[tuple[dict, str]]:
+    """Each exploratory design (`registered.Papers`) of a `design.py`: its report written
+    into its `out` under `out` (default: the design's folder), the study folders named
+    relative to the working folder as `where` names the design's. `[(record, Markdown)]`."""
+    from warmjax.analysis.report import render_study, study_record
+
+    base = Path(where) if Path(where).is_dir() else path.parent
+    done = []
+    for p in designs:
+        folders = [os.path.normpath(base / f) for f in p.folders]
+        record = study_record(folders, **p.options)
+        folder = Path(out or base) / p.out
+        written = render_study(record, str(folder))
+        log(f"wrote {len(written)} files to {folder} (the papers' claims)")
+        done.append((record, (folder / "study.md").read_text()))
+    return done
 
 
 def _hypotheses(where: Path | str, path: Path, plan, *, incomplete: bool,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from warmjax.analysis.measures import Growth, Measure
@@ -186,6 +186,38 @@ class Design:
                                  "'<board> dropped'")
         return dataclasses.replace(self, boards=tuple(boards), cuts=steps)
 
+
+
+@dataclasses.dataclass(frozen=True)
+class Papers:
+    """An exploratory study's design: every family of its folders' runs judged on the
+    papers' four claims (`claims.claims`, the floor rule applied), with its statistics,
+    curves and figures (`report.write_study`: `study.json`, `study.md`). A study folder's
+    `design.py` lists them as `PAPERS`; `python -m warmjax.report --design` writes each.
+    It records no look: it is not registered.
+
+    Attributes:
+      folders: the study folders it reads, relative to the design's folder (each one's
+        round robin from its `tournament/`).
+      out: its report's folder, relative to the design's folder (or to `--out`).
+      options: `report.study_record`'s settings where not its defaults (`auc_iterations`,
+        `delta`, `calibration`, `device`, `measures`).
+    """
+
+    folders: tuple[str, ...]
+    out: str = "report"
+    options: Mapping[str, object] = dataclasses.field(default_factory=dict)
+
+    def arguments(self, folders: Sequence[str]) -> list[str]:
+        """The `python -m warmjax.report` arguments that write the same report from
+        `folders` (its folders as the working folder names them), `--out` aside."""
+        out = ["--study", *folders]
+        for key, value in self.options.items():
+            if key == "measures":
+                out += [x for m in value for x in ("--measure", m)]
+            else:
+                out += [f"--{key.replace('_', '-')}", str(value)]
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
