@@ -28,6 +28,9 @@ those at its horizons (`tournament_atNNN/`), written as `<study>.json`, `<study>
 module's `CUTS`, in order, and its looks are recorded in each board's folder under the
 module's `LOOK_NOTE`.
 
+Each registered record states the design's facts its report needs (`plan`), and every
+report is read from its record alone (`render.markdown`).
+
 The registration allows one analysis, when every run is committed: a design that lacks any
 run or iteration is refused unless `incomplete`, which labels every verdict "incomplete: no
 verdict". A look already recorded is not recorded twice.

@@ -1,6 +1,6 @@
 """A study's tables, read from its record alone (`report.study_record`: the families',
 claims', boards', contrasts' and floors' entries of `study.json`), the way
-`registered.markdown` reads its own."""
+`render.markdown` reads a registered record."""
 
 from __future__ import annotations
 
