@@ -486,3 +486,14 @@ def test_a_cut_rates_its_seeds_as_if_the_others_never_played(tmp_path):
              for n, r in zip(alone.names, alone.ratings)]
     assert max(moved) > 1.0, moved
     assert engine.round_robin(tmp_path / "none", SEEDS) is None
+
+
+def test_a_horizon_design_refuses_a_group_it_would_ignore():
+    """Its measures (a), (b) and (c) are each adjusted on their own: a design that joins
+    the AUC and the final Elo in one Benjamini–Hochberg group is refused in one line, not
+    analysed as if the group were not there."""
+    measures = dict(DESIGN.measures)
+    measures["auc"] = dataclasses.replace(measures["auc"], group="early and final")
+    measures["elo"] = dataclasses.replace(measures["elo"], group="early and final")
+    with pytest.raises(ValueError, match="the group.s. early and final join"):
+        horizon.analyse([], dataclasses.replace(DESIGN, measures=measures), {}, {})

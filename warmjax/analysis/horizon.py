@@ -41,7 +41,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from warmjax.analysis import strength, survival
-from warmjax.analysis.measures import EloAt, Measure
+from warmjax.analysis.measures import EloAt, Measure, groups
 from warmjax.analysis.model import Family
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.registered import Board, Design, plan_json
@@ -229,6 +229,12 @@ def analyse(data: Sequence[StudyData], design: Design, ledger: Mapping, measured
     if lacking:
         raise ValueError(f"{design.title}: a horizon design needs the measures "
                          f"{', '.join(MEASURES)}; it lacks {', '.join(lacking)}")
+    shared = [g for g, names in groups(design.measures).items()
+              if len(names) > 1 and set(names) & set(MEASURES)]
+    if shared:
+        raise ValueError(f"{design.title}: a horizon design adjusts (a), (b) and (c) each "
+                         f"on its own; the group(s) {', '.join(shared)} join(s) one of them "
+                         "with another measure")
     missing = gaps(data, design) if missing is None else list(missing)
     incomplete = bool(missing)
     by_name = {d.board.name: d for d in data}
