@@ -594,3 +594,25 @@ def test_the_committed_printed_report_regenerates_and_a_change_is_caught(tmp_pat
         "draw_collapse/analysis.md", str(ROOT / "studies" / "draw_collapse" / "analysis.py"))})
     monkeypatch.setattr(reports, "ROOT", tmp_path)
     assert not reports.check_printed("draw_collapse")
+
+
+@pytest.mark.slow
+def test_a_screens_committed_table_is_printed_again_and_a_change_is_caught(tmp_path,
+                                                                           monkeypatch):
+    """`tools/reports.py --check screen_pons`: every table line of the README is printed
+    again from the committed runs; one number edited in a copy of the README is caught."""
+    import shutil
+
+    reports = load_tool("reports")
+    assert reports.check_screen("screen_pons")
+    copy = tmp_path / "studies" / "screen_pons"
+    shutil.copytree(ROOT / "studies" / "screen_pons", copy)
+    text = (copy / "README.md").read_text()
+    assert "| fast7 | — | 1.1 | 8.1 |" in text
+    (copy / "README.md").write_text(text.replace("| fast7 | — | 1.1 | 8.1 |",
+                                                 "| fast7 | — | 1.1 | 8.2 |", 1))
+    monkeypatch.setattr(reports, "ROOT", tmp_path)
+    monkeypatch.setattr(reports, "SCREENS", {"screen_pons": (
+        "screen_pons/README.md", "## The table",
+        [[str(ROOT / "studies" / "screen_pons" / "rows.txt"), *reports.PONS]])})
+    assert not reports.check_screen("screen_pons")
