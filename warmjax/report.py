@@ -96,6 +96,9 @@ def _design(parser, args) -> None:
 
     if not engine.design_file(args.design).is_file():
         parser.fail(f"no {engine.DESIGN_PY} or {engine.DESIGN} at {args.design}")
+    if args.papers and engine.design_file(args.design).suffix != ".py":
+        parser.fail(f"--papers writes a {engine.DESIGN_PY}'s PAPERS; {args.design} has "
+                    f"{engine.design_file(args.design).name}")
     out = Path(args.out) if args.out else None
     problem = cli.folder_problem(str(out or engine.design_file(args.design).parent))
     if problem is not None:

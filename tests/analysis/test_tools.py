@@ -389,6 +389,13 @@ def test_an_exploratory_design_writes_the_papers_report_of_its_folders(tmp_path,
         report.main(["--design", "study"])
     assert stop.value.code == 2
     assert "defines neither DESIGN nor PAPERS" in capsys.readouterr().err
+    (tmp_path / "study" / "design.py").unlink()
+    (tmp_path / "study" / "design.json").write_text("{}\n")
+    with pytest.raises(SystemExit) as stop:
+        report.main(["--design", "study", "--papers"])
+    assert stop.value.code == 2
+    assert "--papers writes a design.py's PAPERS; study has design.json" in (
+        capsys.readouterr().err)
 
 
 def test_every_committed_study_report_is_made_by_a_design():
