@@ -191,23 +191,23 @@ def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: boo
                   design: Design) -> dict | None:
     """The larger board's speed-up over the smaller's at the first policy-head step, on the
     compute axis."""
+    growth, compute = design.growth, design.measures["compute"]
     boards, steps = [], {}
-    for name in design.growth.boards:
+    for name in growth.boards:
         family = data[name].family
         ladder = strength.ladder_for(family)
         arms = design.roles(family)
-        if ladder is None or "adaptive" not in arms or "baseline" not in arms:
+        if ladder is None or growth.arm not in arms or growth.reference not in arms:
             return None
         step = ladder.policy[0]
-        compute = design.measures["compute"]
-        ref = compute.passages(arms["baseline"], "policy", step, curves)
-        mine = compute.passages(arms["adaptive"], "policy", step, curves)
+        ref = compute.passages(arms[growth.reference], "policy", step, curves)
+        mine = compute.passages(arms[growth.arm], "policy", step, curves)
         if ref is None or mine is None:
             return None
         tau = min(curves[r.path].budget for a in family.all_arms() for r in a.runs)
         boards.append((ref, mine, tau))
         steps[name] = step
-    g = survival.speedup_growth(boards[0], boards[1], design.measures["compute"].bootstrap)
+    g = survival.speedup_growth(boards[0], boards[1], compute.bootstrap)
     text = "grows" if g.ci[0] > 1 else "shrinks" if g.ci[1] < 1 else NO_EVIDENCE
     return {"steps": steps, "ratio": num(g.ratio), "ci": [num(x) for x in g.ci],
             "speedup_large": num(g.large), "speedup_small": num(g.small),

@@ -187,7 +187,6 @@ class Design:
         return dataclasses.replace(self, boards=tuple(boards), cuts=steps)
 
 
-
 @dataclasses.dataclass(frozen=True)
 class Papers:
     """An exploratory study's design: every family of its folders' runs judged on the

@@ -90,14 +90,14 @@ def decide_groups(measures: Mapping[str, Measure],
     """
     found: dict[Key, Decided | None] = {}
     for name, members in groups(measures).items():
-        if not any(m in members for m, _, _ in comps.values()):
+        group = {k: (what, c) for k, (m, what, c) in comps.items() if m in members}
+        if not group:
             continue
         deltas = {measures[m].delta for m in members}
         if len(deltas) != 1:
             raise ValueError(f"the Benjamini–Hochberg group {name!r} mixes δs "
                              f"({', '.join(members)})")
-        found.update(decide_each({k: (what, c) for k, (m, what, c) in comps.items()
-                                  if m in members}, deltas.pop()))
+        found.update(decide_each(group, deltas.pop()))
     return {k: found[k] for k in comps}
 
 
