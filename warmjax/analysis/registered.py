@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from warmjax.analysis.measures import Growth, Measure
+from warmjax.analysis.measures import FinalElo, Growth, Measure
 from warmjax.analysis.model import Arm, Family
 from warmjax.analysis.record import comparison_json, num
 from warmjax.analysis.stats import (
@@ -243,6 +243,11 @@ PAPERS_ROLES = Roles({"baseline": {"mode": "none"},
                       "adaptive": {"mode": "adaptive", "enhancement": "wrora"}})
 
 
+# Beside the hypotheses' measures: the final networks' Elo, paired by seed (no δ: Elo is not
+# in the rates' unit), deciding nothing.
+BESIDE_ELO = FinalElo("the papers' measure: final Elo, paired by seed", decides=False)
+
+
 def plan_json(design: Design, kind: str) -> dict:
     """The design's facts its report reads (`render.markdown` reads the record alone): the
     analysis's `kind` ("hypotheses", "horizons" or "two_arms"), its title and registration,
@@ -293,7 +298,8 @@ def analyse(family: Family, design: Design, gaps: list[str] | None = None,
                 bool(gaps))
             for claim, names in design.claims.items()}
     for h in design.hypotheses:
-        c = compare_by_seed(arms[h.arm].by_seed("elo"), arms[h.reference].by_seed("elo"))
+        c = compare_by_seed(*(BESIDE_ELO.values(arms[role], board.iterations)
+                              for role in (h.arm, h.reference)))
         out["elo"][h.name] = None if c is None else {
             "comparison": h.comparison, **comparison_json(c, delta=None)}
     return out
