@@ -28,7 +28,7 @@ import flax.linen as nn
 import jax
 import jax.numpy as jnp
 
-from warmjax.nets.azg import BN_EPSILON, BN_MOMENTUM, Conv3x3
+from warmjax.nets.layers import BN_EPSILON, BN_MOMENTUM, Conv3x3
 
 
 def conv1x1(features: int, dtype: Any) -> nn.Module:
@@ -44,7 +44,7 @@ class ResNet(nn.Module):
       blocks: residual blocks.
       filters: the tower's planes (and the value head's hidden units).
       policy_filters, value_filters: the heads' 1×1 convolutions' planes.
-      conv_impl: the 3×3 convolution's computation ("patches" or "xla", `azg.Conv3x3`).
+      conv_impl: the 3×3 convolution's computation ("patches" or "xla", `layers.Conv3x3`).
       mixed_precision: bfloat16 multiplications in the tower and hidden layer.
       reply_head, wdl_head: AZG's training-only departures; the residual network has
         neither (fields kept so that `Network` treats both families alike).
