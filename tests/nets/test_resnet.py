@@ -149,3 +149,17 @@ def test_save_and_load_round_trip_and_a_foreign_checkpoint_is_refused(tmp_path):
     np.testing.assert_array_equal(
         np.asarray(jax.tree_util.tree_leaves(state["params"])[0]),
         np.asarray(jax.tree_util.tree_leaves(variables)[0]))
+
+
+def test_the_residual_network_loads_without_the_network_that_builds_it():
+    """`resnet` stands below `azg` (which builds it): importing it loads the shared layers,
+    not AlphaZero General's network, so the two modules import no circle."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, warmjax.nets.resnet; "
+             "print('warmjax.nets.azg' in sys.modules, 'warmjax.nets.layers' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=120, env={**__import__("os").environ, "JAX_PLATFORMS": "cpu"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["False", "True"]

@@ -260,7 +260,6 @@ def make_network(
 
 def _residual(num_actions, obs_shape, preset, settings, channels, fc, dropout, train_conv,
               mixed_precision, same_padding, reply_head, wdl_head) -> Network:
-
     name = preset or "the residual network"
     for flag, value in (("fc", fc), ("same_padding", same_padding),
                         ("reply_head (train.reply_weight)", reply_head),
