@@ -130,3 +130,29 @@ def test_a_measure_of_ones_own_and_its_group_through_the_one_command(tmp_path):
         assert row["p_adjusted"] == pytest.approx(adjusted[m], abs=1e-6)
     assert adjusted["auc"] != pytest.approx(p["auc"])  # the group changed the adjustment
     assert "The last rate, squared" in (folder / "registered.md").read_text()
+
+
+class _Rated:
+    """An arm as `Growth.leads` reads it: its final networks' Elo by seed."""
+
+    def __init__(self, elo):
+        self.elo = elo
+
+    def by_seed(self, metric):
+        assert metric == "elo"
+        return dict(self.elo)
+
+
+def test_growth_states_each_boards_leads_per_seed_both_arms_rated():
+    """By hand: the arm's Elo minus the reference's on each seed both rated, per board,
+    larger first; None where a board lacks an arm or has fewer than two leads."""
+    growth = measures.Growth("growth", 50.0, unit="Elo", larger="big", smaller="small")
+    arms = {"big": {"adaptive": _Rated({1: 120.0, 2: 80.0, 3: 10.0}),
+                    "baseline": _Rated({1: 20.0, 2: 30.0})},
+            "small": {"adaptive": _Rated({5: 40.0, 6: -5.0}),
+                      "baseline": _Rated({5: 10.0, 6: 5.0, 7: 0.0})}}
+    assert growth.leads(arms) == {"big": [100.0, 50.0], "small": [30.0, -10.0]}
+    assert growth.boards == ("big", "small")
+    assert growth.leads({**arms, "small": {"adaptive": arms["small"]["adaptive"]}}) is None
+    one_seed = {**arms, "big": {"adaptive": _Rated({1: 5.0}), "baseline": _Rated({1: 0.0})}}
+    assert growth.leads(one_seed) is None

@@ -40,7 +40,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 
-from warmjax.analysis import strength, survival
+from warmjax.analysis import strength
 from warmjax.analysis.measures import EloAt, Measure, groups
 from warmjax.analysis.model import Family
 from warmjax.analysis.record import comparison_json, num
@@ -154,15 +154,8 @@ def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool, design:
     """Welch's test of the larger board's per-seed Elo leads against the smaller's."""
     growth = design.growth
     large, small = growth.boards
-    leads = {}
-    for name in (large, small):
-        arms = design.roles(data[name].family)
-        arm, base = arms.get(growth.arm), arms.get(growth.reference)
-        if arm is None or base is None:
-            return None
-        a, b = arm.by_seed("elo"), base.by_seed("elo")
-        leads[name] = [a[s] - b[s] for s in sorted(set(a) & set(b))]
-    if min(len(v) for v in leads.values()) < 2:
+    leads = growth.leads({n: design.roles(data[n].family) for n in growth.boards})
+    if leads is None:
         return None
     comp = compare(leads[large], leads[small])
     d = decide([Tested(f"{data[large].board.title} lead − {data[small].board.title} lead",
@@ -191,23 +184,13 @@ def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: boo
                   design: Design) -> dict | None:
     """The larger board's speed-up over the smaller's at the first policy-head step, on the
     compute axis."""
-    growth, compute = design.growth, design.measures["compute"]
-    boards, steps = [], {}
-    for name in growth.boards:
-        family = data[name].family
-        ladder = strength.ladder_for(family)
-        arms = design.roles(family)
-        if ladder is None or growth.arm not in arms or growth.reference not in arms:
-            return None
-        step = ladder.policy[0]
-        ref = compute.passages(arms[growth.reference], "policy", step, curves)
-        mine = compute.passages(arms[growth.arm], "policy", step, curves)
-        if ref is None or mine is None:
-            return None
-        tau = min(curves[r.path].budget for a in family.all_arms() for r in a.runs)
-        boards.append((ref, mine, tau))
-        steps[name] = step
-    g = survival.speedup_growth(boards[0], boards[1], compute.bootstrap)
+    growth = design.growth
+    found = growth.speedup({n: data[n].family for n in growth.boards},
+                           {n: design.roles(data[n].family) for n in growth.boards},
+                           design.measures["compute"], curves)
+    if found is None:
+        return None
+    steps, g = found
     text = "grows" if g.ci[0] > 1 else "shrinks" if g.ci[1] < 1 else NO_EVIDENCE
     return {"steps": steps, "ratio": num(g.ratio), "ci": [num(x) for x in g.ci],
             "speedup_large": num(g.large), "speedup_small": num(g.small),
