@@ -63,6 +63,23 @@ done
 seeds=$todo
 [ -n "$seeds" ] || { echo "$(date) $name done (every seed committed)"; exit 0; }
 mkdir -p runs
+# A run committed complete but absent here (a fresh machine) gets its config and metrics
+# back: training leaves a complete run without checkpoints as it is, so only the seed's
+# other arms train again. Not where a round robin follows: it needs the final networks.
+if [ "$tour" != yes ] && [ -z "$horizons" ]; then
+  for N in $seeds; do
+    for a in $arms; do
+      for kept in $(runs_of "$N" "$a" "$export_to"); do
+        here="$folder/${kept##*/}"
+        if [ ! -e "$here" ] && git ls-files --error-unmatch "$kept/metrics.jsonl" > /dev/null 2>&1 \
+            && [ "$(wc -l < "$kept/metrics.jsonl")" -ge "$iterations" ]; then
+          mkdir -p "$here" && cp "$kept/config.yaml" "$kept/metrics.jsonl" "$here/" \
+            && echo "$(date) $name: the committed $here restored (complete; not trained again)"
+        fi
+      done
+    done
+  done
+fi
 sweep_seeds="seed=$(echo $seeds | tr ' ' ',')"
 echo "$(date) start $name (seeds$seeds)"
 python -m warmjax.run -m +study="$name" "$sweep_seeds" $overrides >> "runs/$name.log" 2>&1 &
