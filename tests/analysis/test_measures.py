@@ -151,8 +151,15 @@ def test_growth_states_each_boards_leads_per_seed_both_arms_rated():
                     "baseline": _Rated({1: 20.0, 2: 30.0})},
             "small": {"adaptive": _Rated({5: 40.0, 6: -5.0}),
                       "baseline": _Rated({5: 10.0, 6: 5.0, 7: 0.0})}}
-    assert growth.leads(arms) == {"big": [100.0, 50.0], "small": [30.0, -10.0]}
+    families = {name: name for name in arms}  # a board's family, as the roles read it
+
+    def roles(table):
+        return lambda family: table[family]
+
+    assert growth.leads(families, roles(arms)) == {"big": [100.0, 50.0],
+                                                   "small": [30.0, -10.0]}
     assert growth.boards == ("big", "small")
-    assert growth.leads({**arms, "small": {"adaptive": arms["small"]["adaptive"]}}) is None
+    lacking = {**arms, "small": {"adaptive": arms["small"]["adaptive"]}}
+    assert growth.leads(families, roles(lacking)) is None
     one_seed = {**arms, "big": {"adaptive": _Rated({1: 5.0}), "baseline": _Rated({1: 0.0})}}
-    assert growth.leads(one_seed) is None
+    assert growth.leads(families, roles(one_seed)) is None

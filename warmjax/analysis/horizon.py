@@ -154,7 +154,7 @@ def _growth_elo(data: Mapping[str, StudyData], floors, incomplete: bool, design:
     """Welch's test of the larger board's per-seed Elo leads against the smaller's."""
     growth = design.growth
     large, small = growth.boards
-    leads = growth.leads({n: design.roles(data[n].family) for n in growth.boards})
+    leads = growth.leads({n: data[n].family for n in growth.boards}, design.roles)
     if leads is None:
         return None
     comp = compare(leads[large], leads[small])
@@ -185,8 +185,7 @@ def _growth_speed(data: Mapping[str, StudyData], curves, floors, incomplete: boo
     """The larger board's speed-up over the smaller's at the first policy-head step, on the
     compute axis."""
     growth = design.growth
-    found = growth.speedup({n: data[n].family for n in growth.boards},
-                           {n: design.roles(data[n].family) for n in growth.boards},
+    found = growth.speedup({n: data[n].family for n in growth.boards}, design.roles,
                            design.measures["compute"], curves)
     if found is None:
         return None

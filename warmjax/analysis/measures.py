@@ -19,7 +19,7 @@ The families the registered studies use:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from warmjax.analysis import strength, survival
 from warmjax.analysis.model import Arm, Family, area, final
@@ -170,36 +170,38 @@ class Growth(Measure):
     def boards(self) -> tuple[str, str]:
         return self.larger, self.smaller
 
-    def leads(self, arms: Mapping[str, Mapping[str, Arm]]) -> dict[str, list[float]] | None:
+    def leads(self, families: Mapping[str, Family],
+              roles: Callable[[Family], Mapping[str, Arm]]) -> dict[str, list[float]] | None:
         """Per board (larger, then smaller): the arm's Elo lead over the reference's on each
-        seed both rated; `arms` is `{board: {role: Arm}}`. None where a board lacks either
-        arm or either board has fewer than two leads."""
+        seed both rated, the arms found by the design's `roles` in `{board: Family}`. None
+        where a board lacks either arm or either board has fewer than two leads."""
         out = {}
         for name in self.boards:
-            arm, base = arms[name].get(self.arm), arms[name].get(self.reference)
+            arms = roles(families[name])
+            arm, base = arms.get(self.arm), arms.get(self.reference)
             if arm is None or base is None:
                 return None
             a, b = arm.by_seed("elo"), base.by_seed("elo")
             out[name] = [a[s] - b[s] for s in sorted(set(a) & set(b))]
         return out if min(len(v) for v in out.values()) >= 2 else None
 
-    def speedup(self, families: Mapping[str, Family], arms: Mapping[str, Mapping[str, Arm]],
-                compute: ComputeToStep, curves: Mapping
-                ) -> tuple[dict[str, float], survival.Growth] | None:
+    def speedup(self, families: Mapping[str, Family],
+                roles: Callable[[Family], Mapping[str, Arm]], compute: ComputeToStep,
+                curves: Mapping) -> tuple[dict[str, float], survival.Growth] | None:
         """The larger board's speed-up over the smaller's at each board's first policy-head
         step on the compute axis (`survival.speedup_growth`, the compute measure's
         bootstrap), each board's runs stopped at its shortest budget: the steps by board and
-        the growth. None where a board has no ladder, lacks either arm, or neither arm's
-        runs reach a passage."""
+        the growth. None where a board has no ladder, lacks either arm, or has a run with
+        no time on `curves`."""
         boards, steps = [], {}
         for name in self.boards:
-            family, mine = families[name], arms[name]
+            family, arms = families[name], roles(families[name])
             ladder = strength.ladder_for(family)
-            if ladder is None or self.arm not in mine or self.reference not in mine:
+            if ladder is None or self.arm not in arms or self.reference not in arms:
                 return None
             step = ladder.policy[0]
-            ref = compute.passages(mine[self.reference], "policy", step, curves)
-            warm = compute.passages(mine[self.arm], "policy", step, curves)
+            ref = compute.passages(arms[self.reference], "policy", step, curves)
+            warm = compute.passages(arms[self.arm], "policy", step, curves)
             if ref is None or warm is None:
                 return None
             tau = min(curves[r.path].budget for a in family.all_arms() for r in a.runs)
