@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 import hydra
 from omegaconf import DictConfig, OmegaConf
@@ -137,6 +138,9 @@ def _job(cfg: DictConfig) -> None:
     except ConfigError as err:  # a folder another process is training, another run's
         cli.fail(err)
     folder = config.run_dir
+    if not (Path(folder) / "network.msgpack").exists():  # complete, its checkpoints gone
+        print(f"done: {folder} holds its metrics but no network to evaluate")
+        return
     has_oracle = positions.path_for(make(config.game.name, **config.game.params)) is not None
     py = f"{module_path(config.game.module)}python"
     print(f"done: the final network is {folder}/network.msgpack; next try\n"

@@ -447,3 +447,29 @@ def test_a_run_that_finished_no_iteration_is_said_by_the_report(tmp_path):
     write_runs([str(done), str(stopped)], out=str(tmp_path / "report"), log=notes.append)
     assert notes == [f"note: {stopped} has finished no iteration (its metrics.jsonl is "
                      "empty): nothing of its training is drawn"]
+
+
+def test_a_complete_run_without_its_network_says_so_at_the_end(tmp_path, capsys):
+    """A committed run brought back with its config and metrics alone (its checkpoints
+    and network left on another machine) is left as it is, and the last line says it has
+    no network to evaluate: it does not point at a file that is not there."""
+    import shutil
+
+    from hydra import compose, initialize_config_dir
+
+    from warmjax import run
+
+    kept = ROOT / "studies" / "where_it_helps" / "fast_othello_6x6" / "arm=baseline,seed=70"
+    folder = tmp_path / "r"
+    folder.mkdir()
+    for name in ("config.yaml", "metrics.jsonl"):
+        shutil.copyfile(kept / name, folder / name)
+    with initialize_config_dir(config_dir=run.CONF_DIR, version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[
+            "+study=fast_othello_6x6", "seed=70", "+arm=baseline", f"run_dir={folder}"])
+    run.main(cfg)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert any("is complete (80 iterations) and keeps no checkpoint" in x for x in lines)
+    assert lines[-1] == f"done: {folder} holds its metrics but no network to evaluate"
+    assert (folder / "metrics.jsonl").read_bytes() == (kept / "metrics.jsonl").read_bytes()
+    assert not (folder / "network.msgpack").exists()
