@@ -71,6 +71,46 @@ def studied_table(record: dict) -> str:
             .rstrip("\n") + "\n\n" + verdict)
 
 
+def analysed(record: dict, analysis: dict, when: str) -> dict:
+    """`record` (`read_record`) once the study is analysed: each board's early gain in
+    points from the analysis record's `prediction` (`analysis.ranking.prediction`, written
+    by `python -m warmjax.report --design studies/where_it_helps`), and the verdict in the
+    words that record gives: both tests, and "The prediction failed" unless both hold.
+
+    Raises:
+      ValueError: the analysis has no prediction, or misses a board of the record.
+    """
+    from warmjax.analysis.ranking import HOLDS
+
+    found = analysis.get("prediction")
+    if not found:
+        raise ValueError("the analysis record has no prediction: it is not the study's "
+                         "complete analysis")
+    gains = {b["name"]: b["gain"] for b in found["boards"]}
+    missing = [b["name"] for b in record["boards"] if b["name"] not in gains]
+    if missing:
+        raise ValueError(f"the analysis has no early gain for {', '.join(missing)}")
+    s, o = found["spearman"], found.get("out_of_sample")
+    words = [f"Across the five boards the predictor's ranking {s['verdict']}: Spearman's ρ = "
+             f"{s['rho']:+.2f}, exact one-sided p = {s['p']:.3g} over {s['orderings']} "
+             f"orderings (holds at p ≤ {s['holds_at']:g})."]
+    if o is not None:
+        titles = {b["name"]: b["title"] for b in record["boards"]}
+        words.append(f"Out of sample ({', '.join(titles.get(n, n) for n in o['boards'])}): "
+                     f"{o['verdict']}, conditional p = {o['p']:.3g} over {o['placements']} "
+                     f"placements (holds at p ≤ {o['holds_at']:g}).")
+    held = s["verdict"] == HOLDS and (o is None or o["verdict"] == HOLDS)
+    words.append("The prediction held: a new game's predictor places it among these five "
+                 "boards, no more." if held else
+                 "The prediction failed: the predictor's value says nothing about whether "
+                 "warm start will pay on a new game.")
+    return {**record, "analysed": when,
+            "outcomes": {n: {"points": 100 * g["mean"],
+                             "interval": [100 * x for x in g["interval"]],
+                             "seeds": len(g["seeds"])} for n, g in gains.items()},
+            "verdict": " ".join(words)}
+
+
 def main(argv=None) -> None:
     parser = cli.ArgumentParser("advise", description=__doc__.split("\n")[0])
     parser.add_argument("overrides", nargs="*",

@@ -102,3 +102,51 @@ def test_advise_on_a_registered_game_and_on_a_game_of_ones_own(tmp_path, capsys)
         assert stopped.value.code == 2, args
         lines = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
         assert len(lines) == 1 and words in lines[0], (args, lines)
+
+
+def _five_boards(gains: dict[str, float]) -> list[dict]:
+    """The committed record's five boards with fabricated early gains (rates), each over
+    seeds 70-73 with differences ±0.01 about its mean."""
+    from warmjax import advise
+
+    boards = []
+    for b in advise.read_record()["boards"]:
+        mean = gains[b["name"]]
+        boards.append({"name": b["name"], "title": b["title"], "sample": b["sample"],
+                       "predictor": b["predictor"]["points"],
+                       "gain": {"mean": mean, "interval": [mean - 0.01, mean + 0.01],
+                                "seeds": [70, 71, 72, 73]}})
+    return boards
+
+
+def test_advise_says_what_the_analysis_found_and_that_a_failed_prediction_failed():
+    from warmjax import advise
+    from warmjax.analysis import ranking
+
+    record = advise.read_record()
+    order = [b["name"] for b in sorted(record["boards"], key=lambda b: -b["predictor"]["points"])]
+    # The gains in the predictor's order: ρ = 1, p = 1/120; Othello and Gobang in the one
+    # placement of 20 that matches it best: conditional p = 1/20 (holds at 0.10).
+    same = {name: 0.05 - 0.01 * i for i, name in enumerate(order)}
+    held = advise.analysed(record, {"prediction": ranking.prediction(
+        _five_boards(same), out_of_sample_holds_at=0.10)}, "2026-12-07")
+    assert held["analysed"] == "2026-12-07"
+    assert held["outcomes"][order[0]] == {"points": pytest.approx(5.0),
+                                          "interval": [pytest.approx(4.0), pytest.approx(6.0)],
+                                          "seeds": 4}
+    assert "ρ = +1.00, exact one-sided p = 0.00833 over 120 orderings" in held["verdict"]
+    assert "Out of sample (Othello 6×6, Gobang 6×6): holds, conditional p = 0.05" \
+        in held["verdict"]
+    assert held["verdict"].endswith("no more.") and "failed" not in held["verdict"]
+    table = advise.studied_table(held)
+    assert "not yet measured" not in table and "| +5.0 [+4.0, +6.0] |" in table
+    # The reverse order: ρ = −1 counts against the prediction, and advise says it failed.
+    reverse = {name: -g for name, g in same.items()}
+    failed = advise.analysed(record, {"prediction": ranking.prediction(
+        _five_boards(reverse), out_of_sample_holds_at=0.10)}, "2026-12-07")
+    assert "ranking counts against the prediction: Spearman's ρ = -1.00" in failed["verdict"]
+    assert failed["verdict"].endswith("whether warm start will pay on a new game.")
+    assert "The prediction failed" in advise.studied_table(failed)
+    # A record without the prediction (an incomplete or other analysis) is refused.
+    with pytest.raises(ValueError, match="no prediction"):
+        advise.analysed(record, {}, "2026-12-07")
