@@ -132,10 +132,8 @@ def test_vmap_launcher_sweep_sharded_and_resumed(lone_and_group, tmp_path):
     lone, _, _, _ = lone_and_group
     cmd = [sys.executable, "-m", "warmjax.run", "-m", *FIXED, "seed=0,1", "warmstart.iprime=1,2",
            "hydra/launcher=vmap", "hydra.launcher.max_runs=4", f"run_root={tmp_path}"]
-    # Two host devices added to the session's XLA flags, not in their place: they carry its
-    # compiler settings (tests/conftest.py), which the persistent cache's keys include.
-    env = dict(os.environ, JAX_PLATFORMS="cpu", XLA_FLAGS=" ".join(
-        [os.environ.get("XLA_FLAGS", ""), "--xla_force_host_platform_device_count=2"]).strip())
+    env = dict(os.environ, JAX_PLATFORMS="cpu",
+               XLA_FLAGS="--xla_force_host_platform_device_count=2")
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "group of 4 runs" in done.stdout
