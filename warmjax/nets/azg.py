@@ -195,7 +195,7 @@ class Network:
 @functools.partial(jax.jit, static_argnums=0)
 def _init(network: Network, key: jax.Array) -> Any:
     """`network`'s fresh variables, one compiled program per network and key type. Eagerly,
-    Flax's `init` compiles each of its hundred or so small operations on its own (about 3 s
+    Flax's `init` compiles some seventy small programs, one per operation (about 3 s
     of CPU in a fresh process); as one program it compiles once, and a later process reads
     it back from JAX's persistent compilation cache where one is set."""
     dummy = jnp.zeros((1, *network.obs_shape), jnp.float32)
