@@ -18,7 +18,6 @@ norm, the heads and the losses stay float32.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from typing import Any, Callable, NamedTuple
 
 import chex
@@ -143,9 +142,9 @@ class Network:
         return self.module.num_actions
 
     def init(self, key: jax.Array) -> Any:
-        """Fresh variables for the network: Flax's `module.init`, compiled as one program
-        (`_init`), the same variables bit for bit."""
-        return _init(self, key)
+        """Fresh variables for the network."""
+        dummy = jnp.zeros((1, *self.obs_shape), jnp.float32)
+        return self.module.init({"params": key}, dummy, train=False)
 
     def apply(self, variables: Any, obs: jax.Array) -> tuple[jax.Array, jax.Array]:
         """Inference: running batch-norm statistics, no dropout.
@@ -190,16 +189,6 @@ class Network:
                            extra["reply_logits"][0] if "reply_logits" in extra else None,
                            extra["wdl_logits"][0] if "wdl_logits" in extra else None)
         return out, updates["batch_stats"]
-
-
-@functools.partial(jax.jit, static_argnums=0)
-def _init(network: Network, key: jax.Array) -> Any:
-    """`network`'s fresh variables, one compiled program per network and key type. Eagerly,
-    Flax's `init` compiles some seventy small programs, one per operation (about 3 s
-    of CPU in a fresh process); as one program it compiles once, and a later process reads
-    it back from JAX's persistent compilation cache where one is set."""
-    dummy = jnp.zeros((1, *network.obs_shape), jnp.float32)
-    return network.module.init({"params": key}, dummy, train=False)
 
 
 def make_network(
