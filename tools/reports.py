@@ -63,6 +63,7 @@ DESIGNS = {
     "c4_confirm": ("registered", 0),
     "long_horizon": ("report/long_horizon", 2),
     "fast_recipe": ("analysis", 0),
+    "where_it_helps": ("analysis", 2),
 }
 
 # Each study whose report is a script's printed Markdown: the file it is committed as,

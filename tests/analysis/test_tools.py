@@ -409,6 +409,22 @@ def test_every_committed_study_report_is_made_by_a_design():
     assert reports.command("cpu/report", "out")[3:5] == ["--study", "studies/cpu/othello_cpu"]
 
 
+def test_every_registered_design_is_checked():
+    """`tools/reports.py --check` covers every registered analysis committed under
+    studies/: each folder whose design is a `design.json`, or a `design.py` with a `DESIGN`,
+    is one of its designs (a study analysed but left out would go unchecked)."""
+    import re
+
+    reports = load_tool("reports")
+    folders = {p.parent.name for p in (ROOT / "studies").glob("*/design.json")}
+    folders |= {p.parent.name for p in (ROOT / "studies").glob("*/design.py")
+                if re.search(r"^DESIGN\b", p.read_text(), re.MULTILINE)}
+    assert {"c4_confirm", "fast_recipe", "where_it_helps"} <= folders
+    assert folders == set(reports.DESIGNS)
+    for name, (record, _) in reports.DESIGNS.items():
+        assert (ROOT / "studies" / name / f"{record}.json").is_file()
+
+
 def test_export_keeps_the_committed_round_robin(tmp_path):
     # A seed's round robin played into a runs folder without the earlier seeds' journal (a
     # fresh machine) must not be exported over the committed journal: the export stops with
