@@ -174,13 +174,21 @@ def browser():
         launched.close()
 
 
+def open_page(browser):
+    """A new page whose waits allow 2 minutes (Playwright's default, 30 s, ran out on a
+    machine loaded by other jobs: the page was slow, not wrong)."""
+    page = browser.new_page()
+    page.set_default_timeout(120_000)
+    return page
+
+
 def rows(page, panel):
     return page.locator(f"#{panel} tbody tr")
 
 
 @pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_the_page_plays_analyses_compares_and_replays(served, browser, explorer):
-    page = browser.new_page()
+    page = open_page(browser)
     page.goto(served + "/?run=0&moves=2,3,2,3,1,1,1,1")
     page.wait_for_selector("#panel-a tbody tr")
     assert page.inner_text("#status") == "X to move; last move b"
@@ -232,7 +240,7 @@ def test_connect_four_looks_like_its_game_and_is_played_by_column(served, browse
     """Red and yellow discs in a blue frame, the columns lettered on the board, the last
     move marked, the move buttons under their columns, and a click on a column's letter
     plays that column."""
-    page = browser.new_page()
+    page = open_page(browser)
     page.goto(served + "/?run=0&moves=2,3,2")
     page.wait_for_selector("#panel-a tbody tr")
     board = page.locator("#board svg")
@@ -267,7 +275,7 @@ def test_connect_four_looks_like_its_game_and_is_played_by_column(served, browse
     ("?run=5", "no run 5: 1 served (runs 0 to 0); showing run 0"),
 ])
 def test_a_bad_link_keeps_the_board_and_says_why_in_one_line(served, browser, link, words):
-    page = browser.new_page()
+    page = open_page(browser)
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(served + "/" + link)
@@ -285,7 +293,7 @@ def test_a_bad_link_keeps_the_board_and_says_why_in_one_line(served, browser, li
 def test_the_busy_line_shows_while_a_search_runs_and_clears(served, browser):
     """The answer to a search is held back: the busy line names the work and counts its
     seconds; it goes when the answer comes."""
-    page = browser.new_page()
+    page = open_page(browser)
     page.goto(served + "/?run=0&moves=2")
     page.wait_for_selector("#panel-a tbody tr")
     assert page.locator("#busy").is_hidden()
@@ -308,7 +316,7 @@ def test_the_busy_line_shows_while_a_search_runs_and_clears(served, browser):
 
 
 def test_an_error_is_cleared_by_the_next_good_answer(served, browser):
-    page = browser.new_page()
+    page = open_page(browser)
     page.goto(served + "/?run=0&moves=")
     page.wait_for_selector("#panel-a tbody tr")
     page.fill("#moves-input", "c zz")
@@ -324,7 +332,7 @@ def test_an_error_is_cleared_by_the_next_good_answer(served, browser):
 
 
 def test_a_replay_shows_the_moves_played(served, browser, explorer):
-    page = browser.new_page()
+    page = open_page(browser)
     page.goto(served + "/?run=0&moves=")
     page.wait_for_selector("#panel-a tbody tr")
     page.select_option("#replay-select", "0")
