@@ -5,6 +5,7 @@ and there are no circles. Within a package anything goes."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,14 @@ FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 def imports() -> dict[str, set[tuple[str, Path]]]:
     """Per package (or top-level module): the other warmjax packages it imports, with
     where."""
+    return _imports_under(ROOT)
+
+
+@functools.cache  # read once for the many packages' tests (each read parses every module)
+def _imports_under(root: Path) -> dict[str, set[tuple[str, Path]]]:
     out: dict[str, set[tuple[str, Path]]] = {}
-    for path in ROOT.rglob("*.py"):
-        top = path.relative_to(ROOT).with_suffix("").parts[0]
+    for path in root.rglob("*.py"):
+        top = path.relative_to(root).with_suffix("").parts[0]
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names = ([f"warmjax.{a.name}" for a in node.names]
