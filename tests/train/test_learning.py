@@ -4,7 +4,9 @@ A smaller version of the quick profile's check (README, "Measured"): about a min
 instead of ten, so the bars are lower. On 300 solved positions (warmjax.oracle), the trained
 network's search and its policy head must choose optimal moves clearly more often than the
 same network untrained (measured with the quick profile's search: 63% → 82% and 33% → 59%;
-with the papers' search, 63% → 77% and 33% → 46%), and it must beat random play.
+with the papers' search, 63% → 77% and 33% → 46%), and it must beat random play. This
+test's six iterations measured 63% → 82% and 33% → 56%, and won 60 of 60 games against
+random (6 December 2026), against bars of +10 points and 54 wins.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from warmjax.train.loop import train
 from ..helpers import xla_optimised
 
 SHORT = ["+experiment=adaptive_c4", "profile=quick", "tensorboard=false",
-         "train.iterations=10", "train.games=64", "train.replay_iterations=4",
+         "train.iterations=6", "train.games=64", "train.replay_iterations=4",
          "search.simulations=24", "arena.games=20", "probe.positions=300"]
 SIMS = 24
 SAMPLED_PLIES = 4  # the first plies of each game are sampled so that the 60 games differ
@@ -42,7 +44,7 @@ def trained(tmp_path_factory):
     from warmjax.train.iteration import Trainer
 
     trainer = Trainer(config)
-    with xla_optimised():  # 40 iterations: more computing than compiling
+    with xla_optimised():  # six iterations of 64 games: more computing than compiling
         state = train(config, log=lambda _: None)
     return trainer, state
 
