@@ -35,6 +35,10 @@ TEST_CACHE = os.environ["JAX_COMPILATION_CACHE_DIR"]
 # test that runs it, in this process or a command, compiles it once.
 SMOKE = ["+experiment=adaptive_c4", "profile=smoke", "train.iterations=3", "tensorboard=false",
          "stage_times=false", f"compilation_cache={TEST_CACHE}"]
+# The same run with warm start off, for the tests of what warm start does not touch (the
+# gate, keep_training, the reply head): without the enhancement's branch its iteration
+# compiles in about 60% of the time (8.9 s against 15.3 s alone, 6 December 2026).
+SMOKE_BASELINE = [*SMOKE, "warmstart=none"]
 
 
 @contextlib.contextmanager

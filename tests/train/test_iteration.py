@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from ..helpers import SMOKE, compose_config
+from ..helpers import SMOKE, SMOKE_BASELINE, compose_config
 
 
 def _rejecting(trainer):
@@ -33,7 +33,8 @@ def _close(a, b):
 def test_keep_training_trains_on_from_a_rejected_candidate(tmp_path):
     from warmjax.train.iteration import Trainer
 
-    kept = _rejecting(Trainer(compose_config([*SMOKE, "train.keep_training=true"], tmp_path)))
+    kept = _rejecting(Trainer(compose_config([*SMOKE_BASELINE, "train.keep_training=true"],
+                                          tmp_path)))
     step = jax.jit(kept.iteration)
     start = kept.init_state()
     first, _ = step(start)
@@ -49,7 +50,7 @@ def test_keep_training_trains_on_from_a_rejected_candidate(tmp_path):
     assert _close(second.params, start.params)
 
     # Off (the papers' rule): no trainee, and the rejected candidate is thrown away.
-    paper = _rejecting(Trainer(compose_config(SMOKE, tmp_path)))
+    paper = _rejecting(Trainer(compose_config(SMOKE_BASELINE, tmp_path)))
     off, _ = jax.jit(paper.iteration)(paper.init_state())
     assert off.trainee is None and _close(off.params, start.params)
 
@@ -62,7 +63,7 @@ def test_no_gate_keeps_every_candidate_and_plays_no_arena(tmp_path):
     the same way), so only the gate's decision differs."""
     from warmjax.train.iteration import Trainer
 
-    free = Trainer(compose_config([*SMOKE, "arena.gate=false"], tmp_path))
+    free = Trainer(compose_config([*SMOKE_BASELINE, "arena.gate=false"], tmp_path))
     step = jax.jit(free.iteration)
     start = free.init_state()
     first, metrics = step(start)
@@ -75,7 +76,7 @@ def test_no_gate_keeps_every_candidate_and_plays_no_arena(tmp_path):
     assert int(metrics["arena_wins"]) + int(metrics["arena_losses"]) == 0
     assert "arena_decisive" not in metrics  # no arena games to share out
 
-    gated = _rejecting(Trainer(compose_config(SMOKE, tmp_path)))
+    gated = _rejecting(Trainer(compose_config(SMOKE_BASELINE, tmp_path)))
     kept, _ = jax.jit(gated.iteration)(gated.init_state())
     assert _close(kept.buffer.policy, first.buffer.policy)  # the same self-play
     assert _close(kept.params, start.params)  # rejected there, kept here

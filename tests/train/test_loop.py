@@ -19,7 +19,7 @@ from warmjax.train import run_folder
 from warmjax.train.loop import health_text, train
 from warmjax.train.run_config import ConfigError
 
-from ..helpers import ROOT, SMOKE, TEST_CACHE, compose_config
+from ..helpers import ROOT, SMOKE, SMOKE_BASELINE, TEST_CACHE, compose_config
 
 
 def read_metrics(run_dir):
@@ -243,7 +243,7 @@ def test_a_reply_target_run_trains_and_saves_the_network_that_plays(tmp_path):
     from warmjax.matches.agent import load_agent
     from warmjax.nets import without_reply_head
 
-    config = compose_config([*SMOKE, "train.iterations=2", "train.reply_weight=0.5"],
+    config = compose_config([*SMOKE_BASELINE, "train.iterations=2", "train.reply_weight=0.5"],
                             tmp_path / "run")
     state = train(config, log=lambda _: None)
     assert "reply" in state.params["params"]
