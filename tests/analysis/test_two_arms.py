@@ -265,6 +265,7 @@ def test_markdown_from_the_record_alone(analysed):
     assert not math.isnan(record["final"][0]["comparison"]["diff"])
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_the_command_refuses_gaps_writes_and_records_the_look_once(tmp_path, capsys):
     from warmjax import report
 

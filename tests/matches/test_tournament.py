@@ -338,6 +338,7 @@ def test_a_padded_network_enters_a_tournament_with_its_own_layout(tmp_path):
     assert move.action.shape == (2,)
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 @pytest.mark.parametrize("layout", [{"same_padding": True}, {"mixed_precision": True}])
 def test_a_network_plays_its_matches_as_it_was_trained(tmp_path, layout):
     # The compiled player of a tournament rebuilds each network from its entrant's kind:

@@ -71,6 +71,7 @@ def test_mixed_precision_keeps_float32_weights_and_close_outputs():
         assert cosine > 0.95  # bfloat16 rounding, not another direction
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_same_padding_keeps_the_board_for_the_dense_layers(tmp_path):
     # AlphaZero General's two unpadded convolutions leave (6 − 4)² = 4 squares of 32 channels
     # for the first dense layer of `small` (128 inputs); all four padded leave 36 (1,152).

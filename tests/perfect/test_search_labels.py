@@ -32,6 +32,7 @@ def test_deep_search_labels_agree_with_the_solver_on_tic_tac_toe():
     assert np.mean(np.all(guess == exact.optimal & legal, axis=1)) >= 0.85
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_a_move_that_ends_the_game_is_valued_by_the_rules():
     """X (first) has a and b of the top row and is to move after O's reply: c1 wins at once,
     a win whatever the search; a move elsewhere lets O win or draw."""

@@ -123,6 +123,7 @@ def test_advance_keeps_at_most_keep_nodes_with_their_parents():
     assert truncated > 0  # the limit did cut some subtree
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_the_next_search_goes_on_from_the_grandchild():
     player, memory, action = searched("pure_mcts")
     states = midgame_states()

@@ -103,6 +103,7 @@ def test_kth_set_bit_matches_the_mask_choice():
     assert (np.asarray(by_bits) == pass_action).sum() >= 10
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_rollouts_differ_across_the_batch():
     env = make("connect_four")
     state = env.init(jax.random.key(0))

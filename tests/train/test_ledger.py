@@ -133,6 +133,7 @@ def _lookahead_playout(env, key, state, record=0):
     return Rollout(value=value, actions=empty, players=empty, length=length, steps=steps)
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 @pytest.mark.parametrize("simulations, plies", [(1, 1), (2, 2)])
 def test_the_ledger_counts_a_look_ahead_playouts_real_steps(dead_draw, simulations, plies):
     """The dead draw again: each of the first two simulations expands a child whose playout

@@ -48,6 +48,7 @@ def store(games=GAMES, slots=2):
                        jnp.asarray([len(m) for m in games], jnp.int32))
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_drawn_positions_are_positions_of_the_kept_games():
     """Each drawn position is the one `warmjax.position` reaches by its game's first `ply`
     moves; none comes from the empty slot or after a game's end, none is drawn twice, and
@@ -82,6 +83,7 @@ def test_warm_starts_games_start_from_the_first_position():
     assert bool(jnp.all(begun)) and list(np.asarray(ply[2:])) == [0, 0]
 
 
+@pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_a_started_game_is_played_from_its_position_and_kept_whole():
     """Games 0-2 start from drawn positions, games 3-5 from the first one. A started game's
     first recorded position is the drawn one; its moves, replayed from its game's first
