@@ -162,6 +162,9 @@ def served(explorer):
 
 @pytest.fixture(scope="module")
 def browser():
+    """Headless Chromium's one context for the module's pages, whose waits allow 2 minutes
+    (Playwright's default, 30 s, ran out on a machine loaded by other jobs: the page was
+    slow, not wrong)."""
     if CHROMIUM is None:
         if os.environ.get("WARMJAX_REQUIRE_BROWSER"):
             pytest.fail("no chromium on PATH: .ci/run installs Debian's chromium")
@@ -170,16 +173,10 @@ def browser():
 
     with sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
+        context = launched.new_context()
+        context.set_default_timeout(120_000)
+        yield context
         launched.close()
-
-
-def open_page(browser):
-    """A new page whose waits allow 2 minutes (Playwright's default, 30 s, ran out on a
-    machine loaded by other jobs: the page was slow, not wrong)."""
-    page = browser.new_page()
-    page.set_default_timeout(120_000)
-    return page
 
 
 def rows(page, panel):
@@ -188,7 +185,7 @@ def rows(page, panel):
 
 @pytest.mark.slow  # 5-10 s: the `not slow` inner loop leaves it to CI
 def test_the_page_plays_analyses_compares_and_replays(served, browser, explorer):
-    page = open_page(browser)
+    page = browser.new_page()
     page.goto(served + "/?run=0&moves=2,3,2,3,1,1,1,1")
     page.wait_for_selector("#panel-a tbody tr")
     assert page.inner_text("#status") == "X to move; last move b"
@@ -240,7 +237,7 @@ def test_connect_four_looks_like_its_game_and_is_played_by_column(served, browse
     """Red and yellow discs in a blue frame, the columns lettered on the board, the last
     move marked, the move buttons under their columns, and a click on a column's letter
     plays that column."""
-    page = open_page(browser)
+    page = browser.new_page()
     page.goto(served + "/?run=0&moves=2,3,2")
     page.wait_for_selector("#panel-a tbody tr")
     board = page.locator("#board svg")
@@ -275,7 +272,7 @@ def test_connect_four_looks_like_its_game_and_is_played_by_column(served, browse
     ("?run=5", "no run 5: 1 served (runs 0 to 0); showing run 0"),
 ])
 def test_a_bad_link_keeps_the_board_and_says_why_in_one_line(served, browser, link, words):
-    page = open_page(browser)
+    page = browser.new_page()
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(served + "/" + link)
@@ -293,7 +290,7 @@ def test_a_bad_link_keeps_the_board_and_says_why_in_one_line(served, browser, li
 def test_the_busy_line_shows_while_a_search_runs_and_clears(served, browser):
     """The answer to a search is held back: the busy line names the work and counts its
     seconds; it goes when the answer comes."""
-    page = open_page(browser)
+    page = browser.new_page()
     page.goto(served + "/?run=0&moves=2")
     page.wait_for_selector("#panel-a tbody tr")
     assert page.locator("#busy").is_hidden()
@@ -316,7 +313,7 @@ def test_the_busy_line_shows_while_a_search_runs_and_clears(served, browser):
 
 
 def test_an_error_is_cleared_by_the_next_good_answer(served, browser):
-    page = open_page(browser)
+    page = browser.new_page()
     page.goto(served + "/?run=0&moves=")
     page.wait_for_selector("#panel-a tbody tr")
     page.fill("#moves-input", "c zz")
@@ -332,7 +329,7 @@ def test_an_error_is_cleared_by_the_next_good_answer(served, browser):
 
 
 def test_a_replay_shows_the_moves_played(served, browser, explorer):
-    page = open_page(browser)
+    page = browser.new_page()
     page.goto(served + "/?run=0&moves=")
     page.wait_for_selector("#panel-a tbody tr")
     page.select_option("#replay-select", "0")
