@@ -4,7 +4,10 @@ imported relatively (`from .helpers import ...`) and nothing edits `sys.path`.
 Matrix products run at `highest` precision in the tests: on a GPU, JAX's default lets
 float32 matmuls use TF32 (about 1e-3 relative error), which the comparisons with the
 float64 reference search and other hand computations would read as a bug. On a CPU the
-setting changes nothing.
+setting changes no number, but it is part of every compiled program, so it is set in the
+environment (`JAX_DEFAULT_MATMUL_PRECISION`), where the commands the tests start read it
+too: a command then compiles the programs the test processes compile, and the two share
+them through the compilation cache below.
 
 Every process of the session, the command-line runs the tests start included, shares one
 JAX persistent compilation cache (`JAX_COMPILATION_CACHE_DIR`, removed at the end), so a
@@ -35,6 +38,7 @@ from pathlib import Path
 if not os.environ.get("JAX_COMPILATION_CACHE_DIR"):
     os.environ["JAX_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="warmjax-tests-jax-")
 os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
+os.environ.setdefault("JAX_DEFAULT_MATMUL_PRECISION", "highest")
 OLD_EMITTERS = "--xla_cpu_use_fusion_emitters=false"
 
 
@@ -53,8 +57,6 @@ if ("xla_cpu_use_fusion_emitters" not in os.environ.get("XLA_FLAGS", "")
 
 import jax  # noqa: E402
 import pytest  # noqa: E402
-
-jax.config.update("jax_default_matmul_precision", "highest")
 
 from warmjax.train import arena_replay, loop  # noqa: E402
 

@@ -1,6 +1,7 @@
-"""The test session's XLA setting (tests/conftest.py): optimisations off by default, on for
+"""The test session's XLA settings (tests/conftest.py): optimisations off by default, on for
 a test marked `optimised` and inside `helpers.xla_optimised()`, for this process and the
-commands it starts, and restored afterwards."""
+commands it starts, and restored afterwards; and the matrix products' precision, the same
+in the commands as in this process."""
 
 from __future__ import annotations
 
@@ -17,11 +18,16 @@ FLAG = "jax_disable_most_optimizations"
 ENV = "JAX_DISABLE_MOST_OPTIMIZATIONS"
 
 
-def _child_setting() -> bool:
-    """The setting a command started now would compile with."""
-    out = subprocess.run([sys.executable, "-c", f"import jax; print(jax.config.values['{FLAG}'])"],
+def _child_value(flag: str) -> str:
+    """The value of JAX's setting `flag` that a command started now would compile with."""
+    out = subprocess.run([sys.executable, "-c", f"import jax; print(jax.config.values['{flag}'])"],
                          capture_output=True, text=True, check=True, env={**os.environ})
-    return out.stdout.strip() == "True"
+    return out.stdout.strip()
+
+
+def _child_setting() -> bool:
+    """The optimisation setting a command started now would compile with."""
+    return _child_value(FLAG) == "True"
 
 
 @pytest.mark.optimised
@@ -42,3 +48,11 @@ def test_the_session_default_reaches_the_commands_it_starts():
     expected = os.environ[ENV].lower() in ("1", "true")
     assert jax.config.values[FLAG] is expected
     assert _child_setting() is expected
+
+
+def test_a_command_multiplies_matrices_at_the_session_precision():
+    # The precision is part of each compiled program: a command that ran at JAX's default
+    # while the tests ran at `highest` compiled its own copy of every program the tests had
+    # already put in the session's compilation cache.
+    assert jax.config.values["jax_default_matmul_precision"] == "highest"
+    assert _child_value("jax_default_matmul_precision") == "highest"
