@@ -58,6 +58,9 @@ if ("xla_cpu_use_fusion_emitters" not in os.environ.get("XLA_FLAGS", "")
 import jax  # noqa: E402
 import pytest  # noqa: E402
 
+# Also here, in case something imported JAX before this file set the environment.
+jax.config.update("jax_default_matmul_precision", os.environ["JAX_DEFAULT_MATMUL_PRECISION"])
+
 from warmjax.train import arena_replay, loop  # noqa: E402
 
 from .helpers import TEST_CACHE, write_tiny_run, xla_optimised  # noqa: E402
