@@ -53,8 +53,7 @@ def test_the_session_default_reaches_the_commands_it_starts():
 def test_a_command_multiplies_matrices_at_the_session_precision():
     # The precision is part of each compiled program: a command that ran at JAX's default
     # while the tests ran at `highest` compiled its own copy of every program the tests had
-    # already put in the session's compilation cache.
-    # `highest` unless the caller set another.
+    # already put in the session's compilation cache (`highest` unless the caller set another).
     ours = jax.config.values["jax_default_matmul_precision"]
     assert ours == os.environ["JAX_DEFAULT_MATMUL_PRECISION"]
     assert _child_value("jax_default_matmul_precision") == ours
