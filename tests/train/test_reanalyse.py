@@ -18,8 +18,8 @@ K = 8
 
 @pytest.fixture(scope="module")
 def two_iterations(tmp_path_factory):
-    """The same two smoke iterations with reanalysis (λ = 0.5) and without: (trainer, None,
-    state after iteration 1, after 2, metrics of 1, of 2). Each iteration is compiled as the
+    """The same two smoke iterations with reanalysis (λ = 0.5) and without: (trainer, state
+    after iteration 1, after 2, metrics of 1, of 2). Each iteration is compiled as the
     training loop compiles it, donating its state, so that the session's compilation cache
     holds it already where a training run of the same settings ran first (and the resume
     test's run reads this one); the state each step donates is a copy."""
@@ -33,7 +33,7 @@ def two_iterations(tmp_path_factory):
         step = jax.jit(trainer.iteration, donate_argnums=0)
         first, m1 = step(trainer.init_state())
         second, m2 = step(jax.tree_util.tree_map(jnp.copy, first))
-        runs[name] = (trainer, None, first, second, m1, m2)
+        runs[name] = (trainer, first, second, m1, m2)
     return runs
 
 
@@ -41,7 +41,7 @@ def two_iterations(tmp_path_factory):
 def test_replay_rebuilds_every_recorded_position(two_iterations):
     """Each recorded example's observation is that of its game replayed from its first key
     and moves, stepped one ply at a time here with the game's own `step`."""
-    trainer, _, first, *_ = two_iterations["on"]
+    trainer, first, *_ = two_iterations["on"]
     env, moves = trainer.env, first.moves
     slots, plies, games = moves.actions.shape
     copies = trainer.num_symmetries
@@ -70,10 +70,10 @@ def test_the_first_iteration_reanalyses_nothing(two_iterations):
     """At iteration 1 no earlier slot holds examples: the buffer and the ledger are those
     of the run without reanalysis."""
     on, off = two_iterations["on"], two_iterations["off"]
-    np.testing.assert_array_equal(np.asarray(on[2].buffer.policy),
-                                  np.asarray(off[2].buffer.policy))
-    assert int(on[4]["count_evals_selfplay"]) == int(off[4]["count_evals_selfplay"])
-    assert off[2].moves is None  # off, the state keeps no moves (checkpoints unchanged)
+    np.testing.assert_array_equal(np.asarray(on[1].buffer.policy),
+                                  np.asarray(off[1].buffer.policy))
+    assert int(on[3]["count_evals_selfplay"]) == int(off[3]["count_evals_selfplay"])
+    assert off[1].moves is None  # off, the state keeps no moves (checkpoints unchanged)
 
 
 @pytest.mark.slow
@@ -85,8 +85,8 @@ def test_reanalysed_targets_equal_a_fresh_search_on_the_same_network(two_iterati
     from warmjax.search.players import make_player
     from warmjax.train.reanalyse import REANALYSE_STREAM, choose_positions
 
-    trainer, _, first, second, _, m2 = two_iterations["on"]
-    _, _, _, second_off, _, m2_off = two_iterations["off"]
+    trainer, first, second, _, m2 = two_iterations["on"]
+    _, _, second_off, _, m2_off = two_iterations["off"]
     c, env = trainer.config, trainer.env
     slots, plies, games = first.moves.actions.shape
     copies = trainer.num_symmetries
