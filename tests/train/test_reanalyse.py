@@ -5,6 +5,7 @@ on the same network, in every symmetric copy and in no other row."""
 from __future__ import annotations
 
 import re
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -16,13 +17,23 @@ from ..helpers import SMOKE, compose_config
 K = 8
 
 
+class TwoIterations(NamedTuple):
+    """A run's trainer, its state after iteration 1 and 2, and the metrics of each."""
+
+    trainer: Any
+    first: Any
+    second: Any
+    m1: dict
+    m2: dict
+
+
 @pytest.fixture(scope="module")
 def two_iterations(tmp_path_factory):
-    """The same two smoke iterations with reanalysis (λ = 0.5) and without: (trainer, state
-    after iteration 1, after 2, metrics of 1, of 2). Each iteration is compiled as the
-    training loop compiles it, donating its state, so that the session's compilation cache
-    holds it already where a training run of the same settings ran first (and the resume
-    test's run reads this one); the state each step donates is a copy."""
+    """The same two smoke iterations with reanalysis (λ = 0.5) and without
+    (`TwoIterations`). Each iteration is compiled as the training loop compiles it,
+    donating its state, so that the session's compilation cache holds it already where a
+    training run of the same settings ran first (and the resume test's run reads this one);
+    the state each step donates is a copy."""
     from warmjax.train.iteration import Trainer
 
     tmp = tmp_path_factory.mktemp("reanalyse")
@@ -33,7 +44,7 @@ def two_iterations(tmp_path_factory):
         step = jax.jit(trainer.iteration, donate_argnums=0)
         first, m1 = step(trainer.init_state())
         second, m2 = step(jax.tree_util.tree_map(jnp.copy, first))
-        runs[name] = (trainer, first, second, m1, m2)
+        runs[name] = TwoIterations(trainer, first, second, m1, m2)
     return runs
 
 
@@ -70,10 +81,10 @@ def test_the_first_iteration_reanalyses_nothing(two_iterations):
     """At iteration 1 no earlier slot holds examples: the buffer and the ledger are those
     of the run without reanalysis."""
     on, off = two_iterations["on"], two_iterations["off"]
-    np.testing.assert_array_equal(np.asarray(on[1].buffer.policy),
-                                  np.asarray(off[1].buffer.policy))
-    assert int(on[3]["count_evals_selfplay"]) == int(off[3]["count_evals_selfplay"])
-    assert off[1].moves is None  # off, the state keeps no moves (checkpoints unchanged)
+    np.testing.assert_array_equal(np.asarray(on.first.buffer.policy),
+                                  np.asarray(off.first.buffer.policy))
+    assert int(on.m1["count_evals_selfplay"]) == int(off.m1["count_evals_selfplay"])
+    assert off.first.moves is None  # off, the state keeps no moves (checkpoints unchanged)
 
 
 @pytest.mark.slow
